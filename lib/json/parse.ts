@@ -1,0 +1,321 @@
+// Lossless, strict JSON parser (RFC 8259 grammar; contract §2).
+// Attacker-controlled input. Fails closed on anything two honest parsers could
+// read differently: duplicate keys, lone UTF-16 surrogates, NaN/Infinity (not
+// JSON), numbers out of range, and nesting deeper than the limit. Every number
+// keeps its source text. Never throws on input; returns the first issue with a
+// field path, line and column.
+import { JsonNumber, type JsonObject, type JsonValue, pathIndex, pathKey } from './value';
+
+export const MAX_DEPTH = 512;
+
+export type JsonIssueCode = 'parse_error' | 'duplicate_key';
+
+export interface JsonIssue {
+  code: JsonIssueCode;
+  message: string;
+  /** Field path of the offending value, `$` for the root. */
+  path: string;
+  /** 1-based line and column in the parsed text. */
+  line: number;
+  column: number;
+}
+
+export type JsonParseResult = { ok: true; value: JsonValue } | { ok: false; issue: JsonIssue };
+
+export interface ParseOptions {
+  maxDepth?: number;
+}
+
+const U64_MAX = 18446744073709551615n;
+const I64_MIN = -9223372036854775808n;
+
+class JsonSyntaxError {
+  constructor(
+    readonly code: JsonIssueCode,
+    readonly message: string,
+    readonly pos: number,
+    readonly path: string,
+  ) {}
+}
+
+/** Parses one JSON text. Leading/trailing whitespace is allowed; anything else after the value is not. */
+export function parseJson(text: string, options: ParseOptions = {}): JsonParseResult {
+  const parser = new Parser(text, options.maxDepth ?? MAX_DEPTH);
+  try {
+    parser.skipWs();
+    const value = parser.parseValue('$', 0);
+    parser.skipWs();
+    if (parser.pos < text.length) parser.fail('unexpected content after the JSON value', '$');
+    return { ok: true, value };
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      const { line, column } = lineAndColumn(text, e.pos);
+      return { ok: false, issue: { code: e.code, message: e.message, path: e.path, line, column } };
+    }
+    // A RangeError from the engine (e.g. stack) must still not escape as a throw.
+    return {
+      ok: false,
+      issue: { code: 'parse_error', message: `cannot parse: ${String(e)}`, path: '$', line: 1, column: 1 },
+    };
+  }
+}
+
+export function lineAndColumn(text: string, pos: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  const end = Math.min(pos, text.length);
+  for (let i = 0; i < end; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+class Parser {
+  pos = 0;
+  constructor(
+    readonly text: string,
+    readonly maxDepth: number,
+  ) {}
+
+  fail(message: string, path: string, code: JsonIssueCode = 'parse_error', at = this.pos): never {
+    throw new JsonSyntaxError(code, message, at, path);
+  }
+
+  skipWs(): void {
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 32 || c === 10 || c === 13 || c === 9) p++;
+      else break;
+    }
+    this.pos = p;
+  }
+
+  parseValue(path: string, depth: number): JsonValue {
+    const c = this.text.charCodeAt(this.pos);
+    switch (c) {
+      case 123: // {
+        return this.parseObject(path, depth + 1);
+      case 91: // [
+        return this.parseArray(path, depth + 1);
+      case 34: // "
+        return this.parseString(path);
+      case 116: // t
+        return this.literal('true', true, path);
+      case 102: // f
+        return this.literal('false', false, path);
+      case 110: // n
+        return this.literal('null', null, path);
+      default:
+        if (c === 45 || (c >= 48 && c <= 57)) return this.parseNumber(path);
+        if (Number.isNaN(c)) this.fail('unexpected end of input', path);
+        if (this.text.startsWith('NaN', this.pos) || this.text.startsWith('Infinity', this.pos)) {
+          this.fail('NaN and Infinity are not JSON numbers', path);
+        }
+        this.fail(`unexpected character ${describeChar(this.text, this.pos)}`, path);
+    }
+  }
+
+  literal<T extends boolean | null>(word: string, value: T, path: string): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail(`unexpected character ${describeChar(this.text, this.pos)}`, path);
+    this.pos += word.length;
+    return value;
+  }
+
+  parseObject(path: string, depth: number): JsonObject {
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, path);
+    const obj: JsonObject = new Map();
+    this.pos++; // {
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) === 125) {
+      this.pos++;
+      return obj;
+    }
+    for (;;) {
+      if (this.text.charCodeAt(this.pos) !== 34) this.fail('expected a string key', path);
+      const keyPos = this.pos;
+      const key = this.parseString(path);
+      const childPath = pathKey(path, key);
+      if (obj.has(key)) this.fail(`duplicate key ${JSON.stringify(key)}`, childPath, 'duplicate_key', keyPos);
+      this.skipWs();
+      if (this.text.charCodeAt(this.pos) !== 58) this.fail("expected ':' after the key", childPath);
+      this.pos++;
+      this.skipWs();
+      obj.set(key, this.parseValue(childPath, depth));
+      this.skipWs();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 44) {
+        this.pos++;
+        this.skipWs();
+        continue;
+      }
+      if (c === 125) {
+        this.pos++;
+        return obj;
+      }
+      this.fail(Number.isNaN(c) ? 'unexpected end of input in an object' : "expected ',' or '}'", path);
+    }
+  }
+
+  parseArray(path: string, depth: number): JsonValue[] {
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, path);
+    const arr: JsonValue[] = [];
+    this.pos++; // [
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) === 93) {
+      this.pos++;
+      return arr;
+    }
+    for (;;) {
+      arr.push(this.parseValue(pathIndex(path, arr.length), depth));
+      this.skipWs();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 44) {
+        this.pos++;
+        this.skipWs();
+        continue;
+      }
+      if (c === 93) {
+        this.pos++;
+        return arr;
+      }
+      this.fail(Number.isNaN(c) ? 'unexpected end of input in an array' : "expected ',' or ']'", path);
+    }
+  }
+
+  parseString(path: string): string {
+    const t = this.text;
+    const start = ++this.pos; // after the opening quote
+    let p = start;
+    let segStart = start;
+    let out = '';
+    let sawSurrogate = false;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (c === 34) {
+        out += t.slice(segStart, p);
+        this.pos = p + 1;
+        if (sawSurrogate) this.checkSurrogates(out, path, start);
+        return out;
+      }
+      if (c === 92) {
+        out += t.slice(segStart, p);
+        const e = t.charCodeAt(p + 1);
+        let width = 2;
+        switch (e) {
+          case 34: out += '"'; break;
+          case 92: out += '\\'; break;
+          case 47: out += '/'; break;
+          case 98: out += '\b'; break;
+          case 102: out += '\f'; break;
+          case 110: out += '\n'; break;
+          case 114: out += '\r'; break;
+          case 116: out += '\t'; break;
+          case 117: {
+            const hex = t.slice(p + 2, p + 6);
+            if (!/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail('invalid \\u escape', path, 'parse_error', p);
+            const code = parseInt(hex, 16);
+            if (code >= 0xd800 && code <= 0xdfff) sawSurrogate = true;
+            out += String.fromCharCode(code);
+            width = 6;
+            break;
+          }
+          default:
+            this.fail(Number.isNaN(e) ? 'unterminated string' : 'invalid escape sequence', path, 'parse_error', p);
+        }
+        p += width;
+        segStart = p;
+        continue;
+      }
+      if (c < 32 || Number.isNaN(c)) this.failInString(c, path, p);
+      if (c >= 0xd800 && c <= 0xdfff) sawSurrogate = true;
+      p++;
+    }
+  }
+
+  failInString(c: number, path: string, at: number): never {
+    if (Number.isNaN(c)) this.fail('unterminated string', path, 'parse_error', at);
+    this.fail(`unescaped control character U+${c.toString(16).padStart(4, '0')} in a string`, path, 'parse_error', at);
+  }
+
+  /** Rejects lone surrogates: Rust strings cannot hold them, JS strings can (contract §2). */
+  checkSurrogates(s: string, path: string, at: number): void {
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdbff) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          i++;
+          continue;
+        }
+        this.fail('lone UTF-16 surrogate in a string', path, 'parse_error', at);
+      } else if (c >= 0xdc00 && c <= 0xdfff) {
+        this.fail('lone UTF-16 surrogate in a string', path, 'parse_error', at);
+      }
+    }
+  }
+
+  parseNumber(path: string): JsonNumber {
+    const t = this.text;
+    const start = this.pos;
+    let p = start;
+    if (t.charCodeAt(p) === 45) p++;
+    const firstDigit = t.charCodeAt(p);
+    if (firstDigit === 48) {
+      p++;
+    } else if (firstDigit >= 49 && firstDigit <= 57) {
+      while (isDigit(t.charCodeAt(p))) p++;
+    } else {
+      if (t.startsWith('Infinity', p)) this.fail('NaN and Infinity are not JSON numbers', path);
+      this.fail('invalid number', path);
+    }
+    let integer = true;
+    if (t.charCodeAt(p) === 46) {
+      integer = false;
+      p++;
+      if (!isDigit(t.charCodeAt(p))) this.fail('invalid number: digits expected after the decimal point', path);
+      while (isDigit(t.charCodeAt(p))) p++;
+    }
+    const e = t.charCodeAt(p);
+    if (e === 101 || e === 69) {
+      integer = false;
+      p++;
+      const sign = t.charCodeAt(p);
+      if (sign === 43 || sign === 45) p++;
+      if (!isDigit(t.charCodeAt(p))) this.fail('invalid number: digits expected in the exponent', path);
+      while (isDigit(t.charCodeAt(p))) p++;
+    }
+    if (isDigit(t.charCodeAt(p))) this.fail('invalid number: leading zeros are not allowed', path);
+    const raw = t.slice(start, p);
+    this.pos = p;
+    if (integer) {
+      // Integers are signed as 64-bit values by the producer; beyond that range
+      // Rust falls back to f64 and the value would no longer be exact.
+      if (raw.length > 21 || !inInt64OrUint64(BigInt(raw))) {
+        this.fail('integer outside the 64-bit range cannot be represented exactly', path, 'parse_error', start);
+      }
+    } else if (!Number.isFinite(Number(raw))) {
+      this.fail('number out of the IEEE-754 double range', path, 'parse_error', start);
+    }
+    return new JsonNumber(raw);
+  }
+}
+
+function inInt64OrUint64(v: bigint): boolean {
+  return v >= I64_MIN && v <= U64_MAX;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function describeChar(text: string, pos: number): string {
+  const cp = text.codePointAt(pos);
+  if (cp === undefined) return 'end of input';
+  if (cp >= 32 && cp < 127) return `'${String.fromCharCode(cp)}'`;
+  return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+}
