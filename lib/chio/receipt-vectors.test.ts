@@ -1,0 +1,181 @@
+// Chio's own receipt vectors (Gen A and Gen B), the fuzz-corpus shapes and the
+// web3 anchor example, through the same decode and check functions the
+// orchestrator uses. Each loop reports "N of M".
+import { describe, expect, it } from 'vitest';
+import { canonicalize } from '../json/canonicalize';
+import { parseJson } from '../json/parse';
+import { type JsonObject, isJsonObject } from '../json/value';
+import { leafHash, verifyInclusion } from '../merkle';
+import { fromHex } from '../bytes/hex';
+import { readTestdataJson, readTestdataText, summarize } from '../testutil/testdata';
+import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics } from '../verify/receipt-checks';
+import { canonicalBytes } from '../json/canonicalize';
+import { decodeToolReceipt } from './tool-receipt';
+import { decodeChildReceipt } from './child-receipt';
+import { checkpointStructureError, decodeCheckpoint } from './checkpoint';
+import { claimedResult } from './labels';
+import { verifyChioSignature } from '../crypto/chio-signature';
+
+function objectOf(value: unknown): JsonObject {
+  const r = parseJson(JSON.stringify(value));
+  if (!r.ok || !isJsonObject(r.value)) throw new Error('vector is not an object');
+  return r.value;
+}
+
+interface ReceiptCase {
+  id: string;
+  receipt: unknown;
+  receipt_body_canonical_json: string;
+  expected: Record<string, unknown>;
+}
+
+describe('Gen A receipt vectors (gen-a-upstream/tests/bindings/vectors/receipt/v1.json)', () => {
+  it('signed body bytes, signature and parameter hash match every case', async () => {
+    const { cases } = readTestdataJson<{ cases: ReceiptCase[] }>('chio/gen-a-upstream/tests/bindings/vectors/receipt/v1.json');
+    const failures: string[] = [];
+    for (const c of cases) {
+      const d = decodeToolReceipt(objectOf(c.receipt));
+      if (!d.ok) {
+        failures.push(`${c.id}: does not decode: ${JSON.stringify(d.issues)}`);
+        continue;
+      }
+      const r = d.value;
+      if (r.generation !== 'A') failures.push(`${c.id}: detected as Gen ${r.generation}`);
+      if (canonicalize(r.signingBody) !== c.receipt_body_canonical_json) failures.push(`${c.id}: signed body differs`);
+      const sig = (await checkReceiptSignature(r, {})).check.status === 'pass';
+      if (sig !== c.expected.signature_valid) failures.push(`${c.id}: signature_valid ${sig}`);
+      const ph = checkParameterHash(r).status === 'pass';
+      if (ph !== c.expected.parameter_hash_valid) failures.push(`${c.id}: parameter_hash_valid ${ph}`);
+      if ((r.decision?.verdict ?? 'none') !== c.expected.decision) failures.push(`${c.id}: decision ${r.decision?.verdict}`);
+    }
+    expect(cases.length).toBe(4);
+    expect(failures, summarize('gen A receipts', cases.length, failures)).toEqual([]);
+  });
+});
+
+describe('Gen B receipt vectors (gen-b-upstream/tests/bindings/vectors/receipt/v1.json)', () => {
+  it('id, signature (with semantics), parameter hash and labels match every case', async () => {
+    const { cases } = readTestdataJson<{ cases: ReceiptCase[] }>('chio/gen-b-upstream/tests/bindings/vectors/receipt/v1.json');
+    const failures: string[] = [];
+    for (const c of cases) {
+      const d = decodeToolReceipt(objectOf(c.receipt));
+      if (!d.ok) {
+        failures.push(`${c.id}: does not decode: ${JSON.stringify(d.issues)}`);
+        continue;
+      }
+      const r = d.value;
+      const e = c.expected;
+      if (r.generation !== 'B') failures.push(`${c.id}: detected as Gen ${r.generation}`);
+      const idValid = checkReceiptId(r).status === 'pass';
+      const crypto = (await checkReceiptSignature(r, {})).check.status === 'pass';
+      const semantics = checkSemantics(r).status === 'pass';
+      // The reference `signature_valid` is the whole verify_signature: semantics, binding, id and crypto.
+      const signatureValid = crypto && idValid && semantics;
+      const got = {
+        receipt_id_valid: idValid,
+        signature_valid: signatureValid,
+        parameter_hash_valid: checkParameterHash(r).status === 'pass',
+        decision: r.decision?.verdict ?? 'none',
+        receipt_kind: r.genB?.receiptKind,
+        boundary_class: r.genB?.boundaryClass,
+        trust_level: r.trustLevel,
+        signer_key_hex: r.kernelKeyNormalized,
+        result: claimedResult(r),
+      };
+      for (const [k, v] of Object.entries(got)) {
+        if (e[k] !== v) failures.push(`${c.id}: ${k} expected ${JSON.stringify(e[k])}, got ${JSON.stringify(v)}`);
+      }
+      // The vector's canonical JSON is the typed receipt without signature (id included).
+      if (canonicalize(r.anchorBody) !== c.receipt_body_canonical_json) failures.push(`${c.id}: canonical body differs`);
+    }
+    expect(cases.length).toBe(14);
+    expect(failures, summarize('gen B receipts', cases.length, failures)).toEqual([]);
+  });
+});
+
+describe('fuzz-corpus shapes', () => {
+  it('tenant-receipt.json: tenant_id is signed, so injecting it breaks the signature', async () => {
+    const d = decodeToolReceipt(objectOf(readTestdataJson('chio/gen-a-upstream/fuzz/corpus/fuzz_capability_receipt/tenant-receipt.json')));
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    expect(d.value.tenantId).toBeDefined();
+    expect((await checkReceiptSignature(d.value, {})).check.status).toBe('fail');
+  });
+
+  it('child-request-receipt.json decodes as a child receipt and its all-zero signature fails', async () => {
+    const d = decodeChildReceipt(objectOf(readTestdataJson('chio/gen-a-upstream/fuzz/corpus/fuzz_capability_receipt/child-request-receipt.json')));
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    expect(d.value.operationKind).toBe('create_message');
+    const out = await checkReceiptSignature(d.value, {});
+    expect(out.check.status).toBe('fail');
+    expect(out.problems.map((p) => p.code)).toEqual(['signature_invalid']);
+  });
+});
+
+describe('web3 anchor example (CHIO_ANCHOR_INCLUSION_PROOF_EXAMPLE.json)', () => {
+  const example = objectOf(readTestdataJson('chio/gen-a-upstream/docs/standards/CHIO_ANCHOR_INCLUSION_PROOF_EXAMPLE.json'));
+
+  it('the receipt (financial, with a wei amount above 2^53) verifies', async () => {
+    const d = decodeToolReceipt(example.get('receipt') as JsonObject);
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    expect((await checkReceiptSignature(d.value, {})).check.status).toBe('pass');
+    expect(checkParameterHash(d.value).status).toBe('pass');
+    expect(d.value.financial?.costCharged).toBe(150n);
+    expect(canonicalize(d.value.signingBody)).toContain('"original_cost_units":100000000000000');
+  });
+
+  it('the flat checkpoint statement verifies, and its tree_size breaks the structure rule', async () => {
+    const d = decodeCheckpoint(example.get('checkpoint_statement') as JsonObject);
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    const sig = await verifyChioSignature(d.value.kernelKey, d.value.signature, canonicalBytes(d.value.body));
+    expect(sig.status).toBe('pass');
+    // batch 104101–104200 with tree_size 1: an illustration, not a kernel checkpoint.
+    expect(checkpointStructureError(d.value)).toMatch(/tree_size 1/);
+  });
+
+  it('its one-leaf proof matches the anchor convention (body leaf), not the kernel one', () => {
+    const d = decodeToolReceipt(example.get('receipt') as JsonObject);
+    if (!d.ok) throw new Error('decode');
+    const inclusion = example.get('receipt_inclusion') as JsonObject;
+    const root = fromHex((inclusion.get('merkle_root') as string).slice(2), 32)!;
+    expect(verifyInclusion(0, 1, leafHash(canonicalBytes(d.value.anchorBody)), [], root).ok).toBe(true);
+    expect(verifyInclusion(0, 1, leafHash(canonicalBytes(d.value.fullTyped)), [], root).ok).toBe(false);
+  });
+});
+
+describe('projection rules (chio-format.md §1.1, §4)', () => {
+  const base = JSON.parse(readTestdataText('chio/gen-a-upstream/tests/bindings/vectors/receipt/v1.json')).cases[0].receipt;
+
+  it('unknown keys are not signed and are reported', async () => {
+    const d = decodeToolReceipt(objectOf({ ...base, injected: 'x', action: { ...base.action, extra: 1 } }));
+    if (!d.ok) throw new Error('decode');
+    expect(d.value.unsigned).toEqual(['$.action.extra', '$.injected']);
+    expect((await checkReceiptSignature(d.value, {})).check.status).toBe('pass');
+  });
+
+  it('null optionals and a spelled-out mediated trust level are omitted; kernel_key is normalized', async () => {
+    const d = decodeToolReceipt(
+      objectOf({ ...base, tenant_id: null, trust_level: 'mediated', algorithm: 'ed25519', kernel_key: '0x' + base.kernel_key.toUpperCase() }),
+    );
+    if (!d.ok) throw new Error('decode');
+    expect((await checkReceiptSignature(d.value, {})).check.status).toBe('pass');
+  });
+
+  it('wrong types are shape errors with a field path', () => {
+    const d = decodeToolReceipt(objectOf({ ...base, timestamp: '1710000200', decision: { verdict: 'maybe' } }));
+    expect(d.ok).toBe(false);
+    if (d.ok) return;
+    expect(d.issues.map((i) => i.path)).toEqual(['$.timestamp', '$.decision.verdict']);
+  });
+
+  it('an algorithm field that disagrees with the signature fails with algorithm_mismatch', async () => {
+    const d = decodeToolReceipt(objectOf({ ...base, algorithm: 'p256' }));
+    if (!d.ok) throw new Error('decode');
+    const out = await checkReceiptSignature(d.value, {});
+    expect(out.check.status).toBe('fail');
+    expect(out.problems.map((p) => p.code)).toEqual(['algorithm_mismatch']);
+  });
+});

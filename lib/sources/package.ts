@@ -1,0 +1,208 @@
+// Evidence-package folders (`chio evidence export`, chio-format.md §11.1) and
+// loose NDJSON/JSON files. Each file is streamed once: its bytes feed the
+// manifest hash and, for the known Chio files, the record splitter. The
+// `manifest` check (contract §5): every listed file's SHA-256 and size, and the
+// counts. Files the manifest does not list are not errors.
+import { toHex } from '../bytes/hex';
+import { createSha256 } from '../crypto/sha256';
+import { parseJson } from '../json/parse';
+import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
+import type { RecordRole } from '../verify/intake';
+import type { LogVerifier } from '../verify/log-verifier';
+import { type Problem, makeProblem } from '../verify/problems';
+import { splitRecords } from './records';
+
+/** A readable file: a Node file, a browser File, or bytes from a server. */
+export interface SourceFile {
+  /** Path relative to its package (or the name given for a loose file). */
+  name: string;
+  stream(): AsyncIterable<Uint8Array>;
+}
+
+/** A folder: lists its files (relative paths, `/`-separated) and opens them. */
+export interface SourceDir {
+  /** Display path of the folder. */
+  path: string;
+  list(): Promise<string[]>;
+  open(relativePath: string): SourceFile | null;
+}
+
+/** Known package files, in the order they are read (checkpoints first, so proofs can be checked as they arrive). */
+export const PACKAGE_FILES: [string, RecordRole][] = [
+  ['checkpoints.ndjson', 'checkpoint'],
+  ['receipts.ndjson', 'tool'],
+  ['child-receipts.ndjson', 'child'],
+  ['inclusion-proofs.ndjson', 'proof'],
+  ['checkpoint-publications.ndjson', 'publication'],
+  ['checkpoint-witnesses.ndjson', 'witness'],
+  ['checkpoint-consistency-proofs.ndjson', 'consistency'],
+  ['checkpoint-equivocations.ndjson', 'equivocation'],
+  ['capability-lineage.ndjson', 'lineage'],
+];
+
+const COUNT_OF_FILE: Record<string, string> = {
+  'receipts.ndjson': 'toolReceipts',
+  'child-receipts.ndjson': 'childReceipts',
+  'checkpoints.ndjson': 'checkpoints',
+  'capability-lineage.ndjson': 'capabilityLineage',
+  'inclusion-proofs.ndjson': 'inclusionProofs',
+};
+
+/** The role a loose file's name suggests (a copy of a package file keeps its meaning). */
+export function roleForFileName(name: string): RecordRole {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  for (const [file, role] of PACKAGE_FILES) if (base === file) return role;
+  return 'auto';
+}
+
+interface FileStats {
+  sha256: string;
+  bytes: number;
+  records: number;
+}
+
+/** Streams one file through the verifier (when it holds records) while hashing it. */
+export async function streamFile(
+  file: SourceFile,
+  role: RecordRole | null,
+  verifier: LogVerifier,
+  space: string,
+  displayName: string,
+): Promise<FileStats> {
+  const hash = createSha256();
+  let bytes = 0;
+  let records = 0;
+  const source = file.stream();
+  const tee: AsyncIterable<Uint8Array> = {
+    async *[Symbol.asyncIterator]() {
+      for await (const chunk of source) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        yield chunk;
+      }
+    },
+  };
+  if (role === null || role === 'ignore') {
+    for await (const _ of tee) void _;
+  } else {
+    for await (const ev of splitRecords(file.name, tee)) {
+      records++;
+      if (ev.kind === 'error') {
+        verifier.addProblem(makeProblem('parse_error', `${displayName}:${ev.line}: ${ev.message}`, { file: displayName, line: ev.line }));
+      } else {
+        await verifier.addRecord(ev.text, { file: displayName, line: ev.line, role, space });
+      }
+    }
+  }
+  return { sha256: toHex(hash.digest()), bytes, records };
+}
+
+/** Unsafe manifest paths (absolute, `..`, backslashes) are refused rather than resolved. */
+function isSafeRelativePath(p: string): boolean {
+  if (p.length === 0 || p.startsWith('/') || p.includes('\\') || /^[A-Za-z]:/.test(p)) return false;
+  return p.split('/').every((seg) => seg !== '..' && seg !== '.' && seg !== '');
+}
+
+interface ManifestEntry {
+  path: string;
+  sha256: string;
+  bytes: bigint;
+}
+
+function readManifest(text: string): { ok: true; files: ManifestEntry[]; counts: Map<string, bigint> } | { ok: false; error: string } {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, error: `${parsed.issue.message} at ${parsed.issue.path} (line ${parsed.issue.line})` };
+  const m = parsed.value;
+  if (!isJsonObject(m)) return { ok: false, error: 'manifest.json is not a JSON object' };
+  const files = m.get('files');
+  if (!isJsonArray(files)) return { ok: false, error: 'manifest.json has no "files" list' };
+  const entries: ManifestEntry[] = [];
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    const path = isJsonObject(f) ? f.get('path') : undefined;
+    const sha = isJsonObject(f) ? f.get('sha256') : undefined;
+    const size = isJsonObject(f) ? f.get('bytes') : undefined;
+    if (typeof path !== 'string' || typeof sha !== 'string' || !isJsonNumber(size) || !size.isIntegerLiteral) {
+      return { ok: false, error: `manifest.json files[${i}] needs a string path, a string sha256 and an integer bytes` };
+    }
+    entries.push({ path, sha256: sha, bytes: BigInt(size.raw) });
+  }
+  const counts = new Map<string, bigint>();
+  const c: JsonValue | undefined = m.get('counts');
+  if (isJsonObject(c)) for (const [k, v] of c as JsonObject) if (isJsonNumber(v) && v.isIntegerLiteral) counts.set(k, BigInt(v.raw));
+  return { ok: true, files: entries, counts };
+}
+
+/**
+ * Loads an evidence-package folder into the verifier. Returns the number of
+ * tool receipts the manifest says have no inclusion proof (checked by the
+ * verifier once proofs are matched), or null.
+ */
+export async function loadPackage(dir: SourceDir, verifier: LogVerifier, space: string): Promise<void> {
+  const listing = new Set(await dir.list());
+  const problems: Problem[] = [];
+  const manifestFile = listing.has('manifest.json') ? dir.open('manifest.json') : null;
+  let manifest: ReturnType<typeof readManifest> | null = null;
+  if (manifestFile) {
+    const parts: Uint8Array[] = [];
+    for await (const chunk of manifestFile.stream()) parts.push(chunk);
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(await new Blob(parts as BlobPart[]).arrayBuffer());
+    manifest = readManifest(text);
+    if (!manifest.ok) problems.push(makeProblem('manifest_mismatch', `manifest.json cannot be read: ${manifest.error}`, { file: 'manifest.json' }));
+  }
+
+  const stats = new Map<string, FileStats>();
+  for (const [name, role] of PACKAGE_FILES) {
+    const file = listing.has(name) ? dir.open(name) : null;
+    if (file) stats.set(name, await streamFile(file, role, verifier, space, name));
+  }
+
+  let manifestStatus: 'pass' | 'fail' | 'skipped' = manifest ? 'pass' : 'skipped';
+  let detail = manifest ? '' : 'no manifest.json in the folder';
+  const mismatch = (message: string, file?: string) => {
+    manifestStatus = 'fail';
+    if (!detail) detail = message;
+    problems.push(makeProblem('manifest_mismatch', message, file ? { file } : {}));
+  };
+  if (manifest && !manifest.ok) {
+    manifestStatus = 'fail';
+    detail = 'manifest.json cannot be read';
+  }
+  if (manifest?.ok) {
+    for (const entry of manifest.files) {
+      if (!isSafeRelativePath(entry.path)) {
+        mismatch(`manifest.json lists an unsafe path ${JSON.stringify(entry.path)}`);
+        continue;
+      }
+      let st = stats.get(entry.path);
+      if (!st) {
+        const file = listing.has(entry.path) ? dir.open(entry.path) : null;
+        if (!file) {
+          mismatch(`${entry.path} is listed in manifest.json but is not in the folder`, entry.path);
+          continue;
+        }
+        st = await streamFile(file, null, verifier, space, entry.path);
+      }
+      if (st.sha256 !== entry.sha256.toLowerCase()) mismatch(`${entry.path}: SHA-256 is ${st.sha256}, manifest.json says ${entry.sha256}`, entry.path);
+      if (BigInt(st.bytes) !== entry.bytes) mismatch(`${entry.path}: ${st.bytes} bytes, manifest.json says ${entry.bytes}`, entry.path);
+    }
+    for (const [file, countName] of Object.entries(COUNT_OF_FILE)) {
+      const expected = manifest.counts.get(countName);
+      const st = stats.get(file);
+      if (expected === undefined) continue;
+      const actual = BigInt(st?.records ?? 0);
+      if (actual !== expected) mismatch(`manifest.json counts ${expected} ${countName}, ${file} holds ${actual}`, file);
+    }
+    const unproven = manifest.counts.get('uncheckpointedReceipts');
+    if (unproven !== undefined) verifier.expectUnprovenToolReceipts(space, unproven);
+  }
+  verifier.addPackage(
+    { path: dir.path, space, checks: { manifest: manifestStatus }, ...(detail ? { details: { manifest: detail } } : {}) },
+    problems,
+  );
+}
+
+/** Loads one loose NDJSON/JSON file into the verifier. */
+export async function loadFile(file: SourceFile, verifier: LogVerifier, space: string, displayName = file.name): Promise<void> {
+  await streamFile(file, roleForFileName(file.name), verifier, space, displayName);
+}

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { type RecordEvent, splitJsonArray, splitLines, splitRecords, wholeDocument } from './records';
+
+const enc = new TextEncoder();
+
+/** Feeds `text` in chunks of `size` bytes (1 splits every UTF-8 sequence). */
+async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, Math.min(bytes.length, i + size));
+}
+
+async function collect(gen: AsyncIterable<RecordEvent>): Promise<RecordEvent[]> {
+  const out: RecordEvent[] = [];
+  for await (const e of gen) out.push(e);
+  return out;
+}
+
+describe('splitLines (NDJSON)', () => {
+  it('yields each line with its number, whatever the chunk size; skips blank lines; accepts CRLF and a BOM', async () => {
+    const text = '\ufeff{"a":1}\r\n\n  \n{"b":"é😀"}\n{"c":3}';
+    for (const size of [1, 2, 3, 7, 1 << 20]) {
+      const events = await collect(splitLines(chunked(enc.encode(text), size)));
+      expect(events).toEqual([
+        { kind: 'record', text: '{"a":1}', line: 1 },
+        { kind: 'record', text: '{"b":"é😀"}', line: 4 },
+        { kind: 'record', text: '{"c":3}', line: 5 },
+      ]);
+    }
+  });
+
+  it('reports invalid UTF-8 and oversized lines by line number, and keeps going', async () => {
+    const bytes = new Uint8Array([...enc.encode('{"a":1}\n'), 0xff, 0xfe, 0x0a, ...enc.encode('x'.repeat(50) + '\n{"b":2}\n')]);
+    const events = await collect(splitLines(chunked(bytes, 4), { maxRecordBytes: 20 }));
+    expect(events).toEqual([
+      { kind: 'record', text: '{"a":1}', line: 1 },
+      { kind: 'error', line: 2, message: 'line is not valid UTF-8' },
+      { kind: 'error', line: 3, message: 'record is larger than 20 bytes' },
+      { kind: 'record', text: '{"b":2}', line: 4 },
+    ]);
+  });
+});
+
+describe('splitJsonArray', () => {
+  it('yields elements with the line they start on, across chunk boundaries and tricky strings', async () => {
+    const text = '[\n {"a":"],}[{\\"\\\\"},\n  {"b":[1,{"c":2}]}, 3, "x"\n]\n';
+    for (const size of [1, 5, 1 << 20]) {
+      const events = await collect(splitJsonArray(chunked(enc.encode(text), size)));
+      expect(events).toEqual([
+        { kind: 'record', text: '{"a":"],}[{\\"\\\\"}', line: 2 },
+        { kind: 'record', text: '{"b":[1,{"c":2}]}', line: 3 },
+        { kind: 'record', text: '3', line: 3 },
+        { kind: 'record', text: '"x"\n', line: 3 },
+      ]);
+    }
+  });
+
+  it('an empty array yields nothing; truncation, trailing commas and trailing garbage are errors', async () => {
+    expect(await collect(splitJsonArray(chunked(enc.encode(' [ ] '), 2)))).toEqual([]);
+    const truncated = await collect(splitJsonArray(chunked(enc.encode('[{"a":1},\n{"b":'), 3)));
+    expect(truncated).toEqual([
+      { kind: 'record', text: '{"a":1}', line: 1 },
+      { kind: 'error', line: 2, message: 'the file ends inside the array: it is truncated' },
+    ]);
+    expect((await collect(splitJsonArray(chunked(enc.encode('[1,]'), 1)))).at(-1)).toMatchObject({ kind: 'error', message: 'trailing comma before ]' });
+    expect((await collect(splitJsonArray(chunked(enc.encode('[1] 2'), 1)))).at(-1)).toMatchObject({ kind: 'error' });
+  });
+});
+
+describe('splitRecords picks the format', () => {
+  it('NDJSON by extension or by a complete first line, arrays by [, else one document', async () => {
+    const nd = '{"a":1}\n{"b":2}\n';
+    expect((await collect(splitRecords('x.ndjson', chunked(enc.encode(nd), 3)))).length).toBe(2);
+    expect((await collect(splitRecords('x.json', chunked(enc.encode(nd), 3)))).length).toBe(2);
+    expect((await collect(splitRecords('x.json', chunked(enc.encode('[{"a":1},{"b":2}]'), 3)))).length).toBe(2);
+    const pretty = '{\n  "a": {\n    "b": 1\n  }\n}\n';
+    expect(await collect(splitRecords('x.json', chunked(enc.encode(pretty), 3)))).toEqual([{ kind: 'record', text: pretty, line: 1 }]);
+  });
+
+  it('a single document over the limit is refused with advice', async () => {
+    const events = await collect(wholeDocument(chunked(enc.encode('{"a":"' + 'x'.repeat(100) + '"}'), 16), { maxRecordBytes: 50 }));
+    expect(events).toEqual([{ kind: 'error', line: 1, message: expect.stringMatching(/larger than 50 bytes/) }]);
+  });
+
+  it('never throws on arbitrary bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 40 }), fc.constantFrom('a.json', 'a.ndjson', 'a'), async (bytes, size, name) => {
+        await collect(splitRecords(name, chunked(bytes, size), { maxRecordBytes: 64 }));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+});

@@ -1,0 +1,315 @@
+// Streaming record splitting (contract §2, issue "streaming"): NDJSON by line,
+// a top-level JSON array by element, or one JSON document. Bytes arrive in
+// chunks and each record is decoded on its own, so a large log never needs the
+// whole file as one string. Attacker-controlled bytes: invalid UTF-8, an
+// oversized record or a truncated array become located errors, and every other
+// record still comes out.
+
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+export type RecordEvent =
+  | { kind: 'record'; text: string; line: number }
+  | { kind: 'error'; line: number; message: string };
+
+export interface SplitOptions {
+  maxRecordBytes?: number;
+}
+
+const NL = 0x0a;
+const decoder = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Decodes one record's bytes; a leading BOM (first record only) is dropped. */
+function decodeRecord(bytes: Uint8Array, stripBom: boolean): string | null {
+  let b = bytes;
+  if (stripBom && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+  try {
+    return decoder().decode(b);
+  } catch {
+    return null;
+  }
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
+  }
+  return true;
+}
+
+/** NDJSON: one record per line; blank lines are skipped; `\r\n` is accepted. */
+export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
+  const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let oversized = false;
+  let line = 1;
+  const finishLine = function* (): Generator<RecordEvent> {
+    const current = line++;
+    if (oversized) {
+      yield { kind: 'error', line: current, message: `record is larger than ${max} bytes` };
+    } else if (size > 0) {
+      let bytes = concat(parts, size);
+      if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+      if (!isBlank(bytes)) {
+        const text = decodeRecord(bytes, current === 1);
+        if (text === null) yield { kind: 'error', line: current, message: 'line is not valid UTF-8' };
+        else yield { kind: 'record', text, line: current };
+      }
+    }
+    parts = [];
+    size = 0;
+    oversized = false;
+  };
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(NL, start);
+      const end = nl === -1 ? chunk.length : nl;
+      if (!oversized && end > start) {
+        if (size + (end - start) > max) {
+          oversized = true;
+          parts = [];
+        } else {
+          parts.push(chunk.subarray(start, end));
+        }
+      }
+      size += end - start;
+      if (nl === -1) break;
+      yield* finishLine();
+      start = nl + 1;
+    }
+  }
+  if (size > 0 || oversized) yield* finishLine();
+}
+
+/**
+ * A top-level JSON array, element by element, tracking strings and nesting at
+ * the byte level (UTF-8 continuation bytes never look like ASCII syntax).
+ */
+export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
+  const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  let state: 'before' | 'between' | 'element' | 'after' = 'before';
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let line = 1;
+  let elementLine = 1;
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  let oversized = false;
+  let first = true;
+  let sawElement = false;
+  const emit = (): RecordEvent | null => {
+    const current = elementLine;
+    const bytes = concat(parts, size);
+    const over = oversized;
+    parts = [];
+    size = 0;
+    oversized = false;
+    if (over) return { kind: 'error', line: current, message: `array element is larger than ${max} bytes` };
+    if (isBlank(bytes)) return { kind: 'error', line: current, message: 'empty array element' };
+    const text = decodeRecord(bytes, false);
+    return text === null ? { kind: 'error', line: current, message: 'array element is not valid UTF-8' } : { kind: 'record', text, line: current };
+  };
+  for await (let chunk of chunks) {
+    if (first) {
+      first = false;
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+    }
+    let segStart = state === 'element' ? 0 : -1;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (c === NL) line++;
+      if (state === 'element') {
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === 0x5c) escaped = true;
+          else if (c === 0x22) inString = false;
+          continue;
+        }
+        if (c === 0x22) inString = true;
+        else if (c === 0x7b || c === 0x5b) depth++;
+        else if (c === 0x7d || c === 0x5d) {
+          if (depth === 0) {
+            // `]` closes the array.
+            append(chunk, segStart, i);
+            segStart = -1;
+            const ev = emit();
+            if (ev) yield ev;
+            state = 'after';
+            continue;
+          }
+          depth--;
+        } else if (c === 0x2c && depth === 0) {
+          append(chunk, segStart, i);
+          segStart = -1;
+          const ev = emit();
+          if (ev) yield ev;
+          state = 'between';
+        }
+        continue;
+      }
+      const ws = c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+      if (ws) continue;
+      if (state === 'before') {
+        if (c !== 0x5b) {
+          yield { kind: 'error', line, message: 'expected a JSON array' };
+          return;
+        }
+        state = 'between';
+        continue;
+      }
+      if (state === 'between') {
+        if (c === 0x5d && !sawElement) {
+          state = 'after';
+          continue;
+        }
+        sawElement = true;
+        if (c === 0x5d) {
+          yield { kind: 'error', line, message: 'trailing comma before ]' };
+          state = 'after';
+          continue;
+        }
+        state = 'element';
+        elementLine = line;
+        depth = 0;
+        segStart = i;
+        i--; // re-scan this byte in element state
+        continue;
+      }
+      // state === 'after'
+      yield { kind: 'error', line, message: 'unexpected content after the closing ]' };
+      return;
+    }
+    if (state === 'element' && segStart !== -1) append(chunk, segStart, chunk.length);
+  }
+  const end: string = state;
+  if (end === 'element') {
+    yield { kind: 'error', line: elementLine, message: 'the file ends inside the array: it is truncated' };
+  } else if (end !== 'after') {
+    yield { kind: 'error', line, message: end === 'before' ? 'the file is empty' : 'the file ends before the closing ]: it is truncated' };
+  }
+
+  function append(chunk: Uint8Array, from: number, to: number): void {
+    if (from < 0 || to <= from || oversized) {
+      if (from >= 0 && to > from) size += to - from;
+      return;
+    }
+    if (size + (to - from) > max) {
+      oversized = true;
+      parts = [];
+    } else parts.push(chunk.subarray(from, to));
+    size += to - from;
+  }
+}
+
+/** One JSON document (the whole file is one record, up to the record limit). */
+export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
+  const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of chunks) {
+    size += chunk.length;
+    if (size > max) {
+      yield { kind: 'error', line: 1, message: `document is larger than ${max} bytes; use NDJSON or a JSON array for large logs` };
+      return;
+    }
+    parts.push(chunk);
+  }
+  const bytes = concat(parts, size);
+  if (isBlank(bytes)) return;
+  const text = decodeRecord(bytes, true);
+  if (text === null) yield { kind: 'error', line: 1, message: 'file is not valid UTF-8' };
+  else yield { kind: 'record', text, line: 1 };
+}
+
+/**
+ * Picks the splitter from the file name and its first bytes: `.ndjson`/`.jsonl`
+ * are line-delimited; otherwise `[` starts a streamed array, a first line that
+ * is a complete JSON object means NDJSON, and anything else is one document.
+ */
+export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) {
+    yield* splitLines(chunks, options);
+    return;
+  }
+  const it = chunks[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  let firstByte = -1;
+  let headHasNewline = false;
+  let headSize = 0;
+  // Peek until the first non-blank byte and the end of the first line (bounded).
+  while (headSize < 1 << 20) {
+    const next = await it.next();
+    if (next.done) break;
+    head.push(next.value);
+    headSize += next.value.length;
+    if (firstByte === -1) {
+      for (const b of next.value) {
+        if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf) continue;
+        firstByte = b;
+        break;
+      }
+    }
+    if (firstByte !== -1 && next.value.includes(NL)) {
+      headHasNewline = true;
+      break;
+    }
+  }
+  const replay: AsyncIterable<Uint8Array> = {
+    async *[Symbol.asyncIterator]() {
+      yield* head;
+      for (;;) {
+        const next = await it.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+  };
+  if (firstByte === 0x5b) {
+    yield* splitJsonArray(replay, options);
+  } else if (firstByte === 0x7b && headHasNewline && firstLineIsComplete(head)) {
+    yield* splitLines(replay, options);
+  } else {
+    yield* wholeDocument(replay, options);
+  }
+}
+
+/** True when the first non-blank line is a balanced `{…}` with content after it (NDJSON). */
+function firstLineIsComplete(head: Uint8Array[]): boolean {
+  const bytes = concat(head, head.reduce((n, c) => n + c.length, 0));
+  const nl = bytes.indexOf(NL);
+  if (nl === -1) return false;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let started = false;
+  for (let i = 0; i < nl; i++) {
+    const c = bytes[i]!;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 0x5c) escaped = true;
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b) {
+      depth++;
+      started = true;
+    } else if (c === 0x7d) depth--;
+  }
+  return started && depth === 0 && !inString;
+}

@@ -1,0 +1,34 @@
+// Per-check results (contract §1.2, §5): each check keeps its own status;
+// `skipped` always carries the reason it could not run.
+
+export type CheckStatus = 'pass' | 'fail' | 'skipped';
+
+export interface CheckResult {
+  status: CheckStatus;
+  /** Why it failed or was skipped; for some passes, how (e.g. which leaf convention matched). */
+  detail?: string;
+}
+
+export const pass = (detail?: string): CheckResult => (detail === undefined ? { status: 'pass' } : { status: 'pass', detail });
+export const fail = (detail: string): CheckResult => ({ status: 'fail', detail });
+export const skipped = (detail: string): CheckResult => ({ status: 'skipped', detail });
+
+export type ReceiptCheckName =
+  | 'parse'
+  | 'signature'
+  | 'receipt_id'
+  | 'semantics'
+  | 'parameter_hash'
+  | 'inclusion'
+  | 'signer_trusted';
+
+export type CheckpointCheckName = 'signature' | 'structure' | 'continuity' | 'signer_trusted';
+
+/** Report order of receipt checks. */
+export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
+  'parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'inclusion', 'signer_trusted',
+];
+export const CHECKPOINT_CHECK_ORDER: CheckpointCheckName[] = ['signature', 'structure', 'continuity', 'signer_trusted'];
+
+/** Reasons a skipped `inclusion` still allows a `verified` verdict (contract §6). */
+export const UNCHECKPOINTED = 'uncheckpointed';

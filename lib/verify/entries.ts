@@ -1,0 +1,52 @@
+// The compact per-record state the orchestrator keeps after intake: enough for
+// inclusion, trust, finance, verdicts and the report, without the parsed trees.
+import type { DecodedCheckpoint, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
+import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from './check';
+
+export interface Located {
+  file: string;
+  line: number;
+  /** Arrival order, the tie-breaker for a stable report. */
+  order: number;
+}
+
+export interface ReceiptEntry extends Located {
+  id: string;
+  type: ReceiptType;
+  generation?: Generation;
+  /** The record's own `seq` (package wrapper or store row). */
+  seq?: bigint;
+  /** The seq space (one per source) and the position checkpoints cover in it. */
+  space: string;
+  logSeq?: bigint;
+  timestamp: bigint;
+  kernelKey: string | null;
+  checks: Partial<Record<ReceiptCheckName, CheckResult>>;
+  /** RFC 6962 leaf hashes of the full stored receipt (kernel lane) and of its body (anchor lane). */
+  leafHash: Uint8Array;
+  anchorLeafHash: Uint8Array;
+  capabilityId?: string;
+  financial?: FinancialMetadata;
+  financialError?: string;
+  decision?: string;
+}
+
+export interface CheckpointEntry extends Located {
+  space: string;
+  cp: DecodedCheckpoint;
+  sha256: string;
+  checks: Partial<Record<CheckpointCheckName, CheckResult>>;
+}
+
+export interface ProofEntry extends Located {
+  space: string;
+  proof: DecodedInclusionProof;
+}
+
+export interface TransparencyEntry extends Located {
+  space: string;
+  kind: 'publication' | 'witness' | 'consistency' | 'equivocation';
+  value: import('../json/value').JsonObject;
+}
+
+export type Verdict = 'verified' | 'failed' | 'unverified';

@@ -1,0 +1,154 @@
+// Turns one record's text into typed log items (contract §2 "accepted record
+// shapes"): a bare receipt, the package wrapper `{"seq","receipt"}`, a receipt
+// store row (`raw_json` / `receipt_json`), a JSON array of any of these, and
+// checkpoints, inclusion proofs and transparency records. Attacker-controlled
+// input; every failure is a located issue, never a throw.
+import { type JsonIssue, parseJson } from '../json/parse';
+import { type JsonObject, type JsonValue, isJsonObject, isJsonNumber, jsonTypeName } from '../json/value';
+import { looksLikeCheckpoint, looksLikeInclusionProof } from '../chio/checkpoint';
+import { looksLikeChildReceipt } from '../chio/child-receipt';
+import { looksLikeHttpReceipt } from '../chio/http-receipt';
+
+/** What a file's name says its records are; `auto` classifies each record by shape. */
+export type RecordRole =
+  | 'auto'
+  | 'tool'
+  | 'child'
+  | 'http'
+  | 'checkpoint'
+  | 'proof'
+  | 'publication'
+  | 'witness'
+  | 'consistency'
+  | 'equivocation'
+  | 'lineage'
+  | 'ignore';
+
+export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore'>;
+
+export interface LogItem {
+  kind: ItemKind;
+  value: JsonObject;
+  /** `seq` of the package wrapper or store row, when the record has one. */
+  seq?: bigint;
+  /** Field path of `value` within the record, for messages. */
+  path: string;
+}
+
+export type IntakeResult =
+  | { ok: true; items: LogItem[] }
+  | { ok: false; issue: JsonIssue | { code: 'parse_error'; message: string; path: string; line: number; column: number } };
+
+const TRANSPARENCY_SCHEMAS: Record<string, ItemKind> = {
+  'chio.checkpoint_publication.v1': 'publication',
+  'chio.checkpoint_witness.v1': 'witness',
+  'chio.checkpoint_consistency_proof.v1': 'consistency',
+  'chio.checkpoint_equivocation.v1': 'equivocation',
+};
+
+function shapeError(message: string, path = '$'): IntakeResult {
+  return { ok: false, issue: { code: 'parse_error', message, path, line: 1, column: 1 } };
+}
+
+/** Parses and classifies one record. Line numbers in issues are relative to the record. */
+export function intakeRecord(text: string, role: RecordRole): IntakeResult {
+  const parsed = parseJson(text);
+  if (!parsed.ok) return { ok: false, issue: parsed.issue };
+  const items: LogItem[] = [];
+  const error = collect(parsed.value, role, '$', items, 0);
+  return error ?? { ok: true, items };
+}
+
+function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], depth: number): IntakeResult | null {
+  if (Array.isArray(v)) {
+    if (depth > 0) return shapeError('nested arrays are not a record shape', path);
+    for (let i = 0; i < v.length; i++) {
+      const err = collect(v[i]!, role, `${path}[${i}]`, out, depth + 1);
+      if (err) return err;
+    }
+    return null;
+  }
+  if (!isJsonObject(v)) return shapeError(`expected a JSON object, found ${jsonTypeName(v)}`, path);
+
+  // Evidence-export bundle (`POST /v1/evidence/export`): expand its lists.
+  const bundle = v.get('bundle');
+  if (role === 'auto' && isJsonObject(bundle) && bundle.has('toolReceipts')) return collectBundle(bundle, `${path}.bundle`, out);
+
+  // Store row exported as JSON: `raw_json` (tool/child tables) or `receipt_json` (sidecar).
+  for (const col of ['raw_json', 'receipt_json'] as const) {
+    const raw = v.get(col);
+    if (raw === undefined) continue;
+    if (typeof raw !== 'string') return shapeError(`${col} must be a string, found ${jsonTypeName(raw)}`, `${path}.${col}`);
+    const inner = parseJson(raw);
+    if (!inner.ok) {
+      return { ok: false, issue: { ...inner.issue, path: `${path}.${col}→${inner.issue.path}`, line: 1, column: 1 } };
+    }
+    if (!isJsonObject(inner.value)) return shapeError(`${col} must hold a JSON object`, `${path}.${col}`);
+    const seq = readSeq(v.get('seq'));
+    const kind = col === 'receipt_json' ? 'http' : classifyReceipt(inner.value, role);
+    if (typeof kind !== 'string') return kind;
+    out.push({ kind, value: inner.value, path: `${path}.${col}`, ...(seq !== undefined ? { seq } : {}) });
+    return null;
+  }
+
+  // Package wrapper `{"seq": n, "receipt": {…}}`.
+  const wrapped = v.get('receipt');
+  if (wrapped !== undefined && v.has('seq')) {
+    if (!isJsonObject(wrapped)) return shapeError(`receipt must be an object, found ${jsonTypeName(wrapped)}`, `${path}.receipt`);
+    const seq = readSeq(v.get('seq'));
+    if (seq === undefined) return shapeError('seq must be a non-negative integer', `${path}.seq`);
+    const kind = classifyReceipt(wrapped, role);
+    if (typeof kind !== 'string') return kind;
+    out.push({ kind, value: wrapped, seq, path: `${path}.receipt` });
+    return null;
+  }
+
+  const kind = classify(v, role, path);
+  if (typeof kind !== 'string') return kind;
+  out.push({ kind, value: v, path });
+  return null;
+}
+
+function collectBundle(bundle: JsonObject, path: string, out: LogItem[]): IntakeResult | null {
+  const lists: [string, RecordRole][] = [
+    ['toolReceipts', 'tool'],
+    ['childReceipts', 'child'],
+    ['checkpoints', 'checkpoint'],
+    ['inclusionProofs', 'proof'],
+  ];
+  for (const [key, role] of lists) {
+    const list = bundle.get(key);
+    if (list === undefined || list === null) continue;
+    if (!Array.isArray(list)) return shapeError(`${key} must be an array`, `${path}.${key}`);
+    for (let i = 0; i < list.length; i++) {
+      const err = collect(list[i]!, role, `${path}.${key}[${i}]`, out, 1);
+      if (err) return err;
+    }
+  }
+  return null;
+}
+
+function readSeq(v: JsonValue | undefined): bigint | undefined {
+  if (!isJsonNumber(v) || !v.isIntegerLiteral) return undefined;
+  const n = BigInt(v.raw);
+  return n >= 0n ? n : undefined;
+}
+
+function classifyReceipt(o: JsonObject, role: RecordRole): ItemKind | IntakeResult {
+  if (role === 'tool' || role === 'child' || role === 'http') return role;
+  if (looksLikeChildReceipt(o)) return 'child';
+  if (looksLikeHttpReceipt(o)) return 'http';
+  return 'tool';
+}
+
+function classify(o: JsonObject, role: RecordRole, path: string): ItemKind | IntakeResult {
+  if (role !== 'auto' && role !== 'ignore') return role;
+  const schema = o.get('schema');
+  if (typeof schema === 'string' && TRANSPARENCY_SCHEMAS[schema]) return TRANSPARENCY_SCHEMAS[schema]!;
+  if (looksLikeCheckpoint(o)) return 'checkpoint';
+  if (looksLikeInclusionProof(o)) return 'proof';
+  if (looksLikeChildReceipt(o)) return 'child';
+  if (looksLikeHttpReceipt(o)) return 'http';
+  if (o.has('tool_name') || o.has('action') || o.has('capability_id')) return 'tool';
+  return shapeError('not a Chio receipt, checkpoint or proof (no recognizable fields)', path);
+}

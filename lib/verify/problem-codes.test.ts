@@ -1,0 +1,284 @@
+// One test per problem code of the contract (§7): each builds the smallest log
+// that must raise it, and checks the code, its severity, its location, and
+// that the other records of the log are still verified.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { TrustStore } from '../trust/trust-store';
+import { LogVerifier, type RecordOrigin } from './log-verifier';
+import type { VerificationReport } from './report';
+import { reportToJson } from './report-json';
+import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from './problems';
+import type { RecordRole } from './intake';
+import { checkpoint, genAReceipt, goodLog, keyFromSeed, leafOf, ndjson, proof, writePackage } from '../testutil/forge';
+import { loadPackage } from '../sources/package';
+import { nodeDir } from '../../bin/cli/node-source';
+import { readTestdataJson } from '../testutil/testdata';
+
+interface Rec {
+  value: unknown;
+  role?: RecordRole;
+  seq?: number;
+  raw?: string;
+}
+
+async function verify(records: Rec[], trustKeys: string[] = []): Promise<VerificationReport> {
+  const trust = TrustStore.create(trustKeys.map((key) => ({ key })));
+  if (!trust.ok) throw new Error(trust.error);
+  const v = new LogVerifier({ trust: trust.store });
+  for (const [i, r] of records.entries()) {
+    const text = r.raw ?? JSON.stringify(r.seq !== undefined ? { seq: r.seq, receipt: r.value } : r.value);
+    const origin: RecordOrigin = { file: 'log.ndjson', line: i + 1, role: r.role ?? 'auto', space: 's' };
+    await v.addRecord(text, origin);
+  }
+  return v.finish();
+}
+
+const codes = (r: VerificationReport) => [...new Set(r.problems.map((p) => p.code))].sort();
+const verdictOf = (r: VerificationReport, id: string) => r.receipts.find((x) => x.id === id)?.verdict;
+
+function expectProblem(report: VerificationReport, code: ProblemCode, where: { line?: number; receipt_id?: string } = {}) {
+  const p = report.problems.find((x) => x.code === code);
+  expect(p, `${code} in ${reportToJson(report.problems)}`).toBeDefined();
+  expect(p!.severity).toBe(PROBLEM_SEVERITY[code]);
+  expect(p!.message.length).toBeGreaterThan(10);
+  if (where.line !== undefined) expect(p!.line).toBe(where.line);
+  if (where.receipt_id !== undefined) expect(p!.receipt_id).toBe(where.receipt_id);
+}
+
+const key = keyFromSeed(7);
+const good = (seq: number) => genAReceipt({ seq, key });
+
+describe('every problem code of the contract', () => {
+  const tested = new Set<ProblemCode>();
+  const mark = (c: ProblemCode) => tested.add(c);
+
+  it('parse_error: a line that is not JSON, with file and line; the other lines verify', async () => {
+    const r = await verify([{ value: good(1) }, { value: null, raw: '{"id": "rcpt-x", "timestamp": ' }, { value: good(3) }]);
+    expectProblem(r, 'parse_error', { line: 2 });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    expect(r.ok).toBe(false);
+    mark('parse_error');
+  });
+
+  it('parse_error: a receipt of the wrong shape names the field', async () => {
+    const r = await verify([{ value: { ...good(1), timestamp: 'yesterday' } }]);
+    expect(r.problems[0]!.message).toMatch(/\$\.timestamp: expected an unsigned 64-bit integer/);
+    expect(r.receipts).toEqual([]);
+  });
+
+  it('duplicate_key: the record is rejected, never read with the last value', async () => {
+    const text = JSON.stringify(good(1)).replace('"tool_name":"file_read"', '"tool_name":"shadow","tool_name":"file_read"');
+    const r = await verify([{ value: null, raw: text }, { value: good(2) }]);
+    expectProblem(r, 'duplicate_key', { line: 1 });
+    expect(r.problems[0]!.message).toMatch(/tool_name/);
+    expect(r.receipts.map((x) => x.id)).toEqual(['rcpt-test-000002']);
+    mark('duplicate_key');
+  });
+
+  it('signature_invalid: a signed field changed after signing', async () => {
+    const r = await verify([{ value: { ...good(1), tool_name: 'file_delete' } }, { value: good(2) }]);
+    expectProblem(r, 'signature_invalid', { receipt_id: 'rcpt-test-000001', line: 1 });
+    expect(verdictOf(r, 'rcpt-test-000001')).toBe('failed');
+    expect(verdictOf(r, 'rcpt-test-000002')).toBe('verified');
+    mark('signature_invalid');
+  });
+
+  const genB = readTestdataJson<{ cases: { id: string; receipt: unknown }[] }>('chio/gen-b-upstream/tests/bindings/vectors/receipt/v1.json').cases;
+  const genBCase = (id: string) => genB.find((c) => c.id === id)!.receipt;
+
+  it('receipt_id_mismatch: a Gen B id that does not recompute', async () => {
+    const r = await verify([{ value: genBCase('tampered_receipt_signature') }]);
+    expectProblem(r, 'receipt_id_mismatch');
+    mark('receipt_id_mismatch');
+  });
+
+  it('semantics_invalid: a Gen B kind/trust combination that is not allowed', async () => {
+    const r = await verify([{ value: genBCase('trace_observation_wrong_trust_level') }]);
+    expectProblem(r, 'semantics_invalid');
+    expect(r.receipts[0]!.checks.semantics).toBe('fail');
+    mark('semantics_invalid');
+  });
+
+  it('parameter_hash_mismatch', async () => {
+    const r = await verify([{ value: genBCase('signed_receipt_with_invalid_parameter_hash') }]);
+    expectProblem(r, 'parameter_hash_mismatch');
+    expect(r.receipts[0]!.checks.signature).toBe('pass');
+    mark('parameter_hash_mismatch');
+  });
+
+  it('algorithm_mismatch: the algorithm field disagrees with the signature prefix', async () => {
+    const r = await verify([{ value: { ...good(1), algorithm: 'p384' } }]);
+    expectProblem(r, 'algorithm_mismatch', { receipt_id: 'rcpt-test-000001' });
+    expect(r.receipts[0]!.verdict).toBe('failed');
+    mark('algorithm_mismatch');
+  });
+
+  it('untrusted_signer: keys are pinned and the signer is not among them', async () => {
+    const r = await verify([{ value: good(1) }], [keyFromSeed(9).publicHex]);
+    expectProblem(r, 'untrusted_signer', { receipt_id: 'rcpt-test-000001' });
+    expect(r.receipts[0]!.checks.signer_trusted).toBe('fail');
+    expect((await verify([{ value: good(1) }], [key.publicHex])).receipts[0]!.verdict).toBe('verified');
+    mark('untrusted_signer');
+  });
+
+  it('untrusted_signer: pinned, but outside the validity window', async () => {
+    const trust = TrustStore.create([{ key: key.publicHex, notAfter: 1767225600n }]);
+    if (!trust.ok) throw new Error();
+    const v = new LogVerifier({ trust: trust.store });
+    await v.addRecord(JSON.stringify(good(1)), { file: 'x', line: 1, role: 'auto', space: 's' });
+    const r = await v.finish();
+    expect(r.receipts[0]!.checks.signer_trusted).toBe('fail');
+    expect(r.problems[0]!.message).toMatch(/validity window/);
+  });
+
+  it('inclusion_failed: a proof that does not lead from the stored receipt to the signed root', async () => {
+    const { receipts, cp, proofs } = goodLog(4, 4);
+    const bad = { ...proofs[2]!, proof: { ...(proofs[2]!.proof as object), audit_path: (proofs[1]!.proof as { audit_path: string[] }).audit_path } };
+    const r = await verify([
+      { value: cp },
+      ...receipts.map((x, i) => ({ value: x, seq: i + 1 })),
+      { value: proofs[0] }, { value: proofs[1] }, { value: bad }, { value: proofs[3] },
+    ]);
+    expectProblem(r, 'inclusion_failed', { receipt_id: 'rcpt-test-000003' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'failed', 'verified']);
+    mark('inclusion_failed');
+  });
+
+  it('missing_receipt: a proof for a seq that has no receipt', async () => {
+    const { receipts, cp, proofs } = goodLog(3, 3);
+    const r = await verify([{ value: cp }, { value: receipts[0], seq: 1 }, { value: receipts[2], seq: 3 }, ...proofs.map((p) => ({ value: p }))]);
+    expectProblem(r, 'missing_receipt', { line: 5 });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    mark('missing_receipt');
+  });
+
+  it('missing_receipt: without proofs, a gap in a checkpointed batch', async () => {
+    const { receipts, cp } = goodLog(3, 3);
+    const r = await verify([{ value: cp }, { value: receipts[0], seq: 1 }, { value: receipts[2], seq: 3 }]);
+    expectProblem(r, 'missing_receipt');
+    expect(r.receipts.every((x) => x.checks.inclusion === 'fail')).toBe(true);
+  });
+
+  it('checkpoint_signature_invalid: its batch is vouched for by nothing', async () => {
+    const { receipts, cp, proofs } = goodLog(3, 2);
+    const forged = { ...cp!, signature: cp!.signature.replace(/^./, (c) => (c === '0' ? '1' : '0')) };
+    const r = await verify([{ value: forged }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), ...proofs.map((p) => ({ value: p }))]);
+    expectProblem(r, 'checkpoint_signature_invalid', { line: 1 });
+    expect(r.checkpoints[0]!.verdict).toBe('failed');
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['unverified', 'unverified', 'verified']);
+    mark('checkpoint_signature_invalid');
+  });
+
+  it('checkpoint_structure_invalid: tree_size that is not end - start + 1, even when signed', async () => {
+    const leaves = [good(1), good(2)].map(leafOf);
+    const cp = checkpoint({ seq: 1, start: 1, leaves, key, treeSize: 3 });
+    const r = await verify([{ value: cp }]);
+    expectProblem(r, 'checkpoint_structure_invalid', { line: 1 });
+    expect(r.checkpoints[0]!.checks.signature).toBe('pass');
+    expect(r.checkpoints[0]!.verdict).toBe('failed');
+    mark('checkpoint_structure_invalid');
+  });
+
+  it('checkpoint_continuity_broken: the next batch does not start where the last ended', async () => {
+    const rs = [1, 2, 3, 4].map(good);
+    const cp1 = checkpoint({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key });
+    const cp2 = checkpoint({ seq: 2, start: 4, leaves: rs.slice(3).map(leafOf), key, previous: cp1.body });
+    const r = await verify([{ value: cp1 }, { value: cp2 }]);
+    expectProblem(r, 'checkpoint_continuity_broken', { line: 2 });
+    expect(r.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'failed']);
+    mark('checkpoint_continuity_broken');
+  });
+
+  it('checkpoint_continuity_broken: previous_checkpoint_sha256 that does not match', async () => {
+    const rs = [1, 2, 3].map(good);
+    const cp1 = checkpoint({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key });
+    const cp2 = checkpoint({ seq: 2, start: 3, leaves: rs.slice(2).map(leafOf), key, previous: { other: 1 } });
+    const r = await verify([{ value: cp1 }, { value: cp2 }]);
+    expect(r.problems.find((p) => p.code === 'checkpoint_continuity_broken')?.message).toMatch(/previous_checkpoint_sha256/);
+  });
+
+  it('checkpoint_equivocation: two different signed checkpoints with the same seq', async () => {
+    const cpA = checkpoint({ seq: 1, start: 1, leaves: [good(1), good(2)].map(leafOf), key });
+    const cpB = checkpoint({ seq: 1, start: 1, leaves: [good(1), { ...good(2), tool_name: 'other' }].map(leafOf), key });
+    const r = await verify([{ value: cpA }, { value: cpB }]);
+    expectProblem(r, 'checkpoint_equivocation');
+    expect(r.checkpoints.map((c) => c.verdict)).toEqual(['failed', 'failed']);
+    mark('checkpoint_equivocation');
+  });
+
+  it('manifest_mismatch: a package file whose bytes differ from the manifest', async () => {
+    const { receipts } = goodLog(2, 0);
+    const dir = writePackage({ 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) });
+    const manifest = readFileSync(`${dir}/manifest.json`, 'utf8');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`${dir}/manifest.json`, manifest.replace(/"bytes": \d+/, '"bytes": 1'));
+    const v = new LogVerifier();
+    await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
+    const r = await v.finish();
+    expectProblem(r, 'manifest_mismatch');
+    expect(r.packages[0]!.checks.manifest).toBe('fail');
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    mark('manifest_mismatch');
+  });
+
+  it('unsigned_field: keys outside the signed set are reported, and the receipt still verifies', async () => {
+    const r = await verify([{ value: { ...good(1), note: 'added later' } }]);
+    expectProblem(r, 'unsigned_field', { receipt_id: 'rcpt-test-000001' });
+    expect(r.problems[0]!.message).toContain('$.note');
+    expect(r.receipts[0]!.verdict).toBe('verified');
+    expect(r.ok).toBe(true);
+    mark('unsigned_field');
+  });
+
+  it('legacy_canonicalization: signed under the old DEL/C1 escaping', async () => {
+    const legacy = genAReceipt({ seq: 1, key, parameters: { note: 'bell\u0085del\u007f' }, legacy: true });
+    const r = await verify([{ value: legacy }]);
+    expectProblem(r, 'legacy_canonicalization');
+    expect(r.receipts[0]!.checks.signature).toBe('pass');
+    expect(r.receipts[0]!.verdict).toBe('verified');
+    mark('legacy_canonicalization');
+  });
+
+  it('reconciliation_break: budget_remaining that does not follow from the previous receipt', async () => {
+    const fin = (charged: number, remaining: number) => ({
+      grant_index: 0, cost_charged: charged, currency: 'USD', budget_remaining: remaining, budget_total: 1000,
+      delegation_depth: 0, root_budget_holder: 'org-a', settlement_status: 'settled',
+    });
+    const rs = [
+      genAReceipt({ seq: 1, key, financial: fin(100, 900) }),
+      genAReceipt({ seq: 2, key, financial: fin(50, 850) }),
+      genAReceipt({ seq: 3, key, financial: fin(25, 800) }),
+    ];
+    const r = await verify(rs.map((value) => ({ value })));
+    expectProblem(r, 'reconciliation_break', { receipt_id: 'rcpt-test-000003' });
+    expect(r.finance.budgets[0]!.breaks).toEqual(['rcpt-test-000003']);
+    expect(r.finance.budgets[0]!.charged).toBe(175n);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
+    mark('reconciliation_break');
+  });
+
+  it('covers the closed list', () => {
+    expect([...tested].sort()).toEqual([...PROBLEM_CODES].sort());
+  });
+});
+
+describe('verdict rules (contract §6)', () => {
+  it('the uncheckpointed tail is verified; a receipt in a gap before a later checkpoint is not', async () => {
+    const rs = [1, 2, 3, 4, 5].map(good);
+    const cp2 = checkpoint({ seq: 2, start: 3, leaves: rs.slice(2, 4).map(leafOf), key });
+    const r = await verify([{ value: cp2 }, ...rs.map((x, i) => ({ value: x, seq: i + 1 }))]);
+    expect(r.receipts.map((x) => [x.verdict, x.details?.inclusion ?? x.checks.inclusion])).toEqual([
+      ['unverified', expect.stringMatching(/no checkpoint covers seq 1/)],
+      ['unverified', expect.stringMatching(/no checkpoint covers seq 2/)],
+      ['verified', expect.stringMatching(/batch root recomputed/)],
+      ['verified', expect.stringMatching(/batch root recomputed/)],
+      ['verified', 'uncheckpointed'],
+    ]);
+  });
+
+  it('without pinned keys signer_trusted is skipped, never passed', async () => {
+    const r = await verify([{ value: good(1) }]);
+    expect(r.receipts[0]!.checks.signer_trusted).toBe('skipped');
+    expect(r.trust.pinned).toBe(false);
+  });
+});

@@ -1,0 +1,76 @@
+// Problem codes of the contract (verification.md §7): a closed list with fixed
+// severities. User-facing text is a code → message table plus a specific detail.
+
+export const PROBLEM_SEVERITY = {
+  parse_error: 'error',
+  duplicate_key: 'error',
+  signature_invalid: 'error',
+  receipt_id_mismatch: 'error',
+  semantics_invalid: 'error',
+  parameter_hash_mismatch: 'error',
+  algorithm_mismatch: 'error',
+  untrusted_signer: 'error',
+  inclusion_failed: 'error',
+  missing_receipt: 'error',
+  checkpoint_signature_invalid: 'error',
+  checkpoint_structure_invalid: 'error',
+  checkpoint_continuity_broken: 'error',
+  checkpoint_equivocation: 'error',
+  manifest_mismatch: 'error',
+  unsigned_field: 'warning',
+  legacy_canonicalization: 'warning',
+  reconciliation_break: 'warning',
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_SEVERITY;
+export type Severity = 'error' | 'warning';
+
+export const PROBLEM_CODES = Object.keys(PROBLEM_SEVERITY) as ProblemCode[];
+
+/** A short plain-English headline per code; the problem's message adds the specifics. */
+export const PROBLEM_TITLE: Record<ProblemCode, string> = {
+  parse_error: 'Record cannot be read',
+  duplicate_key: 'Record repeats a key',
+  signature_invalid: 'Receipt signature does not verify',
+  receipt_id_mismatch: 'Receipt id does not match its content',
+  semantics_invalid: 'Receipt kind, boundary and decision do not fit together',
+  parameter_hash_mismatch: 'Parameter hash does not match the parameters',
+  algorithm_mismatch: 'Algorithm field disagrees with the signature',
+  untrusted_signer: 'Signed by a key that is not trusted',
+  inclusion_failed: 'Receipt is not in the signed checkpoint',
+  missing_receipt: 'A checkpoint or proof points at a receipt that is not in the log',
+  checkpoint_signature_invalid: 'Checkpoint signature does not verify',
+  checkpoint_structure_invalid: 'Checkpoint breaks a structure rule',
+  checkpoint_continuity_broken: 'Checkpoint does not follow its predecessor',
+  checkpoint_equivocation: 'Two different checkpoints claim the same place in the log',
+  manifest_mismatch: 'Package file does not match its manifest',
+  unsigned_field: 'Receipt carries fields that are not signed',
+  legacy_canonicalization: 'Signature matched only under the old escaping rule',
+  reconciliation_break: 'Budget does not reconcile',
+};
+
+export interface Problem {
+  code: ProblemCode;
+  severity: Severity;
+  message: string;
+  receipt_id?: string;
+  checkpoint_seq?: number | bigint;
+  file?: string;
+  line?: number;
+}
+
+export interface ProblemLocation {
+  receipt_id?: string;
+  checkpoint_seq?: number | bigint;
+  file?: string;
+  line?: number;
+}
+
+export function makeProblem(code: ProblemCode, message: string, where: ProblemLocation = {}): Problem {
+  const p: Problem = { code, severity: PROBLEM_SEVERITY[code], message };
+  if (where.receipt_id !== undefined) p.receipt_id = where.receipt_id;
+  if (where.checkpoint_seq !== undefined) p.checkpoint_seq = where.checkpoint_seq;
+  if (where.file !== undefined) p.file = where.file;
+  if (where.line !== undefined) p.line = where.line;
+  return p;
+}

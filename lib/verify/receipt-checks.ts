@@ -1,0 +1,112 @@
+// The per-receipt checks of contract §5 that need only the receipt itself:
+// `signature` (§4, with the legacy DEL/C1 retry of §3 and the algorithm rule),
+// `receipt_id` and `semantics` (Gen B), `parameter_hash`.
+import { sha256Hex } from '../crypto/sha256';
+import { signatureAlgorithmOf, verifyChioSignature } from '../crypto/chio-signature';
+import { canonicalBytes, containsC1OrDel } from '../json/canonicalize';
+import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
+import { type CheckResult, fail, pass, skipped } from './check';
+import { type Problem, type ProblemLocation, makeProblem } from './problems';
+
+export interface SignatureOutcome {
+  check: CheckResult;
+  problems: Problem[];
+}
+
+/** `signature`: the signature over the canonical signed body, by the receipt's kernel key. */
+export async function checkReceiptSignature(r: DecodedReceipt, where: ProblemLocation): Promise<SignatureOutcome> {
+  const sigAlg = signatureAlgorithmOf(r.signature);
+  if (r.algorithm !== undefined && sigAlg !== null && r.algorithm !== sigAlg) {
+    const msg = `algorithm says ${r.algorithm}, but the signature is ${sigAlg}`;
+    return { check: fail(msg), problems: [makeProblem('algorithm_mismatch', msg, where)] };
+  }
+  const message = canonicalBytes(r.signingBody);
+  const result = await verifyChioSignature(r.kernelKey, r.signature, message);
+  if (result.status === 'pass') return { check: pass(), problems: [] };
+  if (result.status === 'skipped') return { check: skipped(result.reason), problems: [] };
+
+  // Legacy retry (contract §3): old Rust escaped DEL and C1 controls.
+  const legacyEligible = r.generation !== 'B' && containsC1OrDel(r.signingBody);
+  if (legacyEligible) {
+    const legacy = await verifyChioSignature(r.kernelKey, r.signature, canonicalBytes(r.signingBody, { legacyC1: true }));
+    if (legacy.status === 'pass') {
+      const msg = 'the signature matches only when DEL and C1 control characters are escaped as \\u00xx (old Rust canonicalization)';
+      return { check: pass('legacy canonicalization'), problems: [makeProblem('legacy_canonicalization', msg, where)] };
+    }
+  }
+  const msg = signatureFailureMessage(result.reason);
+  return { check: fail(msg), problems: [makeProblem('signature_invalid', msg, where)] };
+}
+
+export function signatureFailureMessage(reason: string): string {
+  switch (reason) {
+    case 'bad_signature':
+      return 'the signature does not match the signed fields: the receipt was changed after signing, or signed by another key';
+    default:
+      return `the signature cannot be checked: ${reason.replace(/_/g, ' ')}`;
+  }
+}
+
+/** `parameter_hash`: sha256 hex of JCS(action.parameters) equals `action.parameter_hash` (§3). */
+export function checkParameterHash(r: DecodedToolReceipt): CheckResult {
+  const actual = sha256Hex(canonicalBytes(r.parameters));
+  if (actual === r.parameterHash) return pass();
+  return fail(`action.parameter_hash is ${r.parameterHash}, but the parameters hash to ${actual}`);
+}
+
+/** `receipt_id` (Gen B): the id is sha256 hex of JCS(id input) (§5). */
+export function checkReceiptId(r: DecodedToolReceipt): CheckResult {
+  if (!r.genB) return skipped('not a Gen B receipt');
+  const actual = sha256Hex(canonicalBytes(r.genB.idInput));
+  if (actual === r.id) return pass();
+  return fail(`the content hashes to ${actual}, not to the id ${r.id}`);
+}
+
+const BBS_PROJECTION_VERSION = 'chio.bbs-projection.receipt.v1';
+
+const ALLOWED: Record<string, { boundary: string; outcome: boolean; decision: boolean; trust: string }> = {
+  mediated_decision: { boundary: 'prevent', outcome: false, decision: true, trust: 'mediated' },
+  trace_observation: { boundary: 'detect_only', outcome: true, decision: false, trust: 'verified' },
+  advisory_evaluation: { boundary: 'advisory_only', outcome: true, decision: false, trust: 'advisory' },
+};
+
+/** `semantics` (Gen B): the kind/boundary/outcome/decision/trust table and the BBS binding (§5). */
+export function checkSemantics(r: DecodedToolReceipt): CheckResult {
+  const b = r.genB;
+  if (!b) return skipped('not a Gen B receipt');
+  if (b.boundaryClass === 'cannot_see') return fail('boundary_class cannot_see is never valid in a signed receipt');
+  const rule = ALLOWED[b.receiptKind]!;
+  const problems: string[] = [];
+  if (b.boundaryClass !== rule.boundary) problems.push(`${b.receiptKind} requires boundary_class ${rule.boundary}, not ${b.boundaryClass}`);
+  const hasOutcome = b.observationOutcome !== undefined;
+  if (hasOutcome !== rule.outcome) problems.push(`${b.receiptKind} ${rule.outcome ? 'requires' : 'must not have'} observation_outcome`);
+  const hasDecision = r.decision !== undefined;
+  if (hasDecision !== rule.decision) problems.push(`${b.receiptKind} ${rule.decision ? 'requires' : 'must not have'} a decision`);
+  if (r.trustLevel !== rule.trust) problems.push(`${b.receiptKind} requires trust_level ${rule.trust}, not ${r.trustLevel}`);
+  const bbs = bbsBindingError(r);
+  if (bbs) problems.push(bbs);
+  return problems.length === 0 ? pass() : fail(problems.join('; '));
+}
+
+function bbsBindingError(r: DecodedToolReceipt): string | null {
+  const b = r.genB!;
+  const hasVersion = b.bbsProjectionVersion !== undefined;
+  const sig = b.bbsSignature;
+  if (hasVersion !== (sig !== undefined)) return 'bbs_projection_version and bbs_signature must be present together';
+  if (!sig) return null;
+  if (b.bbsProjectionVersion !== BBS_PROJECTION_VERSION) return `bbs_projection_version must be ${BBS_PROJECTION_VERSION}`;
+  const expect: Record<string, string> = {
+    schema: 'chio.receipt.bbs_signature.v1',
+    algorithm: 'bbs',
+    ciphersuite: 'BBS_BLS12381G1_XMD:SHA-256_SSWU_RO_',
+    projection_version: BBS_PROJECTION_VERSION,
+  };
+  for (const [k, v] of Object.entries(expect)) if (sig.get(k) !== v) return `bbs_signature.${k} must be ${v}`;
+  const count = sig.get('message_count');
+  if (!(count && typeof count === 'object' && 'raw' in count && count.raw === '14')) return 'bbs_signature.message_count must be 14';
+  const pk = sig.get('issuer_public_key_hex');
+  if (typeof pk !== 'string' || !/^[0-9a-f]+$/.test(pk) || pk.length > 192) {
+    return 'bbs_signature.issuer_public_key_hex must be lowercase hex of at most 192 characters';
+  }
+  return null;
+}

@@ -1,0 +1,153 @@
+// Verdicts (contract §6) and the report object of §8, shared by the command
+// line and the browser. Checks that do not apply to a record are left out.
+import type { FinanceReport } from '../finance/reconcile';
+import { CHECKPOINT_CHECK_ORDER, type CheckStatus, RECEIPT_CHECK_ORDER, UNCHECKPOINTED } from './check';
+import type { CheckpointEntry, ReceiptEntry, Verdict } from './entries';
+import type { Problem } from './problems';
+
+export interface ReportReceipt {
+  id: string;
+  type: ReceiptEntry['type'];
+  seq?: bigint;
+  generation?: 'A' | 'B';
+  verdict: Verdict;
+  checks: Record<string, CheckStatus>;
+  /** Why a check failed or was skipped, or how it passed (e.g. the leaf convention). */
+  details?: Record<string, string>;
+  file: string;
+  line: number;
+}
+
+export interface ReportCheckpoint {
+  checkpoint_seq: bigint;
+  verdict: 'verified' | 'failed';
+  checks: Record<string, CheckStatus>;
+  details?: Record<string, string>;
+  batch_start_seq: bigint;
+  batch_end_seq: bigint;
+  file: string;
+  line: number;
+}
+
+export interface PackageReport {
+  path: string;
+  checks: { manifest: CheckStatus };
+  details?: { manifest: string };
+}
+
+export interface VerificationReport {
+  ok: boolean;
+  summary: { receipts: number; verified: number; failed: number; unverified: number; checkpoints: number };
+  receipts: ReportReceipt[];
+  checkpoints: ReportCheckpoint[];
+  problems: Problem[];
+  finance: FinanceReport;
+  packages: PackageReport[];
+  /** Whether kernel keys were pinned (without them `signer_trusted` is skipped). */
+  trust: { pinned: boolean };
+}
+
+export function receiptVerdict(r: ReceiptEntry, trustPinned: boolean): Verdict {
+  const checks = Object.values(r.checks);
+  if (checks.some((c) => c?.status === 'fail')) return 'failed';
+  const required: (keyof ReceiptEntry['checks'])[] = ['parse', 'signature'];
+  if (r.type === 'tool') required.push('parameter_hash');
+  if (r.generation === 'B') required.push('receipt_id', 'semantics');
+  if (trustPinned) required.push('signer_trusted');
+  if (required.some((name) => r.checks[name]?.status !== 'pass')) return 'unverified';
+  const inc = r.checks.inclusion;
+  if (!inc || !(inc.status === 'pass' || (inc.status === 'skipped' && inc.detail === UNCHECKPOINTED))) return 'unverified';
+  return 'verified';
+}
+
+/** A checkpoint vouches for its batch only when signed, well-formed, continuous and (if pinned) trusted. */
+export function checkpointVerdict(c: CheckpointEntry): 'verified' | 'failed' {
+  if (Object.values(c.checks).some((r) => r?.status === 'fail')) return 'failed';
+  if (c.checks.signature?.status !== 'pass' || c.checks.structure?.status !== 'pass') return 'failed';
+  return 'verified';
+}
+
+export interface ReportInput {
+  receipts: ReceiptEntry[];
+  checkpoints: CheckpointEntry[];
+  problems: Problem[];
+  packages: PackageReport[];
+  finance: FinanceReport;
+  trustPinned: boolean;
+}
+
+export function buildReport(input: ReportInput): VerificationReport {
+  const receipts = [...input.receipts].sort((a, b) => a.order - b.order).map((r) => toReportReceipt(r, input.trustPinned));
+  const checkpoints = [...input.checkpoints].sort((a, b) => a.order - b.order).map(toReportCheckpoint);
+  const problems = [...input.problems].sort(compareProblems);
+  const count = (v: Verdict) => receipts.filter((r) => r.verdict === v).length;
+  const ok =
+    receipts.every((r) => r.verdict !== 'failed') &&
+    checkpoints.every((c) => c.verdict !== 'failed') &&
+    input.packages.every((p) => p.checks.manifest !== 'fail') &&
+    problems.every((p) => p.severity !== 'error');
+  return {
+    ok,
+    summary: { receipts: receipts.length, verified: count('verified'), failed: count('failed'), unverified: count('unverified'), checkpoints: checkpoints.length },
+    receipts,
+    checkpoints,
+    problems,
+    finance: input.finance,
+    packages: input.packages,
+    trust: { pinned: input.trustPinned },
+  };
+}
+
+function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {
+  const checks: Record<string, CheckStatus> = {};
+  const details: Record<string, string> = {};
+  for (const name of RECEIPT_CHECK_ORDER) {
+    const c = r.checks[name];
+    if (!c) continue;
+    checks[name] = c.status;
+    if (c.detail !== undefined) details[name] = c.detail;
+  }
+  return {
+    id: r.id,
+    type: r.type,
+    ...(r.seq !== undefined ? { seq: r.seq } : {}),
+    ...(r.generation ? { generation: r.generation } : {}),
+    verdict: receiptVerdict(r, trustPinned),
+    checks,
+    ...(Object.keys(details).length ? { details } : {}),
+    file: r.file,
+    line: r.line,
+  };
+}
+
+function toReportCheckpoint(c: CheckpointEntry): ReportCheckpoint {
+  const checks: Record<string, CheckStatus> = {};
+  const details: Record<string, string> = {};
+  for (const name of CHECKPOINT_CHECK_ORDER) {
+    const r = c.checks[name];
+    if (!r) continue;
+    checks[name] = r.status;
+    if (r.detail !== undefined) details[name] = r.detail;
+  }
+  return {
+    checkpoint_seq: c.cp.checkpointSeq,
+    verdict: checkpointVerdict(c),
+    checks,
+    ...(Object.keys(details).length ? { details } : {}),
+    batch_start_seq: c.cp.batchStartSeq,
+    batch_end_seq: c.cp.batchEndSeq,
+    file: c.file,
+    line: c.line,
+  };
+}
+
+function compareProblems(a: Problem, b: Problem): number {
+  const fa = a.file ?? '\uffff';
+  const fb = b.file ?? '\uffff';
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  const la = a.line ?? 0;
+  const lb = b.line ?? 0;
+  if (la !== lb) return la - lb;
+  if (a.code !== b.code) return a.code < b.code ? -1 : 1;
+  return a.message < b.message ? -1 : a.message > b.message ? 1 : 0;
+}
