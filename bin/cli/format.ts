@@ -1,0 +1,78 @@
+// The human-readable report: verdict counts, per-check totals (never one green
+// tick), problems with file:line, and the budget table.
+import type { VerificationReport } from '../../lib/verify/report';
+
+const MAX_PROBLEMS = 50;
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + ' '.repeat(n - s.length);
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : pad(cell, widths[c]!))).join('  ').trimEnd());
+}
+
+function checkTotals(items: { checks: Record<string, string>; details?: Record<string, string> }[]): string[] {
+  const totals = new Map<string, { pass: number; fail: number; skipped: Map<string, number> }>();
+  for (const it of items) {
+    for (const [name, status] of Object.entries(it.checks)) {
+      let t = totals.get(name);
+      if (!t) totals.set(name, (t = { pass: 0, fail: 0, skipped: new Map() }));
+      if (status === 'pass') t.pass++;
+      else if (status === 'fail') t.fail++;
+      else {
+        const why = it.details?.[name] ?? 'no reason given';
+        t.skipped.set(why, (t.skipped.get(why) ?? 0) + 1);
+      }
+    }
+  }
+  const rows: string[][] = [];
+  for (const [name, t] of totals) {
+    const skipped = [...t.skipped].map(([why, n]) => `${n} skipped (${why})`).join(', ');
+    rows.push([name, `${t.pass} pass`, `${t.fail} fail`, skipped]);
+  }
+  return rows.length ? table(rows) : ['  (none)'];
+}
+
+export function formatSummary(report: VerificationReport, paths: string[]): string {
+  const lines: string[] = [];
+  const s = report.summary;
+  lines.push(`receipt-audit: ${paths.join(', ')}`);
+  lines.push(`Result: ${report.ok ? 'OK, nothing failed' : 'FAILED'}`);
+  lines.push('');
+  lines.push(`Receipts: ${s.receipts} (verified ${s.verified}, failed ${s.failed}, unverified ${s.unverified})`);
+  lines.push(...checkTotals(report.receipts));
+  const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
+  lines.push(`Checkpoints: ${s.checkpoints} (verified ${s.checkpoints - cpFailed}, failed ${cpFailed})`);
+  if (report.checkpoints.length) lines.push(...checkTotals(report.checkpoints));
+  for (const p of report.packages) {
+    lines.push(`Package ${p.path}: manifest ${p.checks.manifest}${p.details ? ` (${p.details.manifest})` : ''}`);
+  }
+  lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel keys pinned, so signer_trusted is skipped (signatures show self-consistency only)');
+  lines.push('');
+  const errors = report.problems.filter((p) => p.severity === 'error').length;
+  lines.push(`Problems: ${report.problems.length} (${errors} errors, ${report.problems.length - errors} warnings)`);
+  for (const p of report.problems.slice(0, MAX_PROBLEMS)) {
+    const where = p.file ? `${p.file}${p.line !== undefined ? `:${p.line}` : ''}` : '-';
+    lines.push(`  ${pad(p.severity, 7)} ${pad(p.code, 28)} ${where}  ${p.message}`);
+  }
+  if (report.problems.length > MAX_PROBLEMS) lines.push(`  … and ${report.problems.length - MAX_PROBLEMS} more (use --json for all)`);
+  lines.push('');
+  const budgets = report.finance.budgets;
+  lines.push(`Budgets: ${budgets.length} (capability, grant) group(s), from receipts whose signature passed`);
+  if (budgets.length) {
+    const rows = [['capability', 'grant', 'currency', 'holder', 'total', 'charged', 'remaining', 'settled', 'pending', 'failed', 'breaks']];
+    for (const b of budgets) {
+      rows.push([
+        b.capability_id, String(b.grant_index), b.currency, b.root_budget_holder, String(b.budget_total), String(b.charged),
+        String(b.remaining), String(b.by_settlement.settled), String(b.by_settlement.pending), String(b.by_settlement.failed),
+        b.breaks.length ? b.breaks.join(' ') : '-',
+      ]);
+    }
+    lines.push(...table(rows));
+    lines.push('  (amounts in minor units of the currency)');
+  }
+  if (report.finance.excluded.length) lines.push(`  left out (signature did not pass): ${report.finance.excluded.join(', ')}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,156 @@
+// `receipt-audit verify <path>… [--trust-key HEX]… [--trust-file FILE] [--json]`
+// (contract §8). Exit 0 when the log is ok, 1 when anything failed, 2 for
+// usage errors and unreadable or unrecognized input (one clear line on stderr).
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import initSqlJs from 'sql.js';
+import { LogVerifier } from '../../lib/verify/log-verifier';
+import { reportToJson } from '../../lib/verify/report-json';
+import type { VerificationReport } from '../../lib/verify/report';
+import { loadFile, loadPackage } from '../../lib/sources/package';
+import { openChioStore } from '../../lib/sources/sqlite-store';
+import { loadStore } from '../../lib/sources/store';
+import { type PinnedKey, TrustStore } from '../../lib/trust/trust-store';
+import { formatSummary } from './format';
+import { type InputKind, nodeDir, nodeFile, readOptional, sniff } from './node-source';
+
+const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE] [--json]
+
+Verifies Chio receipt logs: evidence-package folders, NDJSON/JSON files and
+Chio SQLite receipt stores. Several paths are verified as one log.
+
+  --trust-key HEX    pin a kernel key (repeatable); receipts and checkpoints
+                     signed by other keys fail signer_trusted
+  --trust-file FILE  pin keys from a JSON list of
+                     {"key", "label"?, "not_before"?, "not_after"?}
+                     (validity window in Unix seconds or ISO 8601, inclusive)
+  --json             print the report as one JSON object (contract §8)
+
+Exit status: 0 the log is ok, 1 something failed, 2 usage or unreadable input.`;
+
+export class UsageError extends Error {}
+
+interface Args {
+  paths: string[];
+  trustKeys: PinnedKey[];
+  trustFiles: string[];
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args | 'help' {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return 'help';
+  const [command, ...rest] = argv;
+  if (command !== 'verify') throw new UsageError(`unknown command ${JSON.stringify(command)}; try: receipt-audit verify <path>...`);
+  const args: Args = { paths: [], trustKeys: [], trustFiles: [], json: false };
+  for (let i = 0; i < rest.length; i++) {
+    const a = rest[i]!;
+    const value = (): string => {
+      const v = rest[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--json') args.json = true;
+    else if (a === '--trust-key') args.trustKeys.push({ key: value() });
+    else if (a.startsWith('--trust-key=')) args.trustKeys.push({ key: a.slice('--trust-key='.length) });
+    else if (a === '--trust-file') args.trustFiles.push(value());
+    else if (a === '--help' || a === '-h') return 'help';
+    else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else args.paths.push(a);
+  }
+  if (args.paths.length === 0) throw new UsageError('verify needs at least one path');
+  return args;
+}
+
+function parseTime(v: unknown, where: string): bigint | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  if (typeof v === 'string') {
+    const ms = Date.parse(v);
+    if (!Number.isNaN(ms)) return BigInt(Math.floor(ms / 1000));
+  }
+  throw new UsageError(`${where} must be Unix seconds or an ISO 8601 date`);
+}
+
+async function readTrustFile(file: string): Promise<PinnedKey[]> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`cannot read trust file ${file}: ${(e as Error).message}`);
+  }
+  const list = Array.isArray(data) ? data : (data as { keys?: unknown })?.keys;
+  if (!Array.isArray(list)) throw new UsageError(`trust file ${file} must hold a JSON list of keys`);
+  return list.map((k: Record<string, unknown>, i) => {
+    if (typeof k?.key !== 'string') throw new UsageError(`trust file ${file}: entry ${i} has no "key"`);
+    const nb = parseTime(k.not_before, `${file}: entry ${i} not_before`);
+    const na = parseTime(k.not_after, `${file}: entry ${i} not_after`);
+    return {
+      key: k.key,
+      ...(typeof k.label === 'string' ? { label: k.label } : {}),
+      ...(nb !== undefined ? { notBefore: nb } : {}),
+      ...(na !== undefined ? { notAfter: na } : {}),
+    };
+  });
+}
+
+/** Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or unknown input. */
+export async function verifyPaths(paths: string[], trust: TrustStore): Promise<VerificationReport> {
+  // Refuse unreadable or unrecognized input before verifying anything.
+  const inputs: { path: string; kind: InputKind }[] = [];
+  for (const p of paths) {
+    const s = await sniff(p);
+    if (s.kind === 'missing') throw new UsageError(`cannot read ${p}: ${s.reason}`);
+    if (s.kind === 'unknown') throw new UsageError(`unknown format: ${p}: ${s.reason}`);
+    inputs.push({ path: p, kind: s.kind });
+  }
+  const verifier = new LogVerifier({ trust });
+  let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
+  for (const [i, input] of inputs.entries()) {
+    const abs = path.resolve(input.path);
+    if (input.kind === 'package') {
+      await loadPackage(nodeDir(abs, input.path), verifier, `package:${i}`);
+    } else if (input.kind === 'sqlite') {
+      SQL ??= await initSqlJs();
+      const db = await readOptional(abs);
+      if (!db) throw new UsageError(`cannot read ${input.path}`);
+      // An empty -wal is the normal state after a checkpoint: nothing to apply.
+      const wal = await readOptional(abs + '-wal');
+      const opened = openChioStore(SQL, db, wal && wal.length > 0 ? wal : undefined);
+      if (!opened.ok) throw new UsageError(`unknown format: ${input.path}: ${opened.message}`);
+      try {
+        await loadStore(opened.store, path.basename(input.path), verifier, `store:${i}`);
+      } finally {
+        opened.store.close();
+      }
+    } else {
+      await loadFile(nodeFile(abs, path.basename(input.path)), verifier, 'files', input.path);
+    }
+  }
+  return verifier.finish();
+}
+
+export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+  try {
+    const args = parseArgs(argv);
+    if (args === 'help') {
+      out.write(USAGE + '\n');
+      return argv.length === 0 ? 2 : 0;
+    }
+    const keys = [...args.trustKeys];
+    for (const f of args.trustFiles) keys.push(...(await readTrustFile(f)));
+    const trust = TrustStore.create(keys);
+    if (!trust.ok) throw new UsageError(trust.error);
+
+    const report = await verifyPaths(args.paths, trust.store);
+    out.write(args.json ? reportToJson(report) + '\n' : formatSummary(report, args.paths));
+    return report.ok ? 0 : 1;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err.write(`receipt-audit: ${e.message}\n`);
+      return 2;
+    }
+    err.write(`receipt-audit: ${(e as Error).stack ?? String(e)}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,89 @@
+// The CLI's thin adapter from the file system to lib/sources: folders, files
+// and SQLite stores as the streams and bytes the pure core reads.
+import { createReadStream } from 'node:fs';
+import { open, readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { SourceDir, SourceFile } from '../../lib/sources/package';
+
+const CHUNK = 1 << 20;
+
+export function nodeFile(absPath: string, name: string): SourceFile {
+  return {
+    name,
+    async *stream() {
+      for await (const chunk of createReadStream(absPath, { highWaterMark: CHUNK })) {
+        const b = chunk as Buffer;
+        yield new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+      }
+    },
+  };
+}
+
+export function nodeDir(absPath: string, displayPath: string): SourceDir {
+  return {
+    path: displayPath,
+    async list() {
+      const out: string[] = [];
+      const walk = async (rel: string, depth: number): Promise<void> => {
+        if (depth > 8) return;
+        for (const entry of await readdir(path.join(absPath, rel), { withFileTypes: true })) {
+          const child = rel ? `${rel}/${entry.name}` : entry.name;
+          if (entry.isDirectory()) await walk(child, depth + 1);
+          else if (entry.isFile()) out.push(child);
+        }
+      };
+      await walk('', 0);
+      return out.sort();
+    },
+    open(relativePath) {
+      return nodeFile(path.join(absPath, ...relativePath.split('/')), relativePath);
+    },
+  };
+}
+
+export type InputKind = 'package' | 'sqlite' | 'json' | 'unknown' | 'missing';
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+
+/** What a path holds, from its type and first bytes. */
+export async function sniff(p: string): Promise<{ kind: InputKind; reason?: string }> {
+  let st;
+  try {
+    st = await stat(p);
+  } catch (e) {
+    return { kind: 'missing', reason: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or folder' : String((e as Error).message) };
+  }
+  if (st.isDirectory()) {
+    const names = await readdir(p);
+    if (names.includes('manifest.json') || names.includes('receipts.ndjson')) return { kind: 'package' };
+    return { kind: 'unknown', reason: 'folder has neither manifest.json nor receipts.ndjson, so it is not an evidence package' };
+  }
+  if (!st.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
+  const fh = await open(p, 'r');
+  try {
+    const head = Buffer.alloc(64);
+    const { bytesRead } = await fh.read(head, 0, 64, 0);
+    const bytes = head.subarray(0, bytesRead);
+    if (bytes.subarray(0, 16).toString('latin1') === SQLITE_MAGIC) return { kind: 'sqlite' };
+    let i = 0;
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+    while (i < bytes.length && [0x20, 0x09, 0x0a, 0x0d].includes(bytes[i]!)) i++;
+    if (i < bytes.length && (bytes[i] === 0x7b || bytes[i] === 0x5b)) return { kind: 'json' };
+    if (bytesRead === 0 || i === bytes.length) {
+      if (/\.(ndjson|jsonl|json)$/i.test(p)) return { kind: 'json' };
+      return { kind: 'unknown', reason: 'the file is empty' };
+    }
+    return { kind: 'unknown', reason: 'neither NDJSON/JSON (which starts with { or [) nor a SQLite receipt store' };
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function readOptional(p: string): Promise<Uint8Array | undefined> {
+  try {
+    const b = await readFile(p);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,186 @@
+// Whole real logs through the same loading path the command line uses: the
+// showcase evidence package, store rows and SQLite stores made by released
+// Chio binaries, the derived two-checkpoint package, and SQLite stores built
+// here with the real Chio schema.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import initSqlJs from 'sql.js';
+import { TrustStore } from '../../lib/trust/trust-store';
+import type { VerificationReport } from '../../lib/verify/report';
+import { createChioStore, type ToolReceiptInput } from '../../lib/sources/sqlite-store-writer';
+import { testdataPath, readTestdataJson } from '../../lib/testutil/testdata';
+import { verifyPaths } from './main';
+
+const CHIO = 'chio';
+const trustOf = (...keys: string[]) => {
+  const t = TrustStore.create(keys.map((key) => ({ key })));
+  if (!t.ok) throw new Error(t.error);
+  return t.store;
+};
+
+function verdicts(report: VerificationReport): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of report.receipts) out[r.verdict] = (out[r.verdict] ?? 0) + 1;
+  return out;
+}
+
+function failedChecks(report: VerificationReport): string[] {
+  return report.receipts.flatMap((r) =>
+    Object.entries(r.checks)
+      .filter(([, s]) => s === 'fail')
+      .map(([c]) => `${r.id}: ${c} ${r.details?.[c] ?? ''}`),
+  );
+}
+
+describe('the real showcase data (released Chio binaries)', () => {
+  it('the federation evidence package: manifest and 5 of 5 receipts verify', async () => {
+    const report = await verifyPaths([testdataPath(`${CHIO}/showcase/app/tests/fixtures/good-bundle/federation/evidence-export-package`)], TrustStore.empty());
+    expect(report.packages.map((p) => p.checks.manifest)).toEqual(['pass']);
+    expect(failedChecks(report)).toEqual([]);
+    expect(verdicts(report)).toEqual({ verified: 5 });
+    expect(report.receipts.every((r) => r.checks.signer_trusted === 'skipped')).toBe(true);
+    expect(report.ok).toBe(true);
+  });
+
+  it('the minimal evidence package of hello-receipt-verify: 1 of 1', async () => {
+    const report = await verifyPaths([testdataPath(`${CHIO}/gen-a-upstream/examples/hello-receipt-verify/fixtures/minimal-evidence`)], TrustStore.empty());
+    expect(report.packages.map((p) => p.checks.manifest)).toEqual(['pass']);
+    expect(verdicts(report)).toEqual({ verified: 1 });
+    expect(report.ok).toBe(true);
+  });
+
+  it('the 16 store rows (10 tool receipts, 6 HTTP receipts) as NDJSON files, one log', async () => {
+    const dir = `${CHIO}/showcase/derived-from-sqlite`;
+    const files = [
+      'provider-receipts.chio_tool_receipts.ndjson',
+      'federation-receipts.chio_tool_receipts.ndjson',
+      'subcontractor-receipts.chio_tool_receipts.ndjson',
+      'market-sidecar-receipts.http_receipts.ndjson',
+      'settlement-sidecar-receipts.http_receipts.ndjson',
+    ].map((f) => testdataPath(`${dir}/${f}`));
+    const report = await verifyPaths(files, TrustStore.empty());
+    expect(failedChecks(report)).toEqual([]);
+    expect(report.receipts.filter((r) => r.type === 'tool').length).toBe(10);
+    expect(report.receipts.filter((r) => r.type === 'http').length).toBe(6);
+    expect(`${verdicts(report).verified} of ${report.receipts.length}`).toBe('16 of 16');
+    expect(report.receipts.filter((r) => r.type === 'tool').every((r) => r.checks.parameter_hash === 'pass')).toBe(true);
+  });
+
+  it.each([
+    ['provider-receipts.sqlite3', 8, 0],
+    ['federation-receipts.sqlite3', 1, 0],
+    ['operator-receipts.sqlite3', 0, 0],
+    ['settlement-sidecar-receipts.sqlite3', 0, 1],
+  ])('the SQLite store %s: %i tool and %i HTTP receipts verify', async (file, tools, https) => {
+    const report = await verifyPaths([testdataPath(`${CHIO}/showcase/sqlite/${file}`)], TrustStore.empty());
+    expect(failedChecks(report)).toEqual([]);
+    expect(report.receipts.filter((r) => r.type === 'tool').length).toBe(tools);
+    expect(report.receipts.filter((r) => r.type === 'http').length).toBe(https);
+    expect(verdicts(report).verified ?? 0).toBe(tools + https);
+    expect(report.problems).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+});
+
+describe('the derived two-checkpoint package (derived-checkpoints/checkpoint-batch-v1)', () => {
+  const dir = testdataPath(`${CHIO}/derived-checkpoints/checkpoint-batch-v1`);
+  const leaves = readTestdataJson<{ kernel_key: string; leaves: { receipt_id: string; leaf_hash: string }[] }>(
+    `${CHIO}/derived-checkpoints/checkpoint-batch-v1/leaves.json`,
+  );
+  // The receipts come from two real kernels; the checkpoints were signed with a test key.
+  const receiptKeys = [
+    ...new Set(
+      readFileSync(path.join(dir, 'receipts.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).receipt.kernel_key as string),
+    ),
+  ];
+
+  it('every receipt reaches its checkpoint through its proof; roots, chain and transparency records reproduce', async () => {
+    const report = await verifyPaths([dir], trustOf(leaves.kernel_key, ...receiptKeys));
+    expect(failedChecks(report)).toEqual([]);
+    expect(report.problems).toEqual([]);
+    expect(`${verdicts(report).verified} of ${report.receipts.length}`).toBe('8 of 8');
+    expect(report.receipts.every((r) => r.checks.inclusion === 'pass' && r.details?.inclusion?.includes('kernel'))).toBe(true);
+    expect(report.checkpoints.map((c) => [c.checkpoint_seq, c.verdict, c.checks.continuity])).toEqual([
+      [1n, 'verified', 'pass'],
+      [2n, 'verified', 'pass'],
+    ]);
+    expect(report.ok).toBe(true);
+  });
+
+  it('pinning only the checkpoint key makes the receipts fail signer_trusted (and only that)', async () => {
+    const report = await verifyPaths([dir], trustOf(leaves.kernel_key));
+    expect(verdicts(report)).toEqual({ failed: 8 });
+    expect(new Set(report.problems.map((p) => p.code))).toEqual(new Set(['untrusted_signer']));
+    expect(report.checkpoints.every((c) => c.verdict === 'verified')).toBe(true);
+  });
+});
+
+describe('SQLite stores built with the real Chio schema', () => {
+  const corpus = testdataPath('corpus/good');
+
+  async function storeFromCorpus(mutate?: (rows: ToolReceiptInput[]) => void): Promise<string> {
+    const SQL = await initSqlJs();
+    const lines = readFileSync(path.join(corpus, 'receipts.ndjson'), 'utf8').trim().split('\n');
+    const rows: ToolReceiptInput[] = lines.map((line) => {
+      const r = JSON.parse(line).receipt;
+      return {
+        rawJson: line.slice(line.indexOf('"receipt":') + '"receipt":'.length, -1),
+        receiptId: r.id,
+        timestamp: r.timestamp,
+        capabilityId: r.capability_id,
+        toolServer: r.tool_server,
+        toolName: r.tool_name,
+        decisionKind: r.decision?.verdict ?? 'none',
+        policyHash: r.policy_hash,
+        contentHash: r.content_hash,
+      };
+    });
+    mutate?.(rows);
+    const checkpoints = readFileSync(path.join(corpus, 'checkpoints.ndjson'), 'utf8').trim().split('\n').map((line) => {
+      const c = JSON.parse(line);
+      const body = line.slice(line.indexOf('"body":') + '"body":'.length, line.lastIndexOf(',"signature"'));
+      return {
+        checkpointSeq: c.body.checkpoint_seq,
+        batchStartSeq: c.body.batch_start_seq,
+        batchEndSeq: c.body.batch_end_seq,
+        treeSize: c.body.tree_size,
+        merkleRoot: c.body.merkle_root.slice(2),
+        issuedAt: c.body.issued_at,
+        statementJson: body,
+        signature: c.signature,
+        kernelKey: c.body.kernel_key,
+      };
+    });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ra-store-')), 'kernel-receipts.sqlite3');
+    writeFileSync(file, createChioStore(SQL, { toolReceipts: rows, checkpoints }));
+    return file;
+  }
+
+  it('250 receipts under 2 checkpoints: batch roots recomputed from the stored rows verify (no proofs in a store)', async () => {
+    const report = await verifyPaths([await storeFromCorpus()], trustOf('d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737'));
+    expect(failedChecks(report)).toEqual([]);
+    expect(verdicts(report)).toEqual({ verified: 250 });
+    const inclusion = report.receipts.map((r) => r.details?.inclusion ?? '');
+    expect(inclusion.filter((d) => d.startsWith('batch root recomputed')).length).toBe(200);
+    expect(inclusion.filter((d) => d === 'uncheckpointed').length).toBe(50);
+    expect(report.ok).toBe(true);
+  });
+
+  it('one changed row fails its signature, and every receipt of its batch fails inclusion (no proofs to tell them apart)', async () => {
+    const file = await storeFromCorpus((rows) => {
+      rows[41]!.rawJson = rows[41]!.rawJson.replace('"tool_name":"', '"tool_name":"x');
+    });
+    const report = await verifyPaths([file], trustOf('d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737'));
+    const byId = new Map(report.receipts.map((r) => [r.id, r]));
+    expect(byId.get('rcpt-000042-2b8d09ef')?.checks.signature).toBe('fail');
+    expect(report.receipts.slice(0, 100).every((r) => r.verdict === 'failed' && r.checks.inclusion === 'fail')).toBe(true);
+    expect(report.receipts.slice(100, 200).every((r) => r.verdict === 'verified')).toBe(true);
+    expect(report.checkpoints.every((c) => c.verdict === 'verified')).toBe(true);
+    expect(report.ok).toBe(false);
+  });
+});
