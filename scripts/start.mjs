@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// `npm start`: build the app when the build is missing or stale, then serve it with `next start`.
+// HOST and PORT override the defaults (127.0.0.1:3000); we never listen on all interfaces unless
+// asked to. Also used by Playwright's webServer (PORT=3100) and, for `needsBuild`/`runBuild`, by
+// scripts/test.mjs.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const NEXT_BIN = join(ROOT, 'node_modules', '.bin', 'next');
+const BUILD_ID = join(ROOT, '.next', 'BUILD_ID');
+
+// What the build is made of. A change to any of these (other than a unit test) makes it stale.
+const SOURCE_DIRS = ['app', 'components', 'lib'];
+const SOURCE_FILES = ['next.config.mjs', 'package.json', 'tsconfig.json'];
+const IGNORED_FILE = /\.test\.tsx?$/;
+
+/** Environment for every Next.js child: never send telemetry. */
+export function nextEnv(extra = {}) {
+  return { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...extra };
+}
+
+function newestMtimeMs(dir) {
+  let newest = 0;
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0; // a folder that does not exist yet (e.g. components/) changes nothing
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestMtimeMs(path));
+    else if (!IGNORED_FILE.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Why a build is needed, or null when .next/BUILD_ID is newer than every source. */
+export function needsBuild() {
+  if (!existsSync(BUILD_ID)) return 'no build yet';
+  const builtAt = statSync(BUILD_ID).mtimeMs;
+  for (const file of SOURCE_FILES) {
+    const path = join(ROOT, file);
+    if (existsSync(path) && statSync(path).mtimeMs > builtAt) return `${file} changed`;
+  }
+  for (const dir of SOURCE_DIRS) {
+    if (newestMtimeMs(join(ROOT, dir)) > builtAt) return `${dir}/ changed`;
+  }
+  return null;
+}
+
+/**
+ * Runs a command with inherited output; resolves to its exit code. Signals reach the child.
+ * With `timeoutMs`, a child still running then is stopped (SIGTERM, SIGKILL 10 s later) and the
+ * result is 124, as with timeout(1): a test stuck in a synchronous loop ignores its own timeout.
+ */
+export function run(command, args, { timeoutMs, ...options } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+    const forward = (signal) => child.kill(signal);
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    for (const signal of signals) process.on(signal, forward);
+    let timedOut = false;
+    let killTimer;
+    const deadline = timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          console.error(`\n${command}: still running after ${Math.round(timeoutMs / 1000)} s; stopping it.`);
+          child.kill('SIGTERM');
+          killTimer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        }, timeoutMs)
+      : undefined;
+    const done = (code) => {
+      for (const signal of signals) process.off(signal, forward);
+      clearTimeout(deadline);
+      clearTimeout(killTimer);
+      resolve(timedOut ? 124 : code);
+    };
+    child.on('error', (error) => {
+      console.error(`${command}: ${error.message}`);
+      done(127);
+    });
+    child.on('exit', (code, signal) => done(code ?? (signal ? 128 + signalNumber(signal) : 1)));
+  });
+}
+
+function signalNumber(signal) {
+  return { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal] ?? 1;
+}
+
+/** `next build` into .next; resolves to its exit code. */
+export function runBuild() {
+  return run(NEXT_BIN, ['build'], { env: nextEnv() });
+}
+
+async function main() {
+  if (!existsSync(NEXT_BIN)) {
+    console.error('start: node_modules is missing; run `npm install` first.');
+    process.exit(1);
+  }
+  const host = process.env.HOST || '127.0.0.1';
+  const port = process.env.PORT || '3000';
+
+  const reason = needsBuild();
+  if (reason) {
+    console.log(`start: building (${reason}) ...`);
+    const code = await runBuild();
+    if (code !== 0) {
+      console.error(`start: next build failed (exit ${code}); not starting.`);
+      process.exit(code);
+    }
+  }
+
+  // ---- HOOK (later step): create the demo log if missing. -----------------------------------
+  // Not implemented yet. It will run here, after the build and before the server starts.
+  // ---------------------------------------------------------------------------------------------
+
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  console.log(`start: Receipt Audit on http://${shownHost}:${port}/ (Ctrl-C to stop)`);
+  const code = await run(NEXT_BIN, ['start', '-H', host, '-p', port], { env: nextEnv({ PORT: port }) });
+  process.exit(code);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// `npm test`: every test, in order — ensure Chromium, type check, Vitest (unit + CLI), `next build`
+// when stale, Playwright (browser). Child output streams live; each runner also writes a JSON
+// report, which we count. The last line is exactly `N passed, N failed`, counting individual
+// tests (the type check is one test; a step that dies without a JSON report is one failure),
+// because CI reads only that line. Exit status is non-zero when anything failed.
+//
+//   npm test                                everything
+//   npm test -- --unit-only [vitest args]   Vitest only, e.g. `--unit-only lib/merkle`
+//   npm test -- --e2e-only [playwright args] build if stale + Playwright, e.g. `--e2e-only --grep home`
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, needsBuild, run, runBuild } from './start.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+// Vitest cannot interrupt a test stuck in a synchronous loop, so the step has its own deadline,
+// keeping a CI run well under 30 minutes. Playwright has globalTimeout in its config instead.
+const UNIT_DEADLINE_MIN = Number(process.env.UNIT_DEADLINE_MIN) || 15;
+const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
+
+process.env.NEXT_TELEMETRY_DISABLED = '1'; // inherited by every child
+
+function parseArgs(argv) {
+  const unitOnly = argv.includes('--unit-only');
+  const e2eOnly = argv.includes('--e2e-only');
+  const rest = argv.filter((a) => a !== '--unit-only' && a !== '--e2e-only');
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log('usage: npm test [-- --unit-only [vitest args…] | --e2e-only [playwright args…]]');
+    process.exit(0);
+  }
+  if (unitOnly && e2eOnly) fail('test: --unit-only and --e2e-only exclude each other.');
+  if (rest.length > 0 && !unitOnly && !e2eOnly) {
+    fail(`test: extra arguments (${rest.join(' ')}) need --unit-only or --e2e-only in front of them.`);
+  }
+  return {
+    typecheck: !unitOnly && !e2eOnly,
+    unit: !e2eOnly,
+    e2e: !unitOnly,
+    unitArgs: unitOnly ? rest : [],
+    e2eArgs: e2eOnly ? rest : [],
+  };
+}
+
+function fail(line) {
+  console.error(line);
+  process.exit(2);
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function banner(text) {
+  console.log(`\n==> ${text}`);
+}
+
+async function timed(fn) {
+  const start = performance.now();
+  const value = await fn();
+  return { value, ms: performance.now() - start };
+}
+
+/** Installs Debian's chromium when missing (as root). Returns null when ready, else a reason. */
+async function ensureChromium() {
+  if (existsSync(CHROMIUM)) return null;
+  if (process.getuid?.() !== 0) {
+    console.error(
+      `test: ${CHROMIUM} is missing; install Debian's chromium first: sudo apt-get update && sudo apt-get install -y chromium`,
+    );
+    process.exit(1);
+  }
+  banner(`chromium: ${CHROMIUM} missing; apt-get install -y chromium`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const update = await run('apt-get', ['update'], { env });
+  if (update !== 0) return `apt-get update failed (exit ${update})`;
+  const install = await run('apt-get', ['install', '-y', 'chromium'], { env });
+  if (install !== 0) return `apt-get install chromium failed (exit ${install})`;
+  return existsSync(CHROMIUM) ? null : `${CHROMIUM} still missing after install`;
+}
+
+/** Vitest's JSON report → counts. A file that failed to load or run counts as one failure. */
+function countVitest(report, exitCode) {
+  if (!report) return { passed: 0, failed: 1, note: `no JSON report (exit ${exitCode})` };
+  let failed = report.numFailedTests ?? 0;
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'),
+  );
+  failed += brokenFiles.length;
+  let note = brokenFiles.length ? `${brokenFiles.length} file(s) failed outside a test` : '';
+  if (exitCode !== 0 && failed === 0) {
+    failed = 1;
+    note = `vitest exited ${exitCode} with no failing test (unhandled error?)`;
+  }
+  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  return { passed: report.numPassedTests ?? 0, failed, skipped, note };
+}
+
+/** Playwright's JSON report → counts. Flaky (passed on retry) counts as passed. */
+function countPlaywright(report, exitCode) {
+  if (!report?.stats) return { passed: 0, failed: 1, note: `no JSON report (exit ${exitCode})` };
+  const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats;
+  const errors = report.errors?.length ?? 0; // e.g. web server did not start, a spec did not compile
+  let failed = unexpected + errors;
+  let note = errors ? `${errors} error(s) outside a test` : '';
+  if (exitCode !== 0 && failed === 0) {
+    failed = 1;
+    note = `playwright exited ${exitCode} with no failing test`;
+  }
+  return { passed: expected + flaky, failed, skipped, note };
+}
+
+async function main() {
+  const selected = parseArgs(process.argv.slice(2));
+  if (!existsSync(bin('vitest')) || !existsSync(bin('playwright'))) {
+    fail('test: node_modules is missing or incomplete; run `npm install` first.');
+  }
+  const work = mkdtempSync(join(tmpdir(), 'receipt-audit-test-'));
+  const results = []; // { step, passed, failed, skipped, note, ms }
+  const began = performance.now();
+
+  try {
+    let chromiumProblem = null;
+    if (selected.e2e) {
+      const { value, ms } = await timed(ensureChromium);
+      chromiumProblem = value;
+      if (ms > 50 || value) {
+        results.push({ step: 'chromium', passed: 0, failed: value ? 1 : 0, note: value ?? 'installed', ms });
+      }
+    }
+
+    if (selected.typecheck) {
+      banner('typecheck: tsc --noEmit -p tsconfig.json');
+      const { value: code, ms } = await timed(() => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']));
+      results.push({ step: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms });
+    }
+
+    if (selected.unit) {
+      const out = join(work, 'vitest.json');
+      const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, '--passWithNoTests'];
+      args.push(...selected.unitArgs);
+      banner(`unit: vitest ${args.join(' ')}`);
+      const timeoutMs = UNIT_DEADLINE_MIN * 60_000;
+      const { value: code, ms } = await timed(() => run(bin('vitest'), args, { timeoutMs }));
+      const counts = countVitest(readJson(out), code);
+      if (code === 124) counts.note = `stopped after ${UNIT_DEADLINE_MIN} min (UNIT_DEADLINE_MIN)`;
+      results.push({ step: 'unit', ...counts, ms });
+    }
+
+    if (selected.e2e && !chromiumProblem) {
+      const reason = needsBuild();
+      let buildOk = true;
+      if (reason) {
+        banner(`build: next build (${reason})`);
+        const { value: code, ms } = await timed(runBuild);
+        buildOk = code === 0;
+        results.push({ step: 'build', passed: 0, failed: buildOk ? 0 : 1, note: buildOk ? 'built' : `exit ${code}`, ms });
+      } else {
+        results.push({ step: 'build', passed: 0, failed: 0, note: 'up to date', ms: 0 });
+      }
+
+      if (buildOk) {
+        const out = join(work, 'playwright.json');
+        const args = ['test', '--reporter=list,json', ...selected.e2eArgs];
+        banner(`e2e: playwright ${args.join(' ')}`);
+        const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out };
+        const { value: code, ms } = await timed(() => run(bin('playwright'), args, { env }));
+        results.push({ step: 'e2e', ...countPlaywright(readJson(out), code), ms });
+      } else {
+        results.push({ step: 'e2e', passed: 0, failed: 0, note: 'not run: build failed', ms: 0 });
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  const passed = results.reduce((sum, r) => sum + r.passed, 0);
+  const failed = results.reduce((sum, r) => sum + r.failed, 0);
+  console.log('\n==> summary');
+  for (const r of results) {
+    const counts = `passed ${r.passed}  failed ${r.failed}${r.skipped ? `  skipped ${r.skipped}` : ''}`;
+    const note = r.note ? `  (${r.note})` : '';
+    console.log(`[${r.step}]`.padEnd(12) + counts.padEnd(34) + `${(r.ms / 1000).toFixed(1).padStart(6)} s${note}`);
+  }
+  console.log(`[total]`.padEnd(46) + `${((performance.now() - began) / 1000).toFixed(1).padStart(6)} s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+await main();
