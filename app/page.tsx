@@ -7,6 +7,9 @@ export default function HomePage() {
         Receipt Audit verifies signed AI-agent tool-call receipts (Chio) in your own browser and on
         the command line.
       </p>
+      <p>
+        <a href="/selftest">Check this browser</a>: run every Ed25519 and Chio vector here, through the same verification code.
+      </p>
       <p className="muted">The audit dashboard lands here in a later step.</p>
     </main>
   );

@@ -8,12 +8,12 @@ import { type JsonObject, isJsonObject } from '../json/value';
 import { leafHash, verifyInclusion } from '../merkle';
 import { fromHex } from '../bytes/hex';
 import { readTestdataJson, readTestdataText, summarize } from '../testutil/testdata';
-import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics } from '../verify/receipt-checks';
+import { checkParameterHash, checkReceiptSignature } from '../verify/receipt-checks';
 import { canonicalBytes } from '../json/canonicalize';
 import { decodeToolReceipt } from './tool-receipt';
 import { decodeChildReceipt } from './child-receipt';
 import { checkpointStructureError, decodeCheckpoint } from './checkpoint';
-import { claimedResult } from './labels';
+import { CHIO_RECEIPT_VECTOR_FILES, runChioReceiptSuite } from '../selftest/chio-vectors';
 import { verifyChioSignature } from '../crypto/chio-signature';
 
 function objectOf(value: unknown): JsonObject {
@@ -22,74 +22,14 @@ function objectOf(value: unknown): JsonObject {
   return r.value;
 }
 
-interface ReceiptCase {
-  id: string;
-  receipt: unknown;
-  receipt_body_canonical_json: string;
-  expected: Record<string, unknown>;
-}
-
-describe('Gen A receipt vectors (gen-a-upstream/tests/bindings/vectors/receipt/v1.json)', () => {
-  it('signed body bytes, signature and parameter hash match every case', async () => {
-    const { cases } = readTestdataJson<{ cases: ReceiptCase[] }>('chio/gen-a-upstream/tests/bindings/vectors/receipt/v1.json');
-    const failures: string[] = [];
-    for (const c of cases) {
-      const d = decodeToolReceipt(objectOf(c.receipt));
-      if (!d.ok) {
-        failures.push(`${c.id}: does not decode: ${JSON.stringify(d.issues)}`);
-        continue;
-      }
-      const r = d.value;
-      if (r.generation !== 'A') failures.push(`${c.id}: detected as Gen ${r.generation}`);
-      if (canonicalize(r.signingBody) !== c.receipt_body_canonical_json) failures.push(`${c.id}: signed body differs`);
-      const sig = (await checkReceiptSignature(r, {})).check.status === 'pass';
-      if (sig !== c.expected.signature_valid) failures.push(`${c.id}: signature_valid ${sig}`);
-      const ph = checkParameterHash(r).status === 'pass';
-      if (ph !== c.expected.parameter_hash_valid) failures.push(`${c.id}: parameter_hash_valid ${ph}`);
-      if ((r.decision?.verdict ?? 'none') !== c.expected.decision) failures.push(`${c.id}: decision ${r.decision?.verdict}`);
-    }
-    expect(cases.length).toBe(4);
-    expect(failures, summarize('gen A receipts', cases.length, failures)).toEqual([]);
-  });
-});
-
-describe('Gen B receipt vectors (gen-b-upstream/tests/bindings/vectors/receipt/v1.json)', () => {
-  it('id, signature (with semantics), parameter hash and labels match every case', async () => {
-    const { cases } = readTestdataJson<{ cases: ReceiptCase[] }>('chio/gen-b-upstream/tests/bindings/vectors/receipt/v1.json');
-    const failures: string[] = [];
-    for (const c of cases) {
-      const d = decodeToolReceipt(objectOf(c.receipt));
-      if (!d.ok) {
-        failures.push(`${c.id}: does not decode: ${JSON.stringify(d.issues)}`);
-        continue;
-      }
-      const r = d.value;
-      const e = c.expected;
-      if (r.generation !== 'B') failures.push(`${c.id}: detected as Gen ${r.generation}`);
-      const idValid = checkReceiptId(r).status === 'pass';
-      const crypto = (await checkReceiptSignature(r, {})).check.status === 'pass';
-      const semantics = checkSemantics(r).status === 'pass';
-      // The reference `signature_valid` is the whole verify_signature: semantics, binding, id and crypto.
-      const signatureValid = crypto && idValid && semantics;
-      const got = {
-        receipt_id_valid: idValid,
-        signature_valid: signatureValid,
-        parameter_hash_valid: checkParameterHash(r).status === 'pass',
-        decision: r.decision?.verdict ?? 'none',
-        receipt_kind: r.genB?.receiptKind,
-        boundary_class: r.genB?.boundaryClass,
-        trust_level: r.trustLevel,
-        signer_key_hex: r.kernelKeyNormalized,
-        result: claimedResult(r),
-      };
-      for (const [k, v] of Object.entries(got)) {
-        if (e[k] !== v) failures.push(`${c.id}: ${k} expected ${JSON.stringify(e[k])}, got ${JSON.stringify(v)}`);
-      }
-      // The vector's canonical JSON is the typed receipt without signature (id included).
-      if (canonicalize(r.anchorBody) !== c.receipt_body_canonical_json) failures.push(`${c.id}: canonical body differs`);
-    }
-    expect(cases.length).toBe(14);
-    expect(failures, summarize('gen B receipts', cases.length, failures)).toEqual([]);
+describe('Chio receipt vectors through the shared suite', () => {
+  it.each([
+    ['A', CHIO_RECEIPT_VECTOR_FILES.genA, 4],
+    ['B', CHIO_RECEIPT_VECTOR_FILES.genB, 14],
+  ] as const)('Gen %s: %s matches every case', async (gen, file, count) => {
+    const o = await runChioReceiptSuite(readTestdataText(file), gen);
+    expect(o.total).toBe(count);
+    expect(o.failures, summarize(`gen ${gen} receipts`, o.total, o.failures)).toEqual([]);
   });
 });
 

@@ -3,76 +3,35 @@
 import { readFileSync } from 'node:fs';
 import { createPublicKey, verify as nodeVerify } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fromHex, utf8 } from '../bytes/hex';
-import { precheckEd25519, verifyEd25519, webCryptoEd25519Support, type Ed25519Result } from './ed25519';
+import { precheckEd25519, webCryptoEd25519Support, type Ed25519Result } from './ed25519';
+import {
+  ED25519_EXPECTED_COUNTS,
+  ED25519_VECTOR_FILES,
+  describeEd25519Result,
+  parseEd25519Vectors,
+  runEd25519Suite,
+  type Ed25519Vector,
+  type Ed25519VectorFiles,
+  type SourceOutcome,
+} from '../selftest/ed25519-vectors';
 
-interface Vector {
-  source: 'rfc8032' | 'wycheproof' | 'speccheck' | 'zip215' | 'supercop';
-  label: string;
-  publicKey: Uint8Array;
-  message: Uint8Array;
-  signature: Uint8Array;
-  expectValid: boolean;
-}
+type Vector = Ed25519Vector;
 
-const text = (rel: string) => readFileSync(new URL(`../testdata/ed25519/${rel}`, import.meta.url), 'utf8');
-const hex = (h: string): Uint8Array => {
-  const b = fromHex(h);
-  if (b === null) throw new Error(`bad hex in vector: ${h.slice(0, 20)}…`);
-  return b;
-};
-
-function loadVectors(): Vector[] {
-  const out: Vector[] = [];
-  const rfc = JSON.parse(text('rfc8032/rfc8032-section7.1-ed25519.json')) as {
-    vectors: { name: string; publicKey: string; message: string; signature: string }[];
-  };
-  for (const v of rfc.vectors) {
-    out.push({ source: 'rfc8032', label: v.name, publicKey: hex(v.publicKey), message: hex(v.message), signature: hex(v.signature), expectValid: true });
-  }
-  const wp = JSON.parse(text('wycheproof/ed25519_test.json')) as {
-    testGroups: { publicKey: { pk: string }; tests: { tcId: number; comment: string; msg: string; sig: string; result: string }[] }[];
-  };
-  for (const g of wp.testGroups) {
-    for (const t of g.tests) {
-      // No `acceptable` results exist in this file (checked below); anything else is a test bug.
-      if (t.result !== 'valid' && t.result !== 'invalid') throw new Error(`wycheproof tcId ${t.tcId}: result ${t.result}`);
-      out.push({
-        source: 'wycheproof',
-        label: `tcId ${t.tcId} (${t.comment || 'no comment'})`,
-        publicKey: hex(g.publicKey.pk),
-        message: hex(t.msg),
-        signature: hex(t.sig),
-        expectValid: t.result === 'valid',
-      });
-    }
-  }
-  const sc = JSON.parse(text('speccheck/cases.json')) as { message: string; pub_key: string; signature: string }[];
-  sc.forEach((c, i) =>
-    out.push({ source: 'speccheck', label: `case ${i}`, publicKey: hex(c.pub_key), message: hex(c.message), signature: hex(c.signature), expectValid: false }),
-  );
-  const zip = JSON.parse(text('zip215-and-supercop/zip215.json')) as { vk_bytes: string; sig_bytes: string }[];
-  zip.forEach((c, i) =>
-    out.push({ source: 'zip215', label: `case ${i}`, publicKey: hex(c.vk_bytes), message: utf8('Zcash'), signature: hex(c.sig_bytes), expectValid: false }),
-  );
-  const lines = text('zip215-and-supercop/sign.input.txt').split('\n').filter((l) => l !== '');
-  lines.forEach((line, i) => {
-    const [, pk, msg, sigAndMsg] = line.split(':');
-    out.push({ source: 'supercop', label: `line ${i + 1}`, publicKey: hex(pk!), message: hex(msg!), signature: hex(sigAndMsg!.slice(0, 128)), expectValid: true });
-  });
-  return out;
-}
-
-const vectors = loadVectors();
-const EXPECTED_COUNTS = { rfc8032: 5, wycheproof: 151, speccheck: 12, zip215: 196, supercop: 1024 };
+const text = (rel: string) => readFileSync(new URL(`../testdata/${rel}`, import.meta.url), 'utf8');
+const files = Object.fromEntries(Object.entries(ED25519_VECTOR_FILES).map(([k, rel]) => [k, text(rel)])) as unknown as Ed25519VectorFiles;
+const vectors = parseEd25519Vectors(files);
+const EXPECTED_COUNTS = ED25519_EXPECTED_COUNTS;
 const ENGINES = ['webcrypto', 'noble'] as const;
 const results: Record<(typeof ENGINES)[number], Ed25519Result[]> = { webcrypto: [], noble: [] };
 
-const describeResult = (r: Ed25519Result) => (r.valid ? 'valid' : `invalid (${r.reason})`);
+const describeResult = describeEd25519Result;
 
+const suites: Partial<Record<(typeof ENGINES)[number], SourceOutcome[]>> = {};
 beforeAll(async () => {
   for (const engine of ENGINES) {
-    results[engine] = await Promise.all(vectors.map((v) => verifyEd25519(v.publicKey, v.message, v.signature, { engine })));
+    const run = await runEd25519Suite(vectors, engine);
+    results[engine] = run.results;
+    suites[engine] = run.bySource;
   }
 });
 
@@ -92,15 +51,9 @@ for (const engine of ENGINES) {
   describe(`engine ${engine}`, () => {
     for (const source of Object.keys(EXPECTED_COUNTS) as Vector['source'][]) {
       it(`${source}: every vector gets its expected verdict`, () => {
-        const failures: string[] = [];
-        let total = 0;
-        vectors.forEach((v, i) => {
-          if (v.source !== source) return;
-          total++;
-          const r = results[engine][i]!;
-          if (r.valid !== v.expectValid) failures.push(`  ${v.label}: expected ${v.expectValid ? 'valid' : 'invalid'}, got ${describeResult(r)}`);
-        });
-        expect(failures, `${engine} ${source}: ${total - failures.length} of ${total} as expected\n${failures.join('\n')}`).toEqual([]);
+        const o = suites[engine]!.find((x) => x.source === source)!;
+        expect(o.failures, `${engine} ${source}: ${o.matched} of ${o.total} as expected\n${o.failures.join('\n')}`).toEqual([]);
+        expect(o.total).toBe(EXPECTED_COUNTS[source]);
       });
     }
   });
