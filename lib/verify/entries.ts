@@ -29,6 +29,9 @@ export interface ReceiptEntry extends Located {
   financial?: FinancialMetadata;
   financialError?: string;
   decision?: string;
+  /** The outcome of this receipt's inclusion proof, once checked, and how many proofs named it. */
+  proofResult?: CheckResult;
+  proofCount?: number;
 }
 
 export interface CheckpointEntry extends Located {

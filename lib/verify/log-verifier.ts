@@ -13,9 +13,9 @@ import { verifyChioSignature } from '../crypto/chio-signature';
 import { reconcileBudgets } from '../finance/reconcile';
 import { TrustStore } from '../trust/trust-store';
 import { type CheckResult, fail, pass } from './check';
-import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
-import { evaluateInclusion } from './inclusion';
+import { InclusionIndex } from './inclusion';
 import { type ItemKind, type LogItem, type RecordRole, intakeRecord } from './intake';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
@@ -48,7 +48,7 @@ export class LogVerifier {
   private readonly maxInFlight: number;
   private readonly receipts: ReceiptEntry[] = [];
   private readonly checkpoints: CheckpointEntry[] = [];
-  private readonly proofs: ProofEntry[] = [];
+  private readonly inclusion = new InclusionIndex();
   private readonly transparency: TransparencyEntry[] = [];
   private readonly problems: Problem[] = [];
   private readonly packages: PackageReport[] = [];
@@ -109,7 +109,7 @@ export class LogVerifier {
     await this.settle();
     this.problems.push(...evaluateCheckpoints(this.checkpoints));
     const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
-    this.problems.push(...evaluateInclusion({ receipts: this.receipts, checkpoints: this.checkpoints, proofs: this.proofs, checkpointVerified: verified }));
+    this.problems.push(...this.inclusion.finish(this.receipts, verified));
     this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
     this.checkUnprovenCounts();
     const finance = reconcileBudgets(this.financeInputs());
@@ -136,8 +136,7 @@ export class LogVerifier {
   /** The manifest count of unproven tool receipts, against the proofs actually in the package. */
   private checkUnprovenCounts(): void {
     for (const [space, expected] of this.unprovenExpected) {
-      const proven = new Set(this.proofs.filter((p) => p.space === space).map((p) => p.proof.receiptSeq));
-      const actual = this.receipts.filter((r) => r.space === space && r.type === 'tool' && !(r.logSeq !== undefined && proven.has(r.logSeq))).length;
+      const actual = this.receipts.filter((r) => r.space === space && r.type === 'tool' && !r.proofCount).length;
       if (BigInt(actual) === expected) continue;
       const msg = `manifest.json counts ${expected} uncheckpointedReceipts, but ${actual} tool receipts have no inclusion proof`;
       this.problems.push(makeProblem('manifest_mismatch', msg, { file: 'manifest.json' }));
@@ -171,7 +170,7 @@ export class LogVerifier {
       case 'proof': {
         const decoded = decodeInclusionProof(item.value, item.path);
         if (!decoded.ok) return this.shapeProblem(decoded.issues, origin);
-        this.proofs.push({ ...located, space: origin.space, proof: decoded.value });
+        this.inclusion.addProof({ ...located, space: origin.space, proof: decoded.value });
         return;
       }
       case 'publication':
@@ -203,6 +202,8 @@ export class LogVerifier {
     const r: DecodedReceipt = decoded.value;
     const seq = item.seq ?? origin.seq;
     const logSeq = origin.logSeq ?? (kind === 'tool' ? item.seq : undefined);
+    // Gen A, child and HTTP receipts sign exactly their body, which is also the anchor-lane leaf.
+    const anchorBytes = canonicalBytes(r.anchorBody);
     const entry: ReceiptEntry = {
       ...located,
       id: r.id,
@@ -212,7 +213,7 @@ export class LogVerifier {
       kernelKey: r.kernelKeyNormalized,
       checks: { parse: pass() },
       leafHash: leafHash(canonicalBytes(r.fullTyped)),
-      anchorLeafHash: leafHash(canonicalBytes(r.anchorBody)),
+      anchorLeafHash: leafHash(anchorBytes),
       ...(r.type === 'tool' ? { generation: r.generation } : {}),
       ...(seq !== undefined ? { seq } : {}),
       ...(logSeq !== undefined ? { logSeq } : {}),
@@ -234,8 +235,9 @@ export class LogVerifier {
     }
     this.setCheck(entry, 'signer_trusted', this.trust.check(r.kernelKeyNormalized, r.timestamp), 'untrusted_signer', where);
     this.receipts.push(entry);
+    this.inclusion.addReceipt(entry);
     this.pending.push(
-      checkReceiptSignature(r, where).then((outcome) => {
+      checkReceiptSignature(r, where, r.generation === 'B' ? undefined : anchorBytes).then((outcome) => {
         entry.checks.signature = outcome.check;
         this.problems.push(...outcome.problems);
       }),
@@ -258,6 +260,7 @@ export class LogVerifier {
       this.problems.push(makeProblem('untrusted_signer', `checkpoint ${cp.checkpointSeq}: ${entry.checks.signer_trusted.detail}`, where));
     }
     this.checkpoints.push(entry);
+    this.inclusion.addCheckpoint(entry);
     this.pending.push(
       verifyChioSignature(cp.kernelKey, cp.signature, canonicalBytes(cp.body)).then((res) => {
         if (res.status === 'pass') entry.checks.signature = pass();

@@ -13,14 +13,14 @@ export interface SignatureOutcome {
   problems: Problem[];
 }
 
-/** `signature`: the signature over the canonical signed body, by the receipt's kernel key. */
-export async function checkReceiptSignature(r: DecodedReceipt, where: ProblemLocation): Promise<SignatureOutcome> {
+/** `signature`: the signature over the canonical signed body, by the receipt's kernel key (`signedBytes` when the caller has them already). */
+export async function checkReceiptSignature(r: DecodedReceipt, where: ProblemLocation, signedBytes?: Uint8Array): Promise<SignatureOutcome> {
   const sigAlg = signatureAlgorithmOf(r.signature);
   if (r.algorithm !== undefined && sigAlg !== null && r.algorithm !== sigAlg) {
     const msg = `algorithm says ${r.algorithm}, but the signature is ${sigAlg}`;
     return { check: fail(msg), problems: [makeProblem('algorithm_mismatch', msg, where)] };
   }
-  const message = canonicalBytes(r.signingBody);
+  const message = signedBytes ?? canonicalBytes(r.signingBody);
   const result = await verifyChioSignature(r.kernelKey, r.signature, message);
   if (result.status === 'pass') return { check: pass(), problems: [] };
   if (result.status === 'skipped') return { check: skipped(result.reason), problems: [] };
