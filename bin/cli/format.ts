@@ -28,7 +28,10 @@ function checkTotals(items: { checks: Record<string, string>; details?: Record<s
     }
   }
   const rows: string[][] = [];
-  for (const [name, t] of totals) {
+  const order = ['parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'inclusion', 'structure', 'continuity', 'signer_trusted'];
+  const names = [...totals.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  for (const name of names) {
+    const t = totals.get(name)!;
     const skipped = [...t.skipped].map(([why, n]) => `${n} skipped (${why})`).join(', ');
     rows.push([name, `${t.pass} pass`, `${t.fail} fail`, skipped]);
   }

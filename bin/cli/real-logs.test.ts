@@ -12,6 +12,12 @@ import type { VerificationReport } from '../../lib/verify/report';
 import { createChioStore, type ToolReceiptInput } from '../../lib/sources/sqlite-store-writer';
 import { testdataPath, readTestdataJson } from '../../lib/testutil/testdata';
 import { verifyPaths } from './main';
+import { parseJson } from '../../lib/json/parse';
+import { canonicalBytes } from '../../lib/json/canonicalize';
+import { isJsonObject, type JsonObject } from '../../lib/json/value';
+import { decodeToolReceipt } from '../../lib/chio/tool-receipt';
+import { leafHash, rootFromLeafHashes } from '../../lib/merkle';
+import { toHex } from '../../lib/bytes/hex';
 
 const CHIO = 'chio';
 const trustOf = (...keys: string[]) => {
@@ -110,6 +116,20 @@ describe('the derived two-checkpoint package (derived-checkpoints/checkpoint-bat
       [2n, 'verified', 'pass'],
     ]);
     expect(report.ok).toBe(true);
+  });
+
+  it('our leaf hashes and roots reproduce leaves.json and both checkpoint roots', () => {
+    const lines = readFileSync(path.join(dir, 'receipts.ndjson'), 'utf8').trim().split('\n');
+    const ours = lines.map((line) => {
+      const parsed = parseJson(line);
+      if (!parsed.ok || !isJsonObject(parsed.value)) throw new Error('bad line');
+      const d = decodeToolReceipt(parsed.value.get('receipt') as JsonObject);
+      if (!d.ok) throw new Error('decode');
+      return leafHash(canonicalBytes(d.value.fullTyped));
+    });
+    expect(ours.map(toHex)).toEqual(leaves.leaves.map((l) => l.leaf_hash));
+    const roots = readFileSync(path.join(dir, 'checkpoints.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).body.merkle_root);
+    expect(['0x' + toHex(rootFromLeafHashes(ours.slice(0, 5))!), '0x' + toHex(rootFromLeafHashes(ours.slice(5))!)]).toEqual(roots);
   });
 
   it('pinning only the checkpoint key makes the receipts fail signer_trusted (and only that)', async () => {

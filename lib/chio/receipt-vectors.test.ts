@@ -53,8 +53,11 @@ describe('fuzz-corpus shapes', () => {
   });
 });
 
-describe('web3 anchor example (CHIO_ANCHOR_INCLUSION_PROOF_EXAMPLE.json)', () => {
-  const example = objectOf(readTestdataJson('chio/gen-a-upstream/docs/standards/CHIO_ANCHOR_INCLUSION_PROOF_EXAMPLE.json'));
+describe.each([
+  ['CHIO_ANCHOR_INCLUSION_PROOF_EXAMPLE.json', (o: JsonObject) => o],
+  ['CHIO_ANCHOR_PROOF_BUNDLE_EXAMPLE.json', (o: JsonObject) => o.get('primary_proof') as JsonObject],
+] as const)('web3 anchor example %s', (file, pick) => {
+  const example = pick(objectOf(readTestdataJson(`chio/gen-a-upstream/docs/standards/${file}`)));
 
   it('the receipt (financial, with a wei amount above 2^53) verifies', async () => {
     const d = decodeToolReceipt(example.get('receipt') as JsonObject);

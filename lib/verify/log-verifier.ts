@@ -113,14 +113,15 @@ export class LogVerifier {
     this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
     this.checkUnprovenCounts();
     const finance = reconcileBudgets(this.financeInputs());
+    const byId = new Map(this.receipts.map((r) => [r.id, r]));
     for (const g of finance.budgets) {
       for (const b of g.break_details) {
-        const r = this.receipts.find((x) => x.id === b.receipt_id);
+        const r = byId.get(b.receipt_id);
         this.problems.push(makeProblem('reconciliation_break', `${g.capability_id} grant ${g.grant_index}: ${b.rule}`, locate(r)));
       }
     }
     for (const m of finance.malformed) {
-      const r = this.receipts.find((x) => x.id === m.receipt_id);
+      const r = byId.get(m.receipt_id);
       this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(r)));
     }
     return buildReport({
