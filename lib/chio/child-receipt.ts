@@ -2,7 +2,7 @@
 // body is everything but `algorithm` and `signature`, signed over JCS.
 import type { JsonObject } from '../json/value';
 import { ObjectProjector, type ProjectionSink, taggedEnum } from './fields';
-import { SIGNING_ALGORITHMS, readKernelKey, readSignature, type DecodeResult } from './tool-receipt';
+import { SIGNING_ALGORITHMS, commonOfBody, readKernelKey, readSignature, type DecodeResult } from './tool-receipt';
 import type { DecodedChildReceipt } from './types';
 
 export const OPERATION_KINDS = [
@@ -39,31 +39,17 @@ export function decodeChildReceipt(src: JsonObject, path = '$'): DecodeResult<De
   p.finish();
   if (sink.issues.length > 0) return { ok: false, issues: sink.issues };
 
-  const body = p.out;
-  const fullTyped: JsonObject = new Map(body);
-  if (algorithm !== undefined && algorithm !== 'ed25519') fullTyped.set('algorithm', algorithm);
-  fullTyped.set('signature', signature!);
   return {
     ok: true,
     value: {
       type: 'child',
-      id: id!,
-      timestamp: timestamp!,
-      kernelKey: key.raw,
-      kernelKeyNormalized: key.normalized,
-      signature: signature!,
-      policyHash: policyHash!,
-      signingBody: body,
-      fullTyped,
-      anchorBody: new Map(body),
-      unsigned: sink.unsigned,
+      ...commonOfBody(p.out, { id: id!, timestamp: timestamp!, key, signature: signature!, policyHash: policyHash!, algorithm, unsigned: sink.unsigned }),
       sessionId: sessionId!,
       parentRequestId: parentRequestId!,
       requestId: requestId!,
       operationKind: operationKind!,
       terminalState: terminal!.tag,
       outcomeHash: outcomeHash!,
-      ...(algorithm !== undefined ? { algorithm } : {}),
     },
   };
 }

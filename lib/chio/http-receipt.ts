@@ -4,7 +4,7 @@
 // variant is UNCONFIRMED upstream; this decodes the 0.1.0 shape.
 import type { JsonObject } from '../json/value';
 import { ObjectProjector, type ProjectionSink, taggedEnum } from './fields';
-import { readEvidence, readKernelKey, readSignature, type DecodeResult } from './tool-receipt';
+import { commonOfBody, readEvidence, readKernelKey, readSignature, type DecodeResult } from './tool-receipt';
 import type { DecodedHttpReceipt } from './types';
 
 /** True when the object has the keys only an HTTP receipt has. */
@@ -43,23 +43,11 @@ export function decodeHttpReceipt(src: JsonObject, path = '$'): DecodeResult<Dec
   p.finish();
   if (sink.issues.length > 0) return { ok: false, issues: sink.issues };
 
-  const body = p.out;
-  const fullTyped: JsonObject = new Map(body);
-  fullTyped.set('signature', signature!);
   return {
     ok: true,
     value: {
       type: 'http',
-      id: id!,
-      timestamp: timestamp!,
-      kernelKey: key.raw,
-      kernelKeyNormalized: key.normalized,
-      signature: signature!,
-      policyHash: policyHash!,
-      signingBody: body,
-      fullTyped,
-      anchorBody: new Map(body),
-      unsigned: sink.unsigned,
+      ...commonOfBody(p.out, { id: id!, timestamp: timestamp!, key, signature: signature!, policyHash: policyHash!, unsigned: sink.unsigned }),
       requestId: requestId!,
       routePattern: routePattern!,
       method: method!,

@@ -5,7 +5,7 @@ import type { JsonObject } from '../json/value';
 import { ObjectProjector, type ProjectionSink, taggedEnum } from './fields';
 import { normalizeKernelKey } from './keys';
 import { parseFinancial } from './financial';
-import type { DecisionVerdict, DecodedToolReceipt, GuardEvidence } from './types';
+import type { DecisionVerdict, DecodedReceiptCommon, DecodedToolReceipt, GuardEvidence } from './types';
 
 export const TRUST_LEVELS = ['mediated', 'verified', 'advisory'] as const;
 export const RECEIPT_KINDS = ['mediated_decision', 'trace_observation', 'advisory_evaluation'] as const;
@@ -199,6 +199,33 @@ export function readKernelKey(p: ObjectProjector): { raw: string; normalized: st
   const normalized = normalizeKernelKey(raw);
   if (normalized !== null) p.out.set('kernel_key', normalized);
   return { raw, normalized };
+}
+
+/**
+ * The common part of a decoded receipt whose signed body is its whole typed
+ * body (Gen A, child, HTTP): the body is signed and is the anchor leaf; the
+ * full typed receipt (the kernel leaf) adds `algorithm` (unless default) and `signature`.
+ */
+export function commonOfBody(
+  body: JsonObject,
+  r: { id: string; timestamp: bigint; key: { raw: string; normalized: string | null }; signature: string; policyHash: string; algorithm?: string | undefined; unsigned: string[] },
+): Omit<DecodedReceiptCommon, 'type' | 'generation'> {
+  const fullTyped: JsonObject = new Map(body);
+  if (r.algorithm !== undefined && r.algorithm !== 'ed25519') fullTyped.set('algorithm', r.algorithm);
+  fullTyped.set('signature', r.signature);
+  return {
+    id: r.id,
+    timestamp: r.timestamp,
+    kernelKey: r.key.raw,
+    kernelKeyNormalized: r.key.normalized,
+    signature: r.signature,
+    policyHash: r.policyHash,
+    signingBody: body,
+    fullTyped,
+    anchorBody: new Map(body),
+    unsigned: r.unsigned,
+    ...(r.algorithm !== undefined ? { algorithm: r.algorithm } : {}),
+  };
 }
 
 /** `signature`: required string; not part of any body. */

@@ -1,30 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { listMerkleJson, readMerkleJson, vectorBase64, vectorHex } from '../testutil/testdata';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, fromHex, utf8 } from '../bytes/hex';
 import { verifyConsistency } from './consistency';
 import { leafHash, nodeHash } from './hash';
 import { consistencyProofFor, rootFromLeafHashes } from './root';
 
-const VECTORS = new URL('../testdata/merkle/', import.meta.url);
-
-function readJson(rel: string): unknown {
-  return JSON.parse(readFileSync(new URL(rel, VECTORS), 'utf8'));
-}
-/** Every .json file under `rel`, as sorted paths relative to lib/testdata/merkle/. */
-function listJson(rel: string): string[] {
-  const entries = readdirSync(new URL(rel, VECTORS), { recursive: true }) as string[];
-  return entries.filter((e) => e.endsWith('.json')).map((e) => rel + e.split('\\').join('/')).sort();
-}
-function b64(s: string): Uint8Array {
-  const bytes = fromBase64(s);
-  if (!bytes) throw new Error(`malformed base64 in vector: ${s}`);
-  return bytes;
-}
-function hex(s: string): Uint8Array {
-  const bytes = fromHex(s);
-  if (!bytes) throw new Error(`bad hex in vector: ${s}`);
-  return bytes;
-}
+const readJson = readMerkleJson;
+const listJson = listMerkleJson;
+const b64 = vectorBase64;
+const hex = vectorHex;
 
 interface ConsistencyProbe {
   size1: number;

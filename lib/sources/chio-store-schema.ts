@@ -1,8 +1,19 @@
-// The Chio kernel receipt-store schema (chio-format.md §10), copied verbatim from the real
-// operator-receipts.sqlite3 `sqlite_master` (the same text as chio-store-schema.sql, which a test
-// keeps identical). A TypeScript constant because lib/ cannot read files: it runs unbundled in
-// Node, browsers and workers.
-/** chio-store-schema.sql without its header comment; a test keeps the two identical. */
+// Chio receipt store schema: the four core tables (chio_tool_receipts, chio_child_receipts,
+// claim_receipt_log_entries, kernel_checkpoints), their indexes and triggers, and the three
+// projections the kernel_checkpoints trigger fills (checkpoint_tree_heads,
+// checkpoint_predecessor_witnesses, checkpoint_publication_metadata). Spec: chio-format.md §10.
+//
+// Not invented: every statement below is the `sql` column of sqlite_master, verbatim and in
+// rowid (creation) order, read from the real store
+// ../shared/vectors/chio/showcase/sqlite/operator-receipts.sqlite3 (made by a released Chio
+// binary; upstream crates/chio-store-sqlite/src/receipt_store/bootstrap.rs). The odd
+// "\n            , tenant_id TEXT)" is how SQLite records the later ALTER TABLE ADD COLUMN.
+// Left out: checkpoint_publication_trust_anchor_bindings (no trigger fills it), the lineage,
+// economic and liability tables, and sqlite_sequence (SQLite creates it for AUTOINCREMENT).
+// Chio opens the store with PRAGMA journal_mode=WAL, synchronous=FULL, foreign_keys=ON.
+// A TypeScript constant because lib/ cannot read files: it runs unbundled in Node, browsers
+// and workers. A test compares it with the real store's sqlite_master.
+
 export const CHIO_STORE_SCHEMA_SQL = `CREATE TABLE chio_tool_receipts (
                 seq INTEGER PRIMARY KEY AUTOINCREMENT,
                 receipt_id TEXT NOT NULL UNIQUE,

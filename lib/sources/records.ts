@@ -5,6 +5,8 @@
 // oversized record or a truncated array become located errors, and every other
 // record still comes out.
 
+import { concatBytes } from '../bytes/hex';
+
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 export type RecordEvent =
@@ -30,14 +32,7 @@ function decodeRecord(bytes: Uint8Array, stripBom: boolean): string | null {
 }
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
+  return parts.length === 1 && parts[0]!.length === total ? parts[0]! : concatBytes(...parts);
 }
 
 function isBlank(bytes: Uint8Array): boolean {

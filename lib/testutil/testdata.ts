@@ -2,6 +2,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { fromBase64, fromHex } from '../bytes/hex';
 
 export const TESTDATA_DIR = fileURLToPath(new URL('../testdata/', import.meta.url));
 
@@ -39,3 +40,26 @@ export function listTestdata(rel: string): string[] {
 export function summarize(label: string, total: number, failures: string[]): string {
   return `${label}: ${total - failures.length} of ${total} matched${failures.length ? '\n' + failures.join('\n') : ''}`;
 }
+
+/** Hex from a vector file; a malformed one is a test-data bug, so it throws. */
+export function vectorHex(s: string): Uint8Array {
+  const bytes = fromHex(s);
+  if (!bytes) throw new Error(`bad hex in vector: ${s.slice(0, 40)}`);
+  return bytes;
+}
+
+/** Standard base64 from a vector file (Go's []byte JSON encoding); throws when malformed. */
+export function vectorBase64(s: string): Uint8Array {
+  const bytes = fromBase64(s);
+  if (!bytes) throw new Error(`malformed base64 in vector: ${s}`);
+  return bytes;
+}
+
+/** Reads a transparency-dev probe (lib/testdata/merkle/…). */
+export const readMerkleJson = (rel: string): unknown => readTestdataJson(`merkle/${rel}`);
+
+/** Every .json probe under `rel` (relative to lib/testdata/merkle/), sorted. */
+export const listMerkleJson = (rel: string): string[] =>
+  listTestdata(`merkle/${rel}`)
+    .filter((e) => e.endsWith('.json'))
+    .map((e) => e.slice('merkle/'.length));
