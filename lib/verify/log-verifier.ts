@@ -267,7 +267,7 @@ export class LogVerifier {
         if (res.status === 'pass') entry.checks.signature = pass();
         else if (res.status === 'skipped') entry.checks.signature = { status: 'skipped', detail: res.reason };
         else {
-          const msg = `checkpoint ${cp.checkpointSeq}: ${signatureFailureMessage(res.reason)}`;
+          const msg = `checkpoint ${cp.checkpointSeq}: ${signatureFailureMessage(res.reason, res.detail).replace('the receipt was changed', 'the checkpoint was changed')}`;
           entry.checks.signature = fail(msg);
           this.problems.push(makeProblem('checkpoint_signature_invalid', msg, where));
         }

@@ -26,7 +26,7 @@ export async function checkReceiptSignature(r: DecodedReceipt, where: ProblemLoc
   if (result.status === 'skipped') return { check: skipped(result.reason), problems: [] };
 
   // Legacy retry (contract §3): old Rust escaped DEL and C1 controls.
-  const legacyEligible = r.generation !== 'B' && containsC1OrDel(r.signingBody);
+  const legacyEligible = result.reason === 'bad_signature' && r.generation !== 'B' && containsC1OrDel(r.signingBody);
   if (legacyEligible) {
     const legacy = await verifyChioSignature(r.kernelKey, r.signature, canonicalBytes(r.signingBody, { legacyC1: true }));
     if (legacy.status === 'pass') {
@@ -34,17 +34,30 @@ export async function checkReceiptSignature(r: DecodedReceipt, where: ProblemLoc
       return { check: pass('legacy canonicalization'), problems: [makeProblem('legacy_canonicalization', msg, where)] };
     }
   }
-  const msg = signatureFailureMessage(result.reason);
+  const msg = signatureFailureMessage(result.reason, result.detail);
   return { check: fail(msg), problems: [makeProblem('signature_invalid', msg, where)] };
 }
 
-export function signatureFailureMessage(reason: string): string {
-  switch (reason) {
-    case 'bad_signature':
-      return 'the signature does not match the signed fields: the receipt was changed after signing, or signed by another key';
-    default:
-      return `the signature cannot be checked: ${reason.replace(/_/g, ' ')}`;
+const STRICT_ED25519: Record<string, string> = {
+  noncanonical_key: 'the kernel key is not a canonical Ed25519 point encoding',
+  noncanonical_r: 'R is not a canonical Ed25519 point encoding',
+  s_not_reduced: 'S is not reduced modulo the group order (a malleable signature)',
+  small_order_r: 'R is a small-order point',
+  small_order_key: 'the kernel key is a small-order point',
+  key_not_in_prime_subgroup: 'the kernel key is not in the prime-order subgroup',
+  r_not_in_prime_subgroup: 'R is not in the prime-order subgroup',
+};
+
+/** Plain English for a failed signature check (verification.md §4). */
+export function signatureFailureMessage(reason: string, detail?: string): string {
+  if (reason === 'bad_signature' || reason === 'classical_failed' || reason === 'mldsa_bad_signature') {
+    return 'the signature does not match the signed fields: the receipt was changed after signing, or signed by another key';
   }
+  if (STRICT_ED25519[reason]) return `the signature is rejected by the strict Ed25519 rules: ${STRICT_ED25519[reason]}`;
+  if (reason === 'malformed_key') return `kernel_key is not a valid public key (${(detail ?? 'malformed').replace(/_/g, ' ')})`;
+  if (reason === 'malformed_signature') return `signature is not a valid signature encoding (${(detail ?? 'malformed').replace(/_/g, ' ')})`;
+  if (reason === 'key_signature_algorithm_mismatch') return 'the kernel key and the signature are of different algorithms';
+  return `the signature cannot be checked: ${reason.replace(/_/g, ' ')}${detail ? ` (${detail.replace(/_/g, ' ')})` : ''}`;
 }
 
 /** `parameter_hash`: sha256 hex of JCS(action.parameters) equals `action.parameter_hash` (§3). */
