@@ -8,7 +8,8 @@
 // ../shared/vectors/chio/showcase/sqlite/operator-receipts.sqlite3 (made by a released Chio
 // binary; upstream crates/chio-store-sqlite/src/receipt_store/bootstrap.rs). The odd
 // "\n            , tenant_id TEXT)" is how SQLite records the later ALTER TABLE ADD COLUMN.
-// Left out: checkpoint_publication_trust_anchor_bindings (no trigger fills it), the lineage,
+// Also capability_lineage (agent subjects behind capabilities; exported as capability-lineage.ndjson).
+// Left out: checkpoint_publication_trust_anchor_bindings (no trigger fills it), the other lineage,
 // economic and liability tables, and sqlite_sequence (SQLite creates it for AUTOINCREMENT).
 // Chio opens the store with PRAGMA journal_mode=WAL, synchronous=FULL, foreign_keys=ON.
 // A TypeScript constant because lib/ cannot read files: it runs unbundled in Node, browsers
@@ -329,6 +330,29 @@ CREATE TRIGGER kernel_checkpoints_project_tree_head
                     CAST(json_extract(NEW.statement_json, '$.previous_checkpoint_sha256') AS TEXT)
                 );
             END;
+
+CREATE TABLE capability_lineage (
+                capability_id        TEXT PRIMARY KEY,
+                subject_key          TEXT NOT NULL,
+                issuer_key           TEXT NOT NULL,
+                issued_at            INTEGER NOT NULL,
+                expires_at           INTEGER NOT NULL,
+                grants_json          TEXT NOT NULL,
+                delegation_depth     INTEGER NOT NULL DEFAULT 0,
+                parent_capability_id TEXT REFERENCES capability_lineage(capability_id)
+            );
+
+CREATE INDEX idx_capability_lineage_subject
+                ON capability_lineage(subject_key);
+
+CREATE INDEX idx_capability_lineage_issuer
+                ON capability_lineage(issuer_key);
+
+CREATE INDEX idx_capability_lineage_issued_at
+                ON capability_lineage(issued_at);
+
+CREATE INDEX idx_capability_lineage_parent
+                ON capability_lineage(parent_capability_id);
 
 CREATE INDEX idx_chio_tool_receipts_tenant ON chio_tool_receipts(tenant_id);
 

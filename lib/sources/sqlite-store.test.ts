@@ -103,7 +103,7 @@ describe('the Chio store schema and createChioStore', () => {
   };
   it('the schema constant, the writer and the real operator store define the same objects, byte for byte', () => {
     const fromFile = master(rawDb(CHIO_STORE_SCHEMA_SQL));
-    expect(fromFile).toHaveLength(41);
+    expect(fromFile).toHaveLength(46);
     const names = new Set(fromFile.map((r) => String(r[1])));
     expect(master(store('operator-receipts.sqlite3'), names)).toEqual(fromFile);
     expect(master(createChioStore(SQL, { toolReceipts: [] }))).toEqual(fromFile);
