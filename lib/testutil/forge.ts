@@ -132,3 +132,20 @@ export function goodLog(n: number, checkpointed: number, key = keyFromSeed(7)) {
   const proofs = cp ? leaves.map((_, i) => proof(cp, i + 1, leaves, i)) : [];
   return { key, receipts, leaves, cp, proofs };
 }
+
+/** A signed ChildRequestReceipt (§7) at `timestamp`. */
+export function childReceipt(o: { seq: number; timestamp: number; key: { secret: Uint8Array; publicHex: string } }): Plain {
+  const body: Plain = {
+    id: `child-rcpt-test-${String(o.seq).padStart(4, '0')}`,
+    timestamp: o.timestamp,
+    session_id: 'sess-1',
+    parent_request_id: 'req-root-sess-1',
+    request_id: `req-${o.seq}`,
+    operation_kind: 'tool_call',
+    terminal_state: { state: 'completed' },
+    outcome_hash: sha256Hex(new TextEncoder().encode(`outcome-${o.seq}`)),
+    policy_hash: 'policy-test-v1',
+    kernel_key: o.key.publicHex,
+  };
+  return { ...body, signature: signHex(o.key.secret, canonicalBytes(tree(body))) };
+}

@@ -31,6 +31,7 @@ interface Space {
 
 export class InclusionIndex {
   private readonly spaces = new Map<string, Space>();
+  private readonly notes = new Map<string, string>();
   private readonly pending: ProofEntry[] = [];
   readonly problems: Problem[] = [];
 
@@ -38,6 +39,11 @@ export class InclusionIndex {
     let s = this.spaces.get(id);
     if (!s) this.spaces.set(id, (s = { receipts: new Map(), checkpoints: new Map() }));
     return s;
+  }
+
+  /** A note on how this space's checkpoints cover receipts, added to batch-root results. */
+  setNote(space: string, note: string): void {
+    this.notes.set(space, note);
   }
 
   addReceipt(r: ReceiptEntry): void {
@@ -126,12 +132,12 @@ export class InclusionIndex {
     if (proofResult) return proofResult;
     const cp = covering[0]!;
     let batch = batchRoots.get(cp);
-    if (!batch) batchRoots.set(cp, (batch = this.batchRootCheck(cp, s)));
+    if (!batch) batchRoots.set(cp, (batch = this.batchRootCheck(cp, s, this.notes.get(r.space))));
     return batch;
   }
 
   /** Recomputes a checkpoint's root from the stored receipts of its batch, in log order. */
-  private batchRootCheck(c: CheckpointEntry, s: Space): CheckResult {
+  private batchRootCheck(c: CheckpointEntry, s: Space, note: string | undefined): CheckResult {
     const { cp } = c;
     const where = { checkpoint_seq: cp.checkpointSeq, file: c.file, line: c.line };
     if (cp.merkleRoot === null) return fail(`checkpoint ${cp.checkpointSeq} has no usable root`);
@@ -155,7 +161,7 @@ export class InclusionIndex {
     }
     if (missing > 0) return fail(`${missing} receipt(s) of checkpoint ${cp.checkpointSeq}'s batch are missing, so its root cannot be recomputed`);
     const root = rootFromLeafHashes(leaves);
-    if (root && bytesEqual(root, cp.merkleRoot)) return pass(`batch root recomputed from the stored receipts (${LEAF_KERNEL})`);
+    if (root && bytesEqual(root, cp.merkleRoot)) return pass(`batch root recomputed from the stored receipts (${LEAF_KERNEL}${note ? `; ${note}` : ''})`);
     return fail(`the root recomputed from the stored receipts of checkpoint ${cp.checkpointSeq}'s batch differs from the signed root: a stored receipt differs from what was checkpointed`);
   }
 }

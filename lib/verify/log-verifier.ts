@@ -97,6 +97,12 @@ export class LogVerifier {
     this.problems.push(...problems);
   }
 
+  /** How a source's checkpoints cover its receipts (e.g. the order a store was found to use), shown with inclusion results. */
+  setSpaceNote(space: string, note: string): void {
+    this.assertOpen();
+    this.inclusion.setNote(space, note);
+  }
+
   /** The manifest's `uncheckpointedReceipts`: tool receipts of `space` that must have no inclusion proof. */
   expectUnprovenToolReceipts(space: string, count: bigint): void {
     this.assertOpen();
