@@ -9,14 +9,10 @@
 // two agree until a child receipt is logged. So, as §9.6 advises, the store is
 // probed by content: the first checkpoint's root is recomputed both ways and
 // the order that reproduces it decides how every receipt is placed.
-import { canonicalBytes } from '../json/canonicalize';
-import { rootFromLeafHashes, leafHash } from '../merkle';
+import { rootFromLeafHashes } from '../merkle';
 import { bytesEqual } from '../bytes/hex';
 import { parseHash } from '../chio/checkpoint';
-import { decodeChildReceipt } from '../chio/child-receipt';
-import { decodeToolReceipt } from '../chio/tool-receipt';
-import { parseJson } from '../json/parse';
-import { isJsonObject } from '../json/value';
+import { receiptLeafHash } from '../chio/leaf';
 import type { LogVerifier } from '../verify/log-verifier';
 import { makeProblem } from '../verify/problems';
 import { type CheckpointRow, type ChioStoreReader, type ClaimLogRow, type RowError, isRowError } from './sqlite-store';
@@ -97,7 +93,7 @@ export async function loadStore(store: ChioStoreReader, name: string, verifier: 
  * first checkpoint's range and only tool-seq order reproduces that checkpoint's
  * root. Reads only the rows of the first batch.
  */
-export function coverageOrder(store: ChioStoreReader, claimLog: ClaimLogRow[], checkpoints: CheckpointRow[]): CoverageOrder {
+export function coverageOrder(store: Pick<ChioStoreReader, 'toolReceipts' | 'childReceipts'>, claimLog: ClaimLogRow[], checkpoints: CheckpointRow[]): CoverageOrder {
   const first = checkpoints.reduce<CheckpointRow | undefined>((m, c) => (m === undefined || c.checkpointSeq < m.checkpointSeq ? c : m), undefined);
   if (!first) return 'claim-log';
   const interleaved = claimLog.some((e) => e.entrySeq <= first.batchEndSeq && (e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq));
@@ -114,7 +110,7 @@ export function coverageOrder(store: ChioStoreReader, claimLog: ClaimLogRow[], c
     if (isRowError(row)) continue;
     if (row.seq > maxTool) break;
     if (inRange(row.seq) || wantedTool.has(row.seq)) {
-      const leaf = leafOf(row.rawJson, 'tool');
+      const leaf = receiptLeafHash(row.rawJson, 'tool');
       if (leaf) toolLeaves.set(row.seq, leaf);
     }
   }
@@ -125,7 +121,7 @@ export function coverageOrder(store: ChioStoreReader, claimLog: ClaimLogRow[], c
       if (isRowError(row)) continue;
       if (row.seq > maxChild) break;
       if (wantedChild.has(row.seq)) {
-        const leaf = leafOf(row.rawJson, 'child');
+        const leaf = receiptLeafHash(row.rawJson, 'child');
         if (leaf) childLeaves.set(row.seq, leaf);
       }
     }
@@ -142,11 +138,4 @@ export function coverageOrder(store: ChioStoreReader, claimLog: ClaimLogRow[], c
   };
   if (matches(byEntry)) return 'claim-log';
   return matches(byTool) ? 'tool-seq' : 'claim-log';
-}
-
-function leafOf(rawJson: string, kind: 'tool' | 'child'): Uint8Array | null {
-  const parsed = parseJson(rawJson);
-  if (!parsed.ok || !isJsonObject(parsed.value)) return null;
-  const d = kind === 'tool' ? decodeToolReceipt(parsed.value) : decodeChildReceipt(parsed.value);
-  return d.ok ? leafHash(canonicalBytes(d.value.fullTyped)) : null;
 }

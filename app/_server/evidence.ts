@@ -1,0 +1,213 @@
+// Server side: selects the evidence of a Chio store for an export query
+// (chio-format.md §11.1–§11.2) and computes what the store does not keep:
+// inclusion proofs, rebuilt from each checkpoint's batch, and the derived
+// transparency records. Stored JSON is passed through as text, never
+// re-serialized, so u64 amounts survive. The server is not trusted: the page
+// re-verifies everything this produces.
+import type { Statement } from 'better-sqlite3';
+import { toHex } from '../../lib/bytes/hex';
+import { checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';
+import { receiptLeafHash } from '../../lib/chio/leaf';
+import { canonicalize } from '../../lib/json/canonicalize';
+import { parseJson } from '../../lib/json/parse';
+import { isJsonObject } from '../../lib/json/value';
+import { inclusionProofFor } from '../../lib/merkle';
+import type { EvidenceQuery } from '../../lib/query/evidence-query';
+import { type ClaimLogRow, type CheckpointRow, type ReceiptRow } from '../../lib/sources/sqlite-store';
+import { coverageOrder } from '../../lib/sources/store';
+import type { CheckpointEntry } from '../../lib/verify/entries';
+import { expectedConsistency, expectedPublication, expectedWitness } from '../../lib/verify/transparency';
+import type { StoreDb } from './db';
+
+export type ChildScope = 'full_query_window' | 'time_window_context_only' | 'omitted_no_join_path';
+
+function hasTable(db: StoreDb, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+}
+
+/** WHERE clause and parameters selecting the query's tool receipts. */
+function toolFilter(db: StoreDb, q: EvidenceQuery): { where: string; params: (string | number)[] } {
+  const clauses: string[] = [];
+  const params: (string | number)[] = [];
+  if (q.capabilityId !== undefined) {
+    clauses.push('capability_id = ?');
+    params.push(q.capabilityId);
+  }
+  if (q.agentSubject !== undefined) {
+    const viaLineage = hasTable(db, 'capability_lineage') ? ' OR capability_id IN (SELECT capability_id FROM capability_lineage WHERE subject_key = ?)' : '';
+    clauses.push(`(subject_key = ?${viaLineage})`);
+    params.push(q.agentSubject, ...(viaLineage ? [q.agentSubject] : []));
+  }
+  if (q.since !== undefined) {
+    clauses.push('timestamp >= ?');
+    params.push(q.since);
+  }
+  if (q.until !== undefined) {
+    clauses.push('timestamp <= ?');
+    params.push(q.until);
+  }
+  if (q.tenant !== undefined) {
+    clauses.push('tenant_id = ?');
+    params.push(q.tenant);
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+export interface ExportPlan {
+  query: EvidenceQuery;
+  childScope: ChildScope;
+  /** Checkpoints carry proofs only when they cover tool receipts by tool seq (see lib/sources/store.ts). */
+  proofsPossible: boolean;
+  note?: string;
+}
+
+/** The evidence of one store for one query, read lazily. */
+export class StoreEvidence {
+  private readonly checkpointRows: CheckpointRow[];
+  private readonly entries = new Map<number, CheckpointEntry>();
+  readonly plan: ExportPlan;
+
+  constructor(
+    private readonly db: StoreDb,
+    query: EvidenceQuery,
+  ) {
+    this.checkpointRows = hasTable(db, 'kernel_checkpoints')
+      ? (db.prepare('SELECT checkpoint_seq AS checkpointSeq, batch_start_seq AS batchStartSeq, batch_end_seq AS batchEndSeq, tree_size AS treeSize, merkle_root AS merkleRoot, issued_at AS issuedAt, statement_json AS statementJson, signature, kernel_key AS kernelKey FROM kernel_checkpoints ORDER BY checkpoint_seq').all() as CheckpointRow[])
+      : [];
+    const scoped = query.capabilityId !== undefined || query.agentSubject !== undefined || query.tenant !== undefined;
+    const order = this.coverage();
+    this.plan = {
+      query,
+      childScope: scoped ? 'omitted_no_join_path' : 'full_query_window',
+      proofsPossible: order !== 'claim-log-interleaved',
+      ...(order === 'claim-log-interleaved'
+        ? { note: 'The store checkpoints its claim log, which interleaves child receipts; this export format numbers receipts by tool seq, so it carries no checkpoints or proofs.' }
+        : {}),
+    };
+  }
+
+  /** Which order the checkpoints cover; only the first batch is read. */
+  private coverage(): 'tool-seq' | 'claim-log' | 'claim-log-interleaved' {
+    const first = this.checkpointRows[0];
+    if (!first || !hasTable(this.db, 'claim_receipt_log_entries')) return 'tool-seq';
+    const claimLog = this.db
+      .prepare('SELECT entry_seq AS entrySeq, receipt_id AS receiptId, receipt_kind AS receiptKind, source_seq AS sourceSeq FROM claim_receipt_log_entries WHERE entry_seq <= ? ORDER BY entry_seq')
+      .all(first.batchEndSeq) as ClaimLogRow[];
+    const reader = {
+      toolReceipts: () => this.db.prepare('SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM chio_tool_receipts ORDER BY seq').iterate() as Generator<ReceiptRow>,
+      childReceipts: () => this.db.prepare('SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM chio_child_receipts ORDER BY seq').iterate() as Generator<ReceiptRow>,
+    };
+    if (coverageOrder(reader, claimLog, [first]) === 'tool-seq') return 'tool-seq';
+    const interleaved = claimLog.some((e) => e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq);
+    return interleaved ? 'claim-log-interleaved' : 'claim-log';
+  }
+
+  /** Tool receipts of the query, in seq order. */
+  *toolReceipts(): Generator<{ seq: number; receiptId: string; rawJson: string }> {
+    const { where, params } = toolFilter(this.db, this.plan.query);
+    const stmt: Statement = this.db.prepare(`SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM chio_tool_receipts ${where} ORDER BY seq`);
+    yield* stmt.iterate(...params) as Generator<{ seq: number; receiptId: string; rawJson: string }>;
+  }
+
+  /** The capabilities of the query's tool receipts. */
+  capabilityIds(): Set<string> {
+    const { where, params } = toolFilter(this.db, this.plan.query);
+    const rows = this.db.prepare(`SELECT DISTINCT capability_id AS id FROM chio_tool_receipts ${where}`).all(...params) as { id: string }[];
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Child receipts in the query's time window, unless the query has no truthful join path to them. */
+  *childReceipts(): Generator<{ seq: number; rawJson: string }> {
+    if (this.plan.childScope === 'omitted_no_join_path' || !hasTable(this.db, 'chio_child_receipts')) return;
+    const { since, until } = this.plan.query;
+    const clauses = [since !== undefined ? 'timestamp >= ?' : '', until !== undefined ? 'timestamp <= ?' : ''].filter(Boolean);
+    const stmt = this.db.prepare(`SELECT seq, raw_json AS rawJson FROM chio_child_receipts ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} ORDER BY seq`);
+    yield* stmt.iterate(...[since, until].filter((v) => v !== undefined)) as Generator<{ seq: number; rawJson: string }>;
+  }
+
+  /** The checkpoint covering tool seq `seq`, when proofs are possible. */
+  checkpointFor(seq: number): CheckpointRow | undefined {
+    if (!this.plan.proofsPossible) return undefined;
+    let lo = 0;
+    let hi = this.checkpointRows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = this.checkpointRows[mid]!;
+      if (seq < c.batchStartSeq) hi = mid - 1;
+      else if (seq > c.batchEndSeq) lo = mid + 1;
+      else return c;
+    }
+    return undefined;
+  }
+
+  /** Leaf hashes of a checkpoint's batch, read from the store in tool-seq order. */
+  batchLeaves(c: CheckpointRow): (Uint8Array | null)[] {
+    const rows = this.db.prepare('SELECT raw_json AS rawJson FROM chio_tool_receipts WHERE seq BETWEEN ? AND ? ORDER BY seq').all(c.batchStartSeq, c.batchEndSeq) as { rawJson: string }[];
+    return rows.map((r) => receiptLeafHash(r.rawJson, 'tool'));
+  }
+
+  /** `ReceiptInclusionProof` JSON for the receipt at `seq`, or null when its batch cannot be rebuilt. */
+  proofJson(c: CheckpointRow, seq: number, leaves: (Uint8Array | null)[]): string | null {
+    const index = seq - c.batchStartSeq;
+    if (leaves.length !== c.treeSize || leaves.some((l) => l === null)) return null;
+    const path = inclusionProofFor(leaves as Uint8Array[], index);
+    if (!path) return null;
+    const root = `0x${c.merkleRoot.replace(/^0x/, '')}`;
+    return `{"checkpoint_seq":${c.checkpointSeq},"receipt_seq":${seq},"leaf_index":${index},"merkle_root":${JSON.stringify(root)},"proof":{"tree_size":${c.treeSize},"leaf_index":${index},"audit_path":[${path.map((h) => `"0x${toHex(h)}"`).join(',')}]}}`;
+  }
+
+  /** `KernelCheckpoint` JSON: the stored statement and its signature. */
+  static checkpointJson(c: CheckpointRow): string {
+    return `{"body":${c.statementJson},"signature":${JSON.stringify(c.signature)}}`;
+  }
+
+  /** Publications for `seqs`, and witness/consistency records between consecutive ones, as NDJSON-ready text. */
+  transparency(seqs: number[]): { publications: string[]; witnesses: string[]; consistency: string[] } {
+    const out = { publications: [] as string[], witnesses: [] as string[], consistency: [] as string[] };
+    const wanted = new Set(seqs);
+    for (const row of this.checkpointRows) {
+      if (!wanted.has(row.checkpointSeq)) continue;
+      const entry = this.entry(row);
+      if (!entry) continue;
+      out.publications.push(canonicalize(expectedPublication(entry)));
+      const prevRow = this.checkpointRows.find((r) => r.checkpointSeq === row.checkpointSeq - 1);
+      const prev = prevRow && wanted.has(prevRow.checkpointSeq) ? this.entry(prevRow) : undefined;
+      if (prev) {
+        out.witnesses.push(canonicalize(expectedWitness(prev, entry)));
+        out.consistency.push(canonicalize(expectedConsistency(prev, entry)));
+      }
+    }
+    return out;
+  }
+
+  private entry(row: CheckpointRow): CheckpointEntry | undefined {
+    const cached = this.entries.get(row.checkpointSeq);
+    if (cached) return cached;
+    const parsed = parseJson(StoreEvidence.checkpointJson(row));
+    if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
+    const d = decodeCheckpoint(parsed.value);
+    if (!d.ok) return undefined;
+    const e: CheckpointEntry = { file: '', line: 0, order: 0, space: '', cp: d.value, sha256: checkpointSha256(d.value), checks: {} };
+    this.entries.set(row.checkpointSeq, e);
+    return e;
+  }
+
+  /** Lineage rows for `capabilityIds` and their ancestors, as JSON lines. */
+  lineage(capabilityIds: Set<string>): string[] {
+    if (!hasTable(this.db, 'capability_lineage')) return [];
+    const stmt = this.db.prepare('SELECT capability_id, subject_key, issuer_key, issued_at, expires_at, grants_json, delegation_depth, parent_capability_id FROM capability_lineage WHERE capability_id = ?');
+    const seen = new Set<string>();
+    const rows: Record<string, unknown>[] = [];
+    const queue = [...capabilityIds];
+    while (queue.length) {
+      const id = queue.shift()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const row = stmt.get(id) as Record<string, unknown> | undefined;
+      if (!row) continue;
+      rows.push(row);
+      if (typeof row.parent_capability_id === 'string') queue.push(row.parent_capability_id);
+    }
+    return rows.sort((a, b) => String(a.capability_id).localeCompare(String(b.capability_id))).map((r) => JSON.stringify(r));
+  }
+}
