@@ -114,9 +114,15 @@ async function main() {
     }
   }
 
-  // ---- HOOK (later step): create the demo log if missing. -----------------------------------
-  // Not implemented yet. It will run here, after the build and before the server starts.
-  // ---------------------------------------------------------------------------------------------
+  // The demo log: created when missing (and when no other store is served), so the first page
+  // a newcomer opens shows a real log verifying.
+  if (!process.env.RECEIPT_DB) {
+    const demo = await run(process.execPath, ['--import', 'tsx', 'scripts/demo/ensure-demo.ts'], { env: nextEnv({}) });
+    if (demo !== 0) {
+      console.error('start: could not create the demo log (see above)');
+      process.exit(demo);
+    }
+  }
 
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   console.log(`start: Receipt Audit on http://${shownHost}:${port}/ (Ctrl-C to stop)`);

@@ -30,13 +30,13 @@ export interface ChioStoreInput {
   checkpoints?: CheckpointInput[];
 }
 
-const INSERT_TOOL = `INSERT INTO chio_tool_receipts (receipt_id, timestamp, capability_id, subject_key, issuer_key,
+export const INSERT_TOOL = `INSERT INTO chio_tool_receipts (receipt_id, timestamp, capability_id, subject_key, issuer_key,
   grant_index, tool_server, tool_name, decision_kind, policy_hash, content_hash, raw_json, tenant_id)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?)`;
-const INSERT_CHILD = `INSERT INTO chio_child_receipts (receipt_id, timestamp, session_id, parent_request_id,
+export const INSERT_CHILD = `INSERT INTO chio_child_receipts (receipt_id, timestamp, session_id, parent_request_id,
   request_id, operation_kind, terminal_state, policy_hash, outcome_hash, raw_json)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT))`;
-const INSERT_CHECKPOINT = `INSERT INTO kernel_checkpoints (checkpoint_seq, batch_start_seq, batch_end_seq,
+export const INSERT_CHECKPOINT = `INSERT INTO kernel_checkpoints (checkpoint_seq, batch_start_seq, batch_end_seq,
   tree_size, merkle_root, issued_at, statement_json, signature, kernel_key)
   VALUES (?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?)`;
 

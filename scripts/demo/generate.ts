@@ -1,0 +1,166 @@
+// Deterministic demo producer: writes a signed, verifying Chio receipt store (DIR/receipts.sqlite3) from a seed; library and CLI.
+//
+//   node --import tsx scripts/demo/generate.ts --count 2000 [--seed S] --out DIR
+//
+// Receipts are produced, signed and written one at a time in time order (tool and child
+// receipts interleaved, as a live kernel logs them); memory holds only the open checkpoint
+// batch, the budgets and the few open sessions, so the count can go to millions.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Checkpointer } from './checkpoints';
+import { DemoModel, type ToolEvent } from './model';
+import { signChildReceipt, signToolReceipt } from './receipts';
+import { DEMO_SEED_DEFAULT, demoKernelKey } from './sign';
+import { StoreWriter } from './write-store';
+
+export { DEMO_SEED_DEFAULT, demoKernelKeyHex } from './sign';
+
+export const STORE_FILE = 'receipts.sqlite3';
+
+export interface GenerateOptions {
+  count: number;
+  seed?: string | number;
+  /** Output folder; created if missing. The store is `out/receipts.sqlite3`. */
+  out: string;
+  /** Called every `progressEvery` tool receipts (default 100,000). */
+  onProgress?: (toolReceipts: number) => void;
+  progressEvery?: number;
+}
+
+export interface DemoCounts {
+  toolReceipts: number;
+  childReceipts: number;
+  checkpoints: number;
+  /** Tool receipts after the last checkpoint. */
+  uncheckpointedTail: number;
+  /** capability_lineage rows (initial capabilities plus renewals). */
+  capabilities: number;
+  sessions: number;
+  /** Tool receipts linked to a tool_call child request (metadata.governed_transaction.call_chain). */
+  sessionToolReceipts: number;
+  decisions: { allow: number; deny: number; cancelled: number; incomplete: number; none: number };
+  generations: { A: number; B: number };
+  receiptKinds: { mediated_decision: number; trace_observation: number; advisory_evaluation: number };
+  financialReceipts: number;
+  /** Distinct (capability_id, grant_index) budgets among the financial receipts. */
+  budgetGroups: number;
+  budgetDenials: number;
+  oracleReceipts: number;
+  tenantReceipts: number;
+}
+
+export interface GenerateResult {
+  storePath: string;
+  kernelKeyHex: string;
+  counts: DemoCounts;
+}
+
+function emptyCounts(): DemoCounts {
+  return {
+    toolReceipts: 0, childReceipts: 0, checkpoints: 0, uncheckpointedTail: 0, capabilities: 0, sessions: 0, sessionToolReceipts: 0,
+    decisions: { allow: 0, deny: 0, cancelled: 0, incomplete: 0, none: 0 },
+    generations: { A: 0, B: 0 },
+    receiptKinds: { mediated_decision: 0, trace_observation: 0, advisory_evaluation: 0 },
+    financialReceipts: 0, budgetGroups: 0, budgetDenials: 0, oracleReceipts: 0, tenantReceipts: 0,
+  };
+}
+
+function tally(c: DemoCounts, ev: ToolEvent, groups: Set<string>): void {
+  c.toolReceipts++;
+  c.decisions[ev.decision?.verdict ?? 'none']++;
+  c.generations[ev.generation]++;
+  c.receiptKinds[ev.kind]++;
+  if (ev.session) c.sessionToolReceipts++;
+  if (ev.cap.agent.org.tenantId) c.tenantReceipts++;
+  if (ev.financial) {
+    c.financialReceipts++;
+    groups.add(`${ev.cap.id}\u0000${ev.grantIndex}`);
+    if (ev.decision?.guard === 'budget') c.budgetDenials++;
+    if (ev.financial.oracle_evidence) c.oracleReceipts++;
+  }
+}
+
+/** Writes the demo store for `count` tool receipts; the same seed and count give the same store contents. */
+export async function generateDemoStore(options: GenerateOptions): Promise<GenerateResult> {
+  const { count } = options;
+  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${count}`);
+  const seed = String(options.seed ?? DEMO_SEED_DEFAULT);
+  mkdirSync(options.out, { recursive: true });
+  const storePath = path.join(options.out, STORE_FILE);
+  const kernel = demoKernelKey(seed);
+  const counts = emptyCounts();
+  const groups = new Set<string>();
+  const every = options.progressEvery ?? 100_000;
+
+  const store = new StoreWriter(storePath);
+  try {
+    const model = new DemoModel(count, seed, (row) => {
+      store.addLineage(row);
+      counts.capabilities++;
+    });
+    const checkpointer = new Checkpointer(kernel);
+    const writeChild = (e: Parameters<typeof signChildReceipt>[0]) => {
+      store.addChild(signChildReceipt(e, kernel));
+      counts.childReceipts++;
+    };
+    for (let seq = 1; seq <= count; seq++) {
+      const ev = model.next(seq);
+      // Children that ended before this tool receipt go first: the log stays in time order.
+      for (const child of model.sessions.takeBefore(ev.timestamp)) writeChild(child);
+      const signed = signToolReceipt(ev, kernel);
+      store.addTool(signed.row);
+      tally(counts, ev, groups);
+      const checkpoint = checkpointer.add(seq, signed.leaf, ev.timestamp);
+      if (checkpoint) store.addCheckpoint(checkpoint);
+      if (options.onProgress && seq % every === 0) options.onProgress(seq);
+      if (seq % 10_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const child of model.sessions.drain()) writeChild(child);
+    counts.checkpoints = checkpointer.count;
+    counts.uncheckpointedTail = checkpointer.tail;
+    counts.sessions = model.sessions.opened;
+    counts.budgetGroups = groups.size;
+  } finally {
+    store.close();
+  }
+  return { storePath, kernelKeyHex: kernel.publicHex, counts };
+}
+
+/** Parses `--name value` flags. */
+export function cliArg(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const count = Number(cliArg(argv, 'count'));
+  const out = cliArg(argv, 'out');
+  if (!Number.isSafeInteger(count) || count < 1 || !out) {
+    process.stderr.write('usage: node --import tsx scripts/demo/generate.ts --count N [--seed S] --out DIR\n');
+    return 2;
+  }
+  const seed = cliArg(argv, 'seed') ?? DEMO_SEED_DEFAULT;
+  const started = process.hrtime.bigint();
+  const result = await generateDemoStore({ count, seed, out, onProgress: (n) => process.stderr.write(`  ${n.toLocaleString('en-US')} tool receipts…\n`) });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const c = result.counts;
+  process.stdout.write(
+    [
+      `wrote ${result.storePath} in ${seconds.toFixed(1)} s (seed ${JSON.stringify(seed)})`,
+      `demo kernel key ${result.kernelKeyHex}`,
+      `tool receipts ${c.toolReceipts} (Gen A ${c.generations.A}, Gen B ${c.generations.B}: ${c.receiptKinds.trace_observation} trace, ${c.receiptKinds.advisory_evaluation} advisory)`,
+      `decisions allow ${c.decisions.allow}, deny ${c.decisions.deny}, cancelled ${c.decisions.cancelled}, incomplete ${c.decisions.incomplete}, none ${c.decisions.none}`,
+      `child receipts ${c.childReceipts} in ${c.sessions} sessions (${c.sessionToolReceipts} tool receipts linked)`,
+      `checkpoints ${c.checkpoints}, uncheckpointed tail ${c.uncheckpointedTail}`,
+      `financial receipts ${c.financialReceipts} in ${c.budgetGroups} budgets (${c.budgetDenials} budget denials, ${c.oracleReceipts} with oracle evidence)`,
+      `capabilities ${c.capabilities}, tenant receipts ${c.tenantReceipts}`,
+      `verify: npx receipt-audit verify ${result.storePath} --trust-key ${result.kernelKeyHex}`,
+    ].join('\n') + '\n',
+  );
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
