@@ -11,7 +11,7 @@ import { testdataPath } from '../../lib/testutil/testdata';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogVerifier } from '../../lib/verify/log-verifier';
 import { verifyPaths } from '../../bin/cli/main';
-import { openStoreReadOnly } from './db';
+import { openStore } from './store-handle';
 import { exportBundleChunks, writeEvidencePackage } from './export';
 
 const CORPUS = testdataPath('corpus/good');
@@ -51,10 +51,9 @@ async function corpusStore(): Promise<string> {
 describe('evidence export from a Chio store', () => {
   it('a store built from the corpus exports back to the same receipts, children, checkpoints and proofs, byte for byte', async () => {
     const file = await corpusStore();
-    const db = openStoreReadOnly(file);
+    const db = openStore(file);
     const out = path.join(path.dirname(file), 'package');
     const counts = writeEvidencePackage(db, file, out, {}, 1767999999);
-    db.close();
     expect(counts).toEqual({ toolReceipts: 250, childReceipts: 30, checkpoints: 2, capabilityLineage: 0, inclusionProofs: 200, uncheckpointedReceipts: 50 });
     for (const f of ['receipts.ndjson', 'child-receipts.ndjson', 'checkpoints.ndjson', 'inclusion-proofs.ndjson']) {
       expect(readFileSync(path.join(out, f), 'utf8'), f).toBe(readFileSync(path.join(CORPUS, f), 'utf8'));
@@ -68,10 +67,9 @@ describe('evidence export from a Chio store', () => {
 
   it('a scoped export leaves children out (no join path) and still verifies', async () => {
     const file = await corpusStore();
-    const db = openStoreReadOnly(file);
+    const db = openStore(file);
     const out = path.join(path.dirname(file), 'scoped');
     const counts = writeEvidencePackage(db, file, out, { capabilityId: 'cap-billing-1' }, 1767999999);
-    db.close();
     expect(counts.childReceipts).toBe(0);
     expect(counts.toolReceipts).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')).childReceiptScope).toBe('omitted_no_join_path');
@@ -82,10 +80,9 @@ describe('evidence export from a Chio store', () => {
 
   it('the POST bundle is one JSON document that the verifier reads whole', async () => {
     const file = await corpusStore();
-    const db = openStoreReadOnly(file);
+    const db = openStore(file);
     // A window that starts at the log's beginning (a later `since` would open budgets mid-way).
     const text = [...exportBundleChunks(db, file, { until: 1767231000 })].join('');
-    db.close();
     const parsed = JSON.parse(text);
     expect(Object.keys(parsed.bundle)).toEqual(
       expect.arrayContaining(['query', 'toolReceipts', 'childReceipts', 'childReceiptScope', 'checkpoints', 'inclusionProofs', 'uncheckpointedReceipts', 'retention', 'capabilityLineage']),

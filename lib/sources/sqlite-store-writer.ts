@@ -19,6 +19,18 @@ export interface ChildReceiptInput {
   rawJson: string; receiptId: string; timestamp: number; sessionId: string; parentRequestId: string; requestId: string;
   operationKind: string; terminalState: string; policyHash: string; outcomeHash: string;
 }
+/** A `capability_lineage` row (the schema's columns, camelCased). */
+export interface CapabilityLineageInput {
+  capabilityId: string;
+  subjectKey: string;
+  issuerKey: string;
+  issuedAt: number;
+  expiresAt: number;
+  grantsJson: string;
+  delegationDepth: number;
+  parentCapabilityId?: string | null;
+}
+
 export interface CheckpointInput {
   checkpointSeq: number; batchStartSeq: number; batchEndSeq: number; treeSize: number;
   /** Hex without 0x, as Chio stores it (the statement_json has the 0x form). */

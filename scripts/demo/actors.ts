@@ -1,4 +1,5 @@
 // The demo's organizations, agents and capabilities: delegation chains, tenants, budgeted grants, renewals and their capability_lineage rows.
+import type { CapabilityLineageInput } from '../../lib/sources/sqlite-store-writer';
 import { TOOLS, type ToolName, type ToolSpec } from './catalog';
 import { compactJson, int, struct } from './json-tree';
 import type { Prng } from './prng';
@@ -41,16 +42,7 @@ export interface Capability {
   budgets: Map<number, Budget>;
 }
 
-export interface LineageRow {
-  capabilityId: string;
-  subjectKey: string;
-  issuerKey: string;
-  issuedAt: number;
-  expiresAt: number;
-  grantsJson: string;
-  delegationDepth: number;
-  parentCapabilityId: string | null;
-}
+export type LineageRow = CapabilityLineageInput & { parentCapabilityId: string | null };
 
 const DAY = 86_400;
 const LIFETIME = 30 * DAY;

@@ -5,7 +5,7 @@
 //   node --import tsx scripts/demo/ensure-demo.ts [--count N] [--force]
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { openStoreReadOnly } from '../../app/_server/db';
+import { closeAllStoreHandles, openStore } from '../../app/_server/store-handle';
 import { writeEvidencePackage } from '../../app/_server/export';
 import { DEMO_SEED_DEFAULT, cliArg, generateDemoStore } from './generate';
 
@@ -22,12 +22,12 @@ export async function ensureDemo(dir: string, count = DEMO_COUNT_DEFAULT, force 
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const result = await generateDemoStore({ count, seed: DEMO_SEED_DEFAULT, out: tmp });
-  const db = openStoreReadOnly(result.storePath);
+  const db = openStore(result.storePath);
   try {
     const exportedAt = Math.floor(statSync(result.storePath).mtimeMs / 1000);
     writeEvidencePackage(db, result.storePath, path.join(tmp, 'package'), {}, exportedAt);
   } finally {
-    db.close();
+    closeAllStoreHandles();
   }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.dirname(dir), { recursive: true });

@@ -1,0 +1,23 @@
+// Server side only: the /v1 API without Next, for node:http servers (tests,
+// benchmarks), routing exactly as the Next route files under app/v1/ do. Every
+// /v1 path is authenticated first, then routed; anything else is a JSON 404.
+import { checkBearer } from './auth';
+import { handleEvidenceExport, handleEvidencePackage } from './handle-evidence';
+import { type ReceiptApiEnv, handleReceiptQuery } from './handle-receipt-query';
+import { notFound } from './http';
+
+const PACKAGE_FILE = /^\/v1\/evidence\/package\/([^/]+)$/;
+
+export async function handleApiRequest(request: Request, env: ReceiptApiEnv): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith('/v1/')) {
+    const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
+    if (denied) return denied;
+    if (pathname === '/v1/receipts/query') return handleReceiptQuery(request, env);
+    if (pathname === '/v1/evidence/export') return handleEvidenceExport(request, env);
+    if (pathname === '/v1/evidence/package' || pathname === '/v1/evidence/package/') return handleEvidencePackage(request, env, null);
+    const file = PACKAGE_FILE.exec(pathname)?.[1];
+    if (file !== undefined) return handleEvidencePackage(request, env, decodeURIComponent(file));
+  }
+  return notFound();
+}

@@ -1,0 +1,68 @@
+// Server side only: the JSON responses of the /v1 API. Errors are `{error: {code, message,
+// param?, issues?}}` with a fixed code per kind; messages never carry file paths, SQL or stack
+// traces (those go to the server log). Every response is `cache-control: no-store`: receipts
+// and counts change as the store grows, and a bearer-protected answer must not sit in caches.
+
+/** The codes this module's helpers use; endpoints may add their own (e.g. 'proofs_unavailable'). */
+export type ApiErrorCode =
+  | 'invalid_parameter'
+  | 'unauthorized'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'store_unavailable'
+  | 'internal_error';
+
+export interface ApiIssue {
+  param: string;
+  message: string;
+}
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode | (string & {}); message: string; param?: string; issues?: ApiIssue[] };
+}
+
+export const JSON_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'application/json; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+/** A 200 with a body that is already JSON bytes (e.g. the receipt page, spliced from raw_json). */
+export function jsonBytes(body: Uint8Array, status = 200): Response {
+  return new Response(body as BodyInit, { status, headers: JSON_HEADERS });
+}
+
+export function errorResponse(
+  status: number,
+  code: ApiErrorCode | (string & {}),
+  message: string,
+  extra: { param?: string; issues?: ApiIssue[]; headers?: Record<string, string> } = {},
+): Response {
+  const error: ApiErrorBody['error'] = { code, message };
+  if (extra.param !== undefined) error.param = extra.param;
+  if (extra.issues !== undefined) error.issues = extra.issues;
+  return new Response(JSON.stringify({ error } satisfies ApiErrorBody), { status, headers: { ...JSON_HEADERS, ...extra.headers } });
+}
+
+/** 400 naming the first bad parameter, with every issue listed. */
+export function badParameters(issues: ApiIssue[]): Response {
+  const first = issues[0] ?? { param: '', message: 'invalid query' };
+  return errorResponse(400, 'invalid_parameter', `${first.param}: ${first.message}`, { param: first.param, issues });
+}
+
+export function methodNotAllowed(allow: string): Response {
+  return errorResponse(405, 'method_not_allowed', `use ${allow}`, { headers: { allow } });
+}
+
+export function notFound(): Response {
+  return errorResponse(404, 'not_found', 'no such endpoint');
+}
+
+/** The store is missing or is not a Chio receipt store; the message does not say where it is. */
+export function storeUnavailable(detail: string): Response {
+  return errorResponse(503, 'store_unavailable', `receipt store unavailable: ${detail}`);
+}
+
+export function internalError(): Response {
+  return errorResponse(500, 'internal_error', 'internal error');
+}
