@@ -1,16 +1,18 @@
-// Placeholder home page (server-rendered). The audit dashboard replaces it in a later step.
+import { ServedLogSummary } from '../components/overview/served-log-summary';
+
+// Home: the server's receipt store (the demo log by default), verified in this browser.
 export default function HomePage() {
   return (
     <main>
       <h1 data-testid="app-title">Receipt Audit</h1>
       <p>
-        Receipt Audit verifies signed AI-agent tool-call receipts (Chio) in your own browser and on
-        the command line.
+        Receipt Audit verifies signed AI-agent tool-call receipts (Chio) in your own browser and on the command line. Below is the
+        receipt log this server holds, fetched as raw bytes and verified here: signatures, hashes, Merkle inclusion and checkpoints.
       </p>
-      <p>
-        <a href="/selftest">Check this browser</a>: run every Ed25519 and Chio vector here, through the same verification code.
+      <ServedLogSummary />
+      <p className="muted">
+        <a href="/selftest">Check this browser</a> against every Ed25519 and Chio vector. The full dashboard lands here in a later step.
       </p>
-      <p className="muted">The audit dashboard lands here in a later step.</p>
     </main>
   );
 }

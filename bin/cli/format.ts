@@ -1,5 +1,6 @@
 // The human-readable report: verdict counts, per-check totals (never one green
 // tick), problems with file:line, and the budget table.
+import { checkTotals } from '../../lib/verify/check-totals';
 import type { VerificationReport } from '../../lib/verify/report';
 
 const MAX_PROBLEMS = 50;
@@ -13,28 +14,13 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : pad(cell, widths[c]!))).join('  ').trimEnd());
 }
 
-function checkTotals(items: { checks: Record<string, string>; details?: Record<string, string> }[]): string[] {
-  const totals = new Map<string, { pass: number; fail: number; skipped: Map<string, number> }>();
-  for (const it of items) {
-    for (const [name, status] of Object.entries(it.checks)) {
-      let t = totals.get(name);
-      if (!t) totals.set(name, (t = { pass: 0, fail: 0, skipped: new Map() }));
-      if (status === 'pass') t.pass++;
-      else if (status === 'fail') t.fail++;
-      else {
-        const why = it.details?.[name] ?? 'no reason given';
-        t.skipped.set(why, (t.skipped.get(why) ?? 0) + 1);
-      }
-    }
-  }
-  const rows: string[][] = [];
-  const order = ['parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'inclusion', 'structure', 'continuity', 'signer_trusted'];
-  const names = [...totals.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  for (const name of names) {
-    const t = totals.get(name)!;
-    const skipped = [...t.skipped].map(([why, n]) => `${n} skipped (${why})`).join(', ');
-    rows.push([name, `${t.pass} pass`, `${t.fail} fail`, skipped]);
-  }
+function checkTable(items: { checks: Record<string, string>; details?: Record<string, string> }[]): string[] {
+  const rows = checkTotals(items).map((t) => [
+    t.name,
+    `${t.pass} pass`,
+    `${t.fail} fail`,
+    [...t.skipped].map(([why, n]) => `${n} skipped (${why})`).join(', '),
+  ]);
   return rows.length ? table(rows) : ['  (none)'];
 }
 
@@ -45,14 +31,15 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   lines.push(`Result: ${report.ok ? 'OK, nothing failed' : 'FAILED'}`);
   lines.push('');
   lines.push(`Receipts: ${s.receipts} (verified ${s.verified}, failed ${s.failed}, unverified ${s.unverified})`);
-  lines.push(...checkTotals(report.receipts));
+  lines.push(...checkTable(report.receipts));
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   lines.push(`Checkpoints: ${s.checkpoints} (verified ${s.checkpoints - cpFailed}, failed ${cpFailed})`);
-  if (report.checkpoints.length) lines.push(...checkTotals(report.checkpoints));
+  if (report.checkpoints.length) lines.push(...checkTable(report.checkpoints));
   for (const p of report.packages) {
     lines.push(`Package ${p.path}: manifest ${p.checks.manifest}${p.details ? ` (${p.details.manifest})` : ''}`);
   }
   lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel keys pinned, so signer_trusted is skipped (signatures show self-consistency only)');
+  for (const k of report.keys) lines.push(`  signing key ${k.key}: ${k.receipts} receipts, ${k.checkpoints} checkpoints`);
   lines.push('');
   const errors = report.problems.filter((p) => p.severity === 'error').length;
   lines.push(`Problems: ${report.problems.length} (${errors} errors, ${report.problems.length - errors} warnings)`);

@@ -1,6 +1,7 @@
 // `receipt-audit verify <path>… [--trust-key HEX]… [--trust-file FILE] [--json]`
 // (contract §8). Exit 0 when the log is ok, 1 when anything failed, 2 for
 // usage errors and unreadable or unrecognized input (one clear line on stderr).
+import { statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
@@ -29,6 +30,9 @@ Chio SQLite receipt stores. Several paths are verified as one log.
 Exit status: 0 the log is ok, 1 something failed, 2 usage or unreadable input.`;
 
 export class UsageError extends Error {}
+
+/** sql.js reads a store into one wasm heap; past this it cannot. */
+const MAX_SQLJS_BYTES = 2 ** 31 - 1;
 
 interface Args {
   paths: string[];
@@ -111,6 +115,13 @@ export async function verifyPaths(paths: string[], trust: TrustStore): Promise<V
     if (input.kind === 'package') {
       await loadPackage(nodeDir(abs, input.path), verifier, `package:${i}`);
     } else if (input.kind === 'sqlite') {
+      const size = statSync(abs).size;
+      if (size > MAX_SQLJS_BYTES) {
+        throw new UsageError(
+          `${input.path} is ${(size / 2 ** 30).toFixed(1)} GiB: the SQLite reader shared with the browser (sql.js) holds a whole store in memory, up to 2 GiB. ` +
+            `Export it as an evidence package instead (RECEIPT_DB=${input.path} npm start, then GET /v1/evidence/package) and verify that folder.`,
+        );
+      }
       SQL ??= await initSqlJs();
       const db = await readOptional(abs);
       if (!db) throw new UsageError(`cannot read ${input.path}`);

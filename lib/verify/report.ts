@@ -45,6 +45,8 @@ export interface VerificationReport {
   packages: PackageReport[];
   /** Whether kernel keys were pinned (without them `signer_trusted` is skipped). */
   trust: { pinned: boolean };
+  /** Every signing key seen, with how many receipts and checkpoints it signed. */
+  keys: { key: string; receipts: number; checkpoints: number }[];
 }
 
 export function receiptVerdict(r: ReceiptEntry, trustPinned: boolean): Verdict {
@@ -95,7 +97,20 @@ export function buildReport(input: ReportInput): VerificationReport {
     finance: input.finance,
     packages: input.packages,
     trust: { pinned: input.trustPinned },
+    keys: keysSeen(input.receipts, input.checkpoints),
   };
+}
+
+function keysSeen(receipts: ReceiptEntry[], checkpoints: CheckpointEntry[]): VerificationReport['keys'] {
+  const keys = new Map<string, { key: string; receipts: number; checkpoints: number }>();
+  const of = (key: string) => {
+    let k = keys.get(key);
+    if (!k) keys.set(key, (k = { key, receipts: 0, checkpoints: 0 }));
+    return k;
+  };
+  for (const r of receipts) if (r.kernelKey !== null) of(r.kernelKey).receipts++;
+  for (const c of checkpoints) of(c.cp.kernelKeyNormalized ?? c.cp.kernelKey).checkpoints++;
+  return [...keys.values()].sort((a, b) => b.receipts + b.checkpoints - (a.receipts + a.checkpoints));
 }
 
 function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {

@@ -238,3 +238,10 @@ describe('content', () => {
     expect(readdirSync(path.dirname(run.storePath))).toEqual(['receipts.sqlite3']);
   });
 });
+
+describe('the published demo key', () => {
+  it('lib/trust/known-keys.ts names the key the default seed derives', async () => {
+    const { DEMO_KERNEL_KEY } = await import('../../lib/trust/known-keys');
+    expect(demoKernelKeyHex()).toBe(DEMO_KERNEL_KEY);
+  });
+});

@@ -1,0 +1,78 @@
+'use client';
+// What the page verified from the server's store: verdicts, per-check totals
+// (never one green tick), checkpoints, problems and budgets. Presentational.
+import type { VerificationReport } from '../../lib/verify/report';
+import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
+import { checkTotals } from '../../lib/verify/check-totals';
+import { useServedLog } from '../data/use-served-log';
+
+function Summary({ report, bytes, ms }: { report: VerificationReport; bytes: number; ms: number }) {
+  const s = report.summary;
+  const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
+  return (
+    <section data-testid="verify-summary" data-ok={String(report.ok)} data-done="true">
+      <p className={report.ok ? 'banner ok' : 'banner bad'}>
+        <strong>{report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {s.receipts} receipts and{' '}
+        {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
+      </p>
+      <dl className="counts">
+        <div><dt>verified</dt><dd data-testid="count-verified">{s.verified}</dd></div>
+        <div><dt>failed</dt><dd data-testid="count-failed">{s.failed}</dd></div>
+        <div><dt>unverified</dt><dd data-testid="count-unverified">{s.unverified}</dd></div>
+        <div><dt>checkpoints verified</dt><dd>{s.checkpoints - cpFailed} of {s.checkpoints}</dd></div>
+      </dl>
+      <h2>Checks</h2>
+      <table className="grid">
+        <thead><tr><th scope="col">check</th><th scope="col">pass</th><th scope="col">fail</th><th scope="col">skipped (why)</th></tr></thead>
+        <tbody>
+          {checkTotals(report.receipts).map((t) => (
+            <tr key={t.name}>
+              <th scope="row">{t.name}</th>
+              <td className={t.pass ? 'good' : ''}>{t.pass}</td>
+              <td className={t.fail ? 'bad' : ''}>{t.fail}</td>
+              <td>{[...t.skipped].map(([why, n]) => `${n} (${why})`).join('; ') || '–'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h2>Signing keys</h2>
+      <ul>
+        {report.keys.map((k) => (
+          <li key={k.key}>
+            <code>{k.key}</code>
+            {k.key === DEMO_KERNEL_KEY ? ' (the published demo kernel key)' : ''} signed {k.receipts} receipts and {k.checkpoints} checkpoints; not
+            pinned, so its signatures show only that the log is self-consistent, not who signed it.
+          </li>
+        ))}
+      </ul>
+      <h2>Problems ({report.problems.length})</h2>
+      {report.problems.length === 0 ? <p className="muted">None.</p> : (
+        <ul data-testid="problems">
+          {report.problems.slice(0, 100).map((p, i) => (
+            <li key={i}><code>{p.code}</code> {p.file ? `${p.file}${p.line !== undefined ? `:${p.line}` : ''} ` : ''}{p.message}</li>
+          ))}
+        </ul>
+      )}
+      <h2>Budgets</h2>
+      <table className="grid">
+        <thead><tr><th scope="col">capability</th><th scope="col">grant</th><th scope="col">currency</th><th scope="col">total</th><th scope="col">charged</th><th scope="col">remaining</th><th scope="col">breaks</th></tr></thead>
+        <tbody>
+          {report.finance.budgets.map((b) => (
+            <tr key={`${b.capability_id}/${b.grant_index}`}>
+              <th scope="row">{b.capability_id}</th><td>{String(b.grant_index)}</td><td>{b.currency}</td><td>{String(b.budget_total)}</td>
+              <td>{String(b.charged)}</td><td>{String(b.remaining)}</td><td className={b.breaks.length ? 'bad' : ''}>{b.breaks.length}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="muted">Amounts in minor units. Only receipts whose signature passed are counted.</p>
+    </section>
+  );
+}
+
+export function ServedLogSummary() {
+  const log = useServedLog();
+  if (log.state === 'loading') return <p data-testid="verify-summary" data-done="false" aria-live="polite">{log.step}</p>;
+  if (log.state === 'error') return <p role="alert" data-testid="verify-summary" data-done="true" data-ok="false">Could not load the log: {log.message}</p>;
+  return <Summary report={log.report} bytes={log.bytes} ms={log.ms} />;
+}
