@@ -19,7 +19,8 @@ const IGNORED_FILE = /\.test\.tsx?$/;
 
 /** Environment for every Next.js child: never send telemetry. */
 export function nextEnv(extra = {}) {
-  return { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...extra };
+  // SQLITE_USE_URI lets the server open WAL-mode stores immutable=1 (nothing written beside them).
+  return { ...process.env, NEXT_TELEMETRY_DISABLED: '1', SQLITE_USE_URI: '1', ...extra };
 }
 
 function newestMtimeMs(dir) {
