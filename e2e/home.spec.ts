@@ -30,3 +30,18 @@ test('the API serves the demo store through Next', async ({ request }) => {
   expect(index.status()).toBe(200);
   expect((await index.json()).files.map((f: { path: string }) => f.path)).toContain('receipts.ndjson');
 });
+
+// What the API serves verifies with the command line: a query page, saved as a file.
+test('a page of /v1/receipts/query verifies with receipt-audit', async ({ request }, testInfo) => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const res = await request.get('/v1/receipts/query?limit=200&toolServer=srv-payments');
+  mkdirSync(testInfo.outputDir, { recursive: true });
+  const file = join(testInfo.outputDir, 'query-page.json');
+  writeFileSync(file, await res.body());
+  const out = execFileSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', file, '--trust-key', '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f17', '--json']);
+  const report = JSON.parse(out.toString());
+  expect(report.ok).toBe(true);
+  expect(report.summary.receipts).toBe(200);
+  expect(report.summary.verified).toBe(200);
+});

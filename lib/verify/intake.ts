@@ -1,7 +1,8 @@
 // Turns one record's text into typed log items (contract §2 "accepted record
 // shapes"): a bare receipt, the package wrapper `{"seq","receipt"}`, a receipt
-// store row (`raw_json` / `receipt_json`), a JSON array of any of these, and
-// checkpoints, inclusion proofs and transparency records. Attacker-controlled
+// store row (`raw_json` / `receipt_json`), a JSON array of any of these, an
+// evidence-export bundle, a page of Chio's receipt API, and checkpoints,
+// inclusion proofs and transparency records. Attacker-controlled
 // input; every failure is a located issue, never a throw.
 import { type JsonIssue, parseJson } from '../json/parse';
 import { type JsonObject, type JsonValue, isJsonObject, isJsonNumber, jsonTypeName } from '../json/value';
@@ -73,6 +74,16 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
   // Evidence-export bundle (`POST /v1/evidence/export`): expand its lists.
   const bundle = v.get('bundle');
   if (role === 'auto' && isJsonObject(bundle) && bundle.has('toolReceipts')) return collectBundle(bundle, `${path}.bundle`, out);
+  // A page of Chio's receipt API (`/v1/receipts/query` {totalCount, nextCursor, receipts},
+  // `/v1/receipts/tools` {…, count, receipts}): expand its receipts.
+  const page = v.get('receipts');
+  if (role === 'auto' && depth === 0 && Array.isArray(page) && (v.has('totalCount') || v.has('count'))) {
+    for (let i = 0; i < page.length; i++) {
+      const err = collect(page[i]!, 'auto', `${path}.receipts[${i}]`, out, 1);
+      if (err) return err;
+    }
+    return null;
+  }
 
   // Store row exported as JSON: `raw_json` (tool/child tables) or `receipt_json` (sidecar).
   for (const col of ['raw_json', 'receipt_json'] as const) {
