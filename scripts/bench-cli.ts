@@ -8,9 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openStore } from '../app/_server/store-handle';
-import { writeEvidencePackage } from '../app/_server/export';
-import { generateDemoStore } from './demo/generate';
+import { exportDemoPackage, generateDemoStore } from './demo/generate';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -48,8 +46,7 @@ const dir = path.join(ROOT, 'bench-out', `package-${count}`);
 if (!existsSync(path.join(dir, 'manifest.json'))) {
   process.stdout.write(`generating ${count} receipts into ${path.relative(ROOT, dir)} …\n`);
   const store = await generateDemoStore({ count, out: `${dir}-store` });
-  const db = openStore(store.storePath);
-  writeEvidencePackage(db, store.storePath, dir, {}, 1767225600);
+  await exportDemoPackage(store.storePath, dir);
 }
 const key = /kernel_key":"([0-9a-f]{64})"/.exec(readFileSync(path.join(dir, 'checkpoints.ndjson'), 'utf8'))?.[1];
 if (!key) throw new Error('no checkpoint in the generated package');

@@ -3,11 +3,9 @@
 // newcomer sees a real, verifying log. Idempotent; does nothing when both exist.
 //
 //   node --import tsx scripts/demo/ensure-demo.ts [--count N] [--force]
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { closeAllStoreHandles, openStore } from '../../app/_server/store-handle';
-import { writeEvidencePackage } from '../../app/_server/export';
-import { DEMO_SEED_DEFAULT, cliArg, generateDemoStore } from './generate';
+import { DEMO_SEED_DEFAULT, cliArg, exportDemoPackage, generateDemoStore } from './generate';
 
 /** Not a multiple of 100, so the demo has an uncheckpointed tail. */
 export const DEMO_COUNT_DEFAULT = 2437;
@@ -22,13 +20,7 @@ export async function ensureDemo(dir: string, count = DEMO_COUNT_DEFAULT, force 
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const result = await generateDemoStore({ count, seed: DEMO_SEED_DEFAULT, out: tmp });
-  const db = openStore(result.storePath);
-  try {
-    const exportedAt = Math.floor(statSync(result.storePath).mtimeMs / 1000);
-    writeEvidencePackage(db, result.storePath, path.join(tmp, 'package'), {}, exportedAt);
-  } finally {
-    closeAllStoreHandles();
-  }
+  await exportDemoPackage(result.storePath, path.join(tmp, 'package'));
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(path.dirname(dir), { recursive: true });
   renameSync(tmp, dir);

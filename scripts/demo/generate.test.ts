@@ -245,3 +245,24 @@ describe('the published demo key', () => {
     expect(demoKernelKeyHex()).toBe(DEMO_KERNEL_KEY);
   });
 });
+
+describe("npm start's demo step (ensure-demo.ts)", () => {
+  it('creates the store and its package once, then leaves them alone; the package verifies', async () => {
+    const { ensureDemo } = await import('./ensure-demo');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'ra-ensure-')), 'demo');
+    expect((await ensureDemo(dir, 321)).created).toBe(true);
+    const again = await ensureDemo(dir, 321);
+    expect(again.created).toBe(false);
+    const { verifyPaths } = await import('../../bin/cli/main');
+    const { TrustStore } = await import('../../lib/trust/trust-store');
+    const trust = TrustStore.create([{ key: demoKernelKeyHex() }]);
+    if (!trust.ok) throw new Error(trust.error);
+    const report = await verifyPaths([again.pkg], trust.store);
+    expect(report.ok).toBe(true);
+    expect(report.packages[0]!.checks.manifest).toBe('pass');
+    expect(report.summary.verified).toBe(report.summary.receipts);
+  });
+});

@@ -5,7 +5,7 @@
 // Receipts are produced, signed and written one at a time in time order (tool and child
 // receipts interleaved, as a live kernel logs them); memory holds only the open checkpoint
 // batch, the budgets and the few open sessions, so the count can go to millions.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Checkpointer } from './checkpoints';
@@ -127,6 +127,20 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
   return { storePath, kernelKeyHex: kernel.publicHex, counts };
 }
 
+/**
+ * The store's evidence package, exported exactly as the server exports it
+ * (app/_server/export.ts), with `exportedAt` taken from the store file.
+ */
+export async function exportDemoPackage(storePath: string, pkgDir: string): Promise<void> {
+  const { openStore, closeAllStoreHandles } = await import('../../app/_server/store-handle');
+  const { writeEvidencePackage } = await import('../../app/_server/export');
+  try {
+    writeEvidencePackage(openStore(storePath), storePath, pkgDir, {}, Math.floor(statSync(storePath).mtimeMs / 1000));
+  } finally {
+    closeAllStoreHandles();
+  }
+}
+
 /** Parses `--name value` flags. */
 export function cliArg(argv: string[], name: string): string | undefined {
   const i = argv.indexOf(`--${name}`);
@@ -137,7 +151,7 @@ async function main(argv: string[]): Promise<number> {
   const count = Number(cliArg(argv, 'count'));
   const out = cliArg(argv, 'out');
   if (!Number.isSafeInteger(count) || count < 1 || !out) {
-    process.stderr.write('usage: node --import tsx scripts/demo/generate.ts --count N [--seed S] --out DIR\n');
+    process.stderr.write('usage: node --import tsx scripts/demo/generate.ts --count N [--seed S] --out DIR [--no-package]\n');
     return 2;
   }
   const seed = cliArg(argv, 'seed') ?? DEMO_SEED_DEFAULT;
@@ -145,6 +159,13 @@ async function main(argv: string[]): Promise<number> {
   const result = await generateDemoStore({ count, seed, out, onProgress: (n) => process.stderr.write(`  ${n.toLocaleString('en-US')} tool receipts…\n`) });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const c = result.counts;
+  let packageLine = 'evidence package: skipped (--no-package)';
+  if (!argv.includes('--no-package')) {
+    const pkg = path.join(out, 'package');
+    const t0 = Date.now();
+    await exportDemoPackage(result.storePath, pkg);
+    packageLine = `evidence package ${pkg} in ${((Date.now() - t0) / 1000).toFixed(1)} s (npx receipt-audit verify ${pkg} --trust-key ${result.kernelKeyHex})`;
+  }
   process.stdout.write(
     [
       `wrote ${result.storePath} in ${seconds.toFixed(1)} s (seed ${JSON.stringify(seed)})`,
@@ -156,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
       `financial receipts ${c.financialReceipts} in ${c.budgetGroups} budgets (${c.budgetDenials} budget denials, ${c.oracleReceipts} with oracle evidence)`,
       `capabilities ${c.capabilities}, tenant receipts ${c.tenantReceipts}`,
       `verify: npx receipt-audit verify ${result.storePath} --trust-key ${result.kernelKeyHex}`,
+      packageLine,
     ].join('\n') + '\n',
   );
   return 0;
