@@ -10,6 +10,7 @@ export type ApiErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'store_unavailable'
+  | 'proofs_unavailable'
   | 'internal_error';
 
 export interface ApiIssue {
@@ -18,7 +19,7 @@ export interface ApiIssue {
 }
 
 export interface ApiErrorBody {
-  error: { code: ApiErrorCode | (string & {}); message: string; param?: string; issues?: ApiIssue[] };
+  error: { code: ApiErrorCode; message: string; param?: string; issues?: ApiIssue[] };
 }
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
@@ -34,7 +35,7 @@ export function jsonBytes(body: Uint8Array, status = 200): Response {
 
 export function errorResponse(
   status: number,
-  code: ApiErrorCode | (string & {}),
+  code: ApiErrorCode,
   message: string,
   extra: { param?: string; issues?: ApiIssue[]; headers?: Record<string, string> } = {},
 ): Response {
