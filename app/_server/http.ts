@@ -3,7 +3,7 @@
 // traces (those go to the server log). Every response is `cache-control: no-store`: receipts
 // and counts change as the store grows, and a bearer-protected answer must not sit in caches.
 
-/** The codes this module's helpers use; endpoints may add their own (e.g. 'proofs_unavailable'). */
+/** Every error code the /v1 API answers with (a closed list; clients may switch on it). */
 export type ApiErrorCode =
   | 'invalid_parameter'
   | 'unauthorized'
