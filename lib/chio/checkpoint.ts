@@ -111,15 +111,15 @@ export function checkpointStructureError(cp: DecodedCheckpoint): string | null {
   return null;
 }
 
-/** `validate_checkpoint_predecessor`. Null when `next` follows `prev`. */
-export function continuityError(prev: DecodedCheckpoint, next: DecodedCheckpoint): string | null {
+/** `validate_checkpoint_predecessor`. Null when `next` follows `prev` (whose `checkpointSha256` is `prevSha256`). */
+export function continuityError(prev: DecodedCheckpoint, prevSha256: string, next: DecodedCheckpoint): string | null {
   if (next.checkpointSeq !== prev.checkpointSeq + 1n) {
     return `checkpoint_seq ${next.checkpointSeq} does not follow ${prev.checkpointSeq}`;
   }
   if (next.batchStartSeq !== prev.batchEndSeq + 1n) {
     return `batch starts at ${next.batchStartSeq}, but checkpoint ${prev.checkpointSeq} ended at ${prev.batchEndSeq}`;
   }
-  if (next.previousCheckpointSha256 !== undefined && next.previousCheckpointSha256 !== checkpointSha256(prev)) {
+  if (next.previousCheckpointSha256 !== undefined && next.previousCheckpointSha256 !== prevSha256) {
     return `previous_checkpoint_sha256 does not match checkpoint ${prev.checkpointSeq}`;
   }
   return null;

@@ -62,7 +62,7 @@ function evaluateSpace(list: CheckpointEntry[], problems: Problem[]): void {
       }
       continue;
     }
-    const err = continuityError(prev.cp, c.cp);
+    const err = continuityError(prev.cp, prev.sha256, c.cp);
     c.checks.continuity = err ? fail(err) : pass();
     if (err) problems.push(makeProblem('checkpoint_continuity_broken', `checkpoint ${seq}: ${err}`, at(c)));
   }

@@ -49,7 +49,8 @@ export interface ProofEntry extends Located {
 export interface TransparencyEntry extends Located {
   space: string;
   kind: 'publication' | 'witness' | 'consistency' | 'equivocation';
-  value: import('../json/value').JsonObject;
+  /** Each field's canonical JSON text (clone-safe; compared with the rebuilt record). */
+  fields: Record<string, string>;
 }
 
 export type Verdict = 'verified' | 'failed' | 'unverified';

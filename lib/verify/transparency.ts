@@ -5,7 +5,7 @@
 import { fromHex } from '../bytes/hex';
 import { sha256Hex } from '../crypto/sha256';
 import { canonicalize } from '../json/canonicalize';
-import { JsonNumber, type JsonObject, type JsonValue, isJsonNumber } from '../json/value';
+import { JsonNumber, type JsonObject, type JsonValue } from '../json/value';
 import type { CheckpointEntry, TransparencyEntry } from './entries';
 import { type Problem, makeProblem } from './problems';
 
@@ -62,18 +62,19 @@ export function expectedConsistency(prev: CheckpointEntry, next: CheckpointEntry
   ]);
 }
 
-function seqOf(v: JsonValue | undefined): bigint | null {
-  return isJsonNumber(v) && v.isIntegerLiteral ? BigInt(v.raw) : null;
+/** A field's canonical text as a non-negative integer, else null. */
+function seqOf(text: string | undefined): bigint | null {
+  return text !== undefined && /^\d+$/.test(text) ? BigInt(text) : null;
 }
 
 /** The first field whose canonical value differs, or null when equal (ignoring `ignore` keys). */
-function firstDifference(supplied: JsonObject, expected: JsonObject, ignore: string[] = []): string | null {
-  const keys = new Set([...supplied.keys(), ...expected.keys()]);
+function firstDifference(supplied: Record<string, string>, expected: JsonObject, ignore: string[] = []): string | null {
+  const keys = new Set([...Object.keys(supplied), ...expected.keys()]);
   for (const k of [...keys].sort()) {
     if (ignore.includes(k)) continue;
-    const a = supplied.get(k);
+    const a = Object.prototype.hasOwnProperty.call(supplied, k) ? supplied[k] : undefined;
     const b = expected.get(k);
-    if (a === undefined || b === undefined || canonicalize(a) !== canonicalize(b)) return k;
+    if (a === undefined || b === undefined || a !== canonicalize(b)) return k;
   }
   return null;
 }
@@ -89,18 +90,18 @@ export function evaluateTransparency(records: TransparencyEntry[], checkpoints: 
     const report = (msg: string, seq?: bigint | null) =>
       problems.push(makeProblem(t.kind === 'equivocation' ? 'checkpoint_equivocation' : 'checkpoint_continuity_broken', msg, seq != null ? { ...where, checkpoint_seq: seq } : where));
     if (t.kind === 'equivocation') {
-      report(`the package records a checkpoint equivocation (${String(t.value.get('kind'))}) between checkpoints ${canonicalize(t.value.get('first_checkpoint_seq') ?? null)} and ${canonicalize(t.value.get('second_checkpoint_seq') ?? null)}`);
+      report(`the package records a checkpoint equivocation (${t.fields.kind ?? 'unknown kind'}) between checkpoints ${t.fields.first_checkpoint_seq ?? '?'} and ${t.fields.second_checkpoint_seq ?? '?'}`);
       continue;
     }
     let expected: JsonObject | null = null;
     let seq: bigint | null = null;
     if (t.kind === 'publication') {
-      seq = seqOf(t.value.get('checkpoint_seq'));
+      seq = seqOf(t.fields.checkpoint_seq);
       const c = find(t.space, seq);
       if (c) expected = expectedPublication(c);
     } else {
-      seq = seqOf(t.value.get(t.kind === 'witness' ? 'witness_checkpoint_seq' : 'to_checkpoint_seq'));
-      const prevSeq = seqOf(t.value.get(t.kind === 'witness' ? 'checkpoint_seq' : 'from_checkpoint_seq'));
+      seq = seqOf(t.fields[t.kind === 'witness' ? 'witness_checkpoint_seq' : 'to_checkpoint_seq']);
+      const prevSeq = seqOf(t.fields[t.kind === 'witness' ? 'checkpoint_seq' : 'from_checkpoint_seq']);
       const next = find(t.space, seq);
       const prev = find(t.space, prevSeq);
       if (next && prev) expected = t.kind === 'witness' ? expectedWitness(prev, next) : expectedConsistency(prev, next);
@@ -109,7 +110,7 @@ export function evaluateTransparency(records: TransparencyEntry[], checkpoints: 
       report(`${t.file}:${t.line}: this ${t.kind} record refers to a checkpoint that is not in the log`, seq);
       continue;
     }
-    const diff = firstDifference(t.value, expected, t.kind === 'publication' ? ['trust_anchor_binding'] : []);
+    const diff = firstDifference(t.fields, expected, t.kind === 'publication' ? ['trust_anchor_binding'] : []);
     if (diff !== null) report(`${t.file}:${t.line}: the ${t.kind} record does not match the checkpoints as recomputed (field ${diff})`, seq);
   }
   return problems;

@@ -1,0 +1,123 @@
+// The whole-log half of verification (contract §5–§9): takes what
+// RecordVerifier produced, from one thread or many workers in any order, and
+// evaluates what needs the whole log — checkpoint structure, continuity and
+// equivocation, inclusion, transparency records, manifest counts, budget
+// reconciliation, verdicts — then builds the report. The report is ordered by
+// each item's `order`, so it does not depend on which worker finished first.
+import { reconcileBudgets } from '../finance/reconcile';
+import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import { evaluateCheckpoints } from './checkpoints';
+import { InclusionIndex } from './inclusion';
+import { type Problem, type ProblemLocation, makeProblem } from './problems';
+import type { RecordOutput } from './record-verifier';
+import { type PackageReport, type VerificationReport, buildReport, checkpointVerdict } from './report';
+import { evaluateTransparency } from './transparency';
+
+export class LogAssembler {
+  private readonly receipts: ReceiptEntry[] = [];
+  private readonly checkpoints: CheckpointEntry[] = [];
+  private readonly inclusion = new InclusionIndex();
+  private readonly transparency: TransparencyEntry[] = [];
+  private readonly problems: Problem[] = [];
+  /** Records' problem lists, kept by reference: signature checks still running append to them. */
+  private readonly recordProblems: Problem[][] = [];
+  private readonly packages: PackageReport[] = [];
+  private readonly packageSpaces = new Map<PackageReport, string>();
+  private readonly unprovenExpected = new Map<string, bigint>();
+
+  /**
+   * Takes records' results. Receipts and checkpoints may still be waiting for
+   * their signatures (same thread); everything must be settled before `finish`.
+   */
+  add(out: RecordOutput): void {
+    for (const c of out.checkpoints) {
+      this.checkpoints.push(c);
+      this.inclusion.addCheckpoint(c);
+    }
+    for (const r of out.receipts) {
+      this.receipts.push(r);
+      this.inclusion.addReceipt(r);
+    }
+    for (const p of out.proofs) this.inclusion.addProof(p);
+    this.transparency.push(...out.transparency);
+    this.recordProblems.push(out.problems);
+  }
+
+  addProblem(problem: Problem): void {
+    this.problems.push(problem);
+  }
+
+  /** A package's `manifest` check, from the package loader. */
+  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void {
+    const { space, ...report } = pkg;
+    this.packages.push(report);
+    this.packageSpaces.set(report, space);
+    this.problems.push(...problems);
+  }
+
+  /** How a source's checkpoints cover its receipts, shown with inclusion results. */
+  setSpaceNote(space: string, note: string): void {
+    this.inclusion.setNote(space, note);
+  }
+
+  /** The manifest's `uncheckpointedReceipts`: tool receipts of `space` that must have no inclusion proof. */
+  expectUnprovenToolReceipts(space: string, count: bigint): void {
+    this.unprovenExpected.set(space, count);
+  }
+
+  finish(trustPinned: boolean): VerificationReport {
+    // Workers deliver in any order; every decision below reads entries in log order.
+    this.receipts.sort((a, b) => a.order - b.order);
+    this.checkpoints.sort((a, b) => a.order - b.order);
+    for (const list of this.recordProblems) this.problems.push(...list);
+    this.recordProblems.length = 0;
+    this.problems.push(...evaluateCheckpoints(this.checkpoints));
+    const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
+    this.problems.push(...this.inclusion.finish(this.receipts, verified));
+    this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
+    this.checkUnprovenCounts();
+    const finance = reconcileBudgets(this.financeInputs());
+    const byId = new Map(this.receipts.map((r) => [r.id, r]));
+    for (const g of finance.budgets) {
+      for (const b of g.break_details) {
+        this.problems.push(makeProblem('reconciliation_break', `${g.capability_id} grant ${g.grant_index}: ${b.rule}`, locate(byId.get(b.receipt_id))));
+      }
+    }
+    for (const m of finance.malformed) {
+      this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(byId.get(m.receipt_id))));
+    }
+    return buildReport({ receipts: this.receipts, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned });
+  }
+
+  /** The manifest count of unproven tool receipts, against the proofs actually in the package. */
+  private checkUnprovenCounts(): void {
+    for (const [space, expected] of this.unprovenExpected) {
+      const actual = this.receipts.filter((r) => r.space === space && r.type === 'tool' && !r.proofCount).length;
+      if (BigInt(actual) === expected) continue;
+      const msg = `manifest.json counts ${expected} uncheckpointedReceipts, but ${actual} tool receipts have no inclusion proof`;
+      this.problems.push(makeProblem('manifest_mismatch', msg, { file: 'manifest.json' }));
+      for (const [pkg, s] of this.packageSpaces) {
+        if (s !== space) continue;
+        pkg.checks.manifest = 'fail';
+        pkg.details = { manifest: pkg.details?.manifest ?? msg };
+      }
+    }
+  }
+
+  private *financeInputs() {
+    for (const r of this.receipts) {
+      if (r.type !== 'tool' || (r.financial === undefined && r.financialError === undefined)) continue;
+      yield {
+        id: r.id,
+        capabilityId: r.capabilityId ?? '',
+        signatureValid: r.checks.signature?.status === 'pass',
+        ...(r.financial ? { financial: r.financial } : {}),
+        ...(r.financialError !== undefined ? { financialError: r.financialError } : {}),
+      };
+    }
+  }
+}
+
+function locate(r: ReceiptEntry | undefined): ProblemLocation {
+  return r ? { receipt_id: r.id, file: r.file, line: r.line } : {};
+}

@@ -1,0 +1,72 @@
+// The browser verifies with many workers: records are split across several
+// RecordVerifiers, their outputs cross a structured clone (as postMessage
+// does) and reach one LogAssembler in any order. The report must be exactly
+// the single-thread one.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { splitRecords } from '../sources/records';
+import { testdataPath } from '../testutil/testdata';
+import { TrustStore } from '../trust/trust-store';
+import { roleForFileName, PACKAGE_FILES } from '../sources/package';
+import { LogAssembler } from './log-assembler';
+import { LogVerifier } from './log-verifier';
+import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, type RecordOutput } from './record-verifier';
+import { reportToJson } from './report-json';
+
+const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
+
+async function recordsOf(dir: string): Promise<{ text: string; origin: RecordOrigin }[]> {
+  const out: { text: string; origin: RecordOrigin }[] = [];
+  for (const [name] of PACKAGE_FILES) {
+    const bytes = new Uint8Array(readFileSync(path.join(dir, name)));
+    const chunks = (async function* () {
+      yield bytes;
+    })();
+    for await (const ev of splitRecords(name, chunks)) {
+      if (ev.kind === 'record') out.push({ text: ev.text, origin: { file: name, line: ev.line, role: roleForFileName(name), space: 'pkg' } });
+    }
+  }
+  return out;
+}
+
+function trust() {
+  const t = TrustStore.create([{ key: KEY }]);
+  if (!t.ok) throw new Error(t.error);
+  return t.store;
+}
+
+/** A deterministic shuffle, so "any order" is tested without flakiness. */
+function shuffled<T>(xs: T[], seed: number): T[] {
+  const a = [...xs];
+  let s = seed;
+  for (let i = a.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const j = s % (i + 1);
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+describe('parallel verification equals single-thread verification', () => {
+  it.each(['tampered-field', 'bad-checkpoint-signature', 'duplicate-key'])('%s: 3 workers, batches of 37, cloned, delivered shuffled', async (name) => {
+    const records = await recordsOf(testdataPath(`corpus/${name}`));
+
+    const single = new LogVerifier({ trust: trust() });
+    for (const r of records) await single.addRecord(r.text, r.origin);
+    const expected = reportToJson(await single.finish());
+
+    const workers = [0, 1, 2].map(() => new RecordVerifier(trust()));
+    const batches: RecordOutput[] = [];
+    for (let start = 0; start < records.length; start += 37) {
+      const worker = workers[(start / 37) % workers.length]!;
+      const out = emptyOutput();
+      const pending = records.slice(start, start + 37).flatMap((r, i) => worker.verify(r.text, r.origin, (start + i) * ORDER_STRIDE, out));
+      await Promise.all(pending);
+      batches.push(structuredClone(out));
+    }
+    const assembler = new LogAssembler();
+    for (const out of shuffled(batches, 7)) assembler.add(out);
+    expect(reportToJson(assembler.finish(true))).toBe(expected);
+  });
+});

@@ -1,0 +1,198 @@
+// The per-record half of verification (contract §5): everything a record's own
+// bytes decide (parse, signature, hashes, Gen B id and semantics, trust), with
+// no knowledge of the rest of the log. Stateless apart from the trust store, so
+// it runs in any number of Web Workers; LogAssembler does the whole-log half.
+// Its output is structured-clone safe: plain objects, bigint, Uint8Array.
+import { canonicalBytes, canonicalize } from '../json/canonicalize';
+import { leafHash } from '../merkle';
+import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chio/checkpoint';
+import { decodeChildReceipt } from '../chio/child-receipt';
+import { decodeHttpReceipt } from '../chio/http-receipt';
+import { decodeToolReceipt } from '../chio/tool-receipt';
+import type { DecodedReceipt } from '../chio/types';
+import { verifyChioSignature } from '../crypto/chio-signature';
+import type { TrustStore } from '../trust/trust-store';
+import { type CheckResult, fail, pass } from './check';
+import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import { type LogItem, type RecordRole, intakeRecord } from './intake';
+import { type Problem, type ProblemLocation, makeProblem } from './problems';
+import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
+
+/** Where one record came from. */
+export interface RecordOrigin {
+  /** Display path of the file (relative to its package), or `store.sqlite3#table`. */
+  file: string;
+  /** 1-based line (or row) where the record starts. */
+  line: number;
+  role: RecordRole;
+  /** Seq space: one per source (package, store, or the loose files given together). */
+  space: string;
+  /** For store rows: the row's seq, when the record itself has no wrapper. */
+  seq?: bigint;
+  /** The position checkpoints cover (store: claim log entry_seq). Defaults to the wrapper seq of tool receipts. */
+  logSeq?: bigint;
+}
+
+/** What one or more records produced, for LogAssembler. */
+export interface RecordOutput {
+  receipts: ReceiptEntry[];
+  checkpoints: CheckpointEntry[];
+  proofs: ProofEntry[];
+  transparency: TransparencyEntry[];
+  problems: Problem[];
+}
+
+export function emptyOutput(): RecordOutput {
+  return { receipts: [], checkpoints: [], proofs: [], transparency: [], problems: [] };
+}
+
+/** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
+export const ORDER_STRIDE = 1_000_000;
+
+export class RecordVerifier {
+  constructor(private readonly trust: TrustStore) {}
+
+  /**
+   * Verifies one record into `out`. The returned promises settle the async
+   * checks (signatures) on entries already in `out`; never rejects on input.
+   */
+  verify(text: string, origin: RecordOrigin, order: number, out: RecordOutput): Promise<void>[] {
+    const result = intakeRecord(text, origin.role);
+    if (!result.ok) {
+      const { issue } = result;
+      const line = origin.line + issue.line - 1;
+      out.problems.push(makeProblem(issue.code, `${origin.file}:${line}: ${issue.path}: ${issue.message}`, { file: origin.file, line }));
+      return [];
+    }
+    const pending: Promise<void>[] = [];
+    result.items.forEach((item, i) => {
+      const located = { file: origin.file, line: origin.line, order: order + i };
+      const p = this.item(item, origin, located, out);
+      if (p) pending.push(p);
+    });
+    return pending;
+  }
+
+  private item(item: LogItem, origin: RecordOrigin, located: Located, out: RecordOutput): Promise<void> | undefined {
+    switch (item.kind) {
+      case 'tool':
+      case 'child':
+      case 'http':
+        return this.receipt(item, origin, located, out);
+      case 'checkpoint':
+        return this.checkpoint(item, origin, located, out);
+      case 'proof': {
+        const decoded = decodeInclusionProof(item.value, item.path);
+        if (!decoded.ok) shapeProblem(decoded.issues, origin, out);
+        else out.proofs.push({ ...located, space: origin.space, proof: decoded.value });
+        return undefined;
+      }
+      case 'publication':
+      case 'witness':
+      case 'consistency':
+      case 'equivocation': {
+        // Canonical text per field, so the record survives a structured clone intact.
+        const fields: Record<string, string> = {};
+        for (const [k, v] of item.value) fields[k] = canonicalize(v);
+        out.transparency.push({ ...located, space: origin.space, kind: item.kind, fields });
+        return undefined;
+      }
+      case 'lineage':
+        return undefined;
+    }
+  }
+
+  private receipt(item: LogItem, origin: RecordOrigin, located: Located, out: RecordOutput): Promise<void> | undefined {
+    const kind = item.kind;
+    const decoded =
+      kind === 'tool' ? decodeToolReceipt(item.value, item.path) : kind === 'child' ? decodeChildReceipt(item.value, item.path) : decodeHttpReceipt(item.value, item.path);
+    if (!decoded.ok) {
+      const id = item.value.get('id');
+      shapeProblem(decoded.issues, origin, out, typeof id === 'string' ? id : undefined);
+      return undefined;
+    }
+    const r: DecodedReceipt = decoded.value;
+    const seq = item.seq ?? origin.seq;
+    const logSeq = origin.logSeq ?? (kind === 'tool' ? item.seq : undefined);
+    // Gen A, child and HTTP receipts sign exactly their body, which is also the anchor-lane leaf.
+    const anchorBytes = canonicalBytes(r.anchorBody);
+    const entry: ReceiptEntry = {
+      ...located,
+      id: r.id,
+      type: r.type,
+      space: origin.space,
+      timestamp: r.timestamp,
+      kernelKey: r.kernelKeyNormalized,
+      checks: { parse: pass() },
+      leafHash: leafHash(canonicalBytes(r.fullTyped)),
+      anchorLeafHash: leafHash(anchorBytes),
+      ...(r.type === 'tool' ? { generation: r.generation } : {}),
+      ...(seq !== undefined ? { seq } : {}),
+      ...(logSeq !== undefined ? { logSeq } : {}),
+    };
+    const where: ProblemLocation = { receipt_id: r.id, file: origin.file, line: origin.line };
+    const set = (name: keyof ReceiptEntry['checks'], result: CheckResult, code: Problem['code']) => {
+      entry.checks[name] = result;
+      if (result.status === 'fail') out.problems.push(makeProblem(code, `${entry.id}: ${result.detail}`, where));
+    };
+    if (r.type === 'tool') {
+      entry.capabilityId = r.capabilityId;
+      if (r.decision) entry.decision = r.decision.verdict;
+      if (r.financial) entry.financial = r.financial;
+      if (r.financialError !== undefined) entry.financialError = r.financialError;
+      set('parameter_hash', checkParameterHash(r), 'parameter_hash_mismatch');
+      if (r.generation === 'B') {
+        set('receipt_id', checkReceiptId(r), 'receipt_id_mismatch');
+        set('semantics', checkSemantics(r), 'semantics_invalid');
+      }
+    }
+    if (r.unsigned.length > 0) {
+      const shown = r.unsigned.slice(0, 20).join(', ') + (r.unsigned.length > 20 ? `, and ${r.unsigned.length - 20} more` : '');
+      out.problems.push(makeProblem('unsigned_field', `${r.id} carries fields outside its signed set (shown, but not signed): ${shown}`, where));
+    }
+    set('signer_trusted', this.trust.check(r.kernelKeyNormalized, r.timestamp), 'untrusted_signer');
+    out.receipts.push(entry);
+    return checkReceiptSignature(r, where, r.generation === 'B' ? undefined : anchorBytes).then((outcome) => {
+      entry.checks.signature = outcome.check;
+      out.problems.push(...outcome.problems);
+    });
+  }
+
+  private checkpoint(item: LogItem, origin: RecordOrigin, located: Located, out: RecordOutput): Promise<void> | undefined {
+    const decoded = decodeCheckpoint(item.value, item.path);
+    if (!decoded.ok) {
+      shapeProblem(decoded.issues, origin, out);
+      return undefined;
+    }
+    const cp = decoded.value;
+    const entry: CheckpointEntry = { ...located, space: origin.space, cp, sha256: checkpointSha256(cp), checks: {} };
+    const where: ProblemLocation = { checkpoint_seq: cp.checkpointSeq, file: origin.file, line: origin.line };
+    entry.checks.signer_trusted = this.trust.check(cp.kernelKeyNormalized, cp.issuedAt);
+    if (entry.checks.signer_trusted.status === 'fail') {
+      out.problems.push(makeProblem('untrusted_signer', `checkpoint ${cp.checkpointSeq}: ${entry.checks.signer_trusted.detail}`, where));
+    }
+    out.checkpoints.push(entry);
+    return verifyChioSignature(cp.kernelKey, cp.signature, canonicalBytes(cp.body)).then((res) => {
+      if (res.status === 'pass') entry.checks.signature = pass();
+      else if (res.status === 'skipped') entry.checks.signature = { status: 'skipped', detail: res.reason };
+      else {
+        const msg = `checkpoint ${cp.checkpointSeq}: ${signatureFailureMessage(res.reason, res.detail).replace('the receipt was changed', 'the checkpoint was changed')}`;
+        entry.checks.signature = fail(msg);
+        out.problems.push(makeProblem('checkpoint_signature_invalid', msg, where));
+      }
+    });
+  }
+}
+
+interface Located {
+  file: string;
+  line: number;
+  order: number;
+}
+
+function shapeProblem(issues: { path: string; message: string }[], origin: RecordOrigin, out: RecordOutput, receiptId?: string): void {
+  const text = issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
+  const where: ProblemLocation = { file: origin.file, line: origin.line };
+  if (receiptId !== undefined) where.receipt_id = receiptId;
+  out.problems.push(makeProblem('parse_error', `${origin.file}:${origin.line}: ${text}`, where));
+}
