@@ -1,4 +1,4 @@
-import { ServedLogSummary } from '../components/overview/served-log-summary';
+import { LogWorkspace } from '../components/overview/log-workspace';
 
 // Home: the server's receipt store (the demo log by default), verified in this browser.
 export default function HomePage() {
@@ -6,10 +6,11 @@ export default function HomePage() {
     <main>
       <h1 data-testid="app-title">Receipt Audit</h1>
       <p>
-        Receipt Audit verifies signed AI-agent tool-call receipts (Chio) in your own browser and on the command line. Below is the
-        receipt log this server holds, fetched as raw bytes and verified here: signatures, hashes, Merkle inclusion and checkpoints.
+        Receipt Audit verifies signed AI-agent tool-call receipts (Chio) in your own browser and on the command line. It opens this
+        server&apos;s receipt log by default, fetched as raw bytes and verified here, in Web Workers: signatures, hashes, Merkle inclusion and
+        checkpoints. Open your own log below.
       </p>
-      <ServedLogSummary />
+      <LogWorkspace />
       <p className="muted">
         <a href="/selftest">Check this browser</a> against every Ed25519 and Chio vector. The full dashboard lands here in a later step.
       </p>

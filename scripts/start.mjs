@@ -4,7 +4,7 @@
 // asked to. Also used by Playwright's webServer (PORT=3100) and, for `needsBuild`/`runBuild`, by
 // scripts/test.mjs.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -40,8 +40,19 @@ function newestMtimeMs(dir) {
 }
 
 /** Why a build is needed, or null when .next/BUILD_ID is newer than every source. */
+// Files the page loads at run time from public/vendor (copied from node_modules, not committed):
+// the SQLite engine the browser opens stores with.
+const VENDOR = [['sql.js/dist/sql-wasm-browser.wasm', 'sql-wasm-browser.wasm']];
+
+function copyVendor() {
+  const dir = join(ROOT, 'public', 'vendor');
+  mkdirSync(dir, { recursive: true });
+  for (const [from, to] of VENDOR) copyFileSync(join(ROOT, 'node_modules', from), join(dir, to));
+}
+
 export function needsBuild() {
   if (!existsSync(BUILD_ID)) return 'no build yet';
+  for (const [, to] of VENDOR) if (!existsSync(join(ROOT, 'public', 'vendor', to))) return `public/vendor/${to} is missing`;
   const builtAt = statSync(BUILD_ID).mtimeMs;
   for (const file of SOURCE_FILES) {
     const path = join(ROOT, file);
@@ -94,6 +105,7 @@ function signalNumber(signal) {
 
 /** `next build` into .next; resolves to its exit code. */
 export function runBuild() {
+  copyVendor();
   return run(NEXT_BIN, ['build'], { env: nextEnv() });
 }
 

@@ -8,7 +8,7 @@ import { createSha256 } from '../crypto/sha256';
 import { parseJson } from '../json/parse';
 import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
 import type { RecordRole } from '../verify/intake';
-import type { LogVerifier } from '../verify/log-verifier';
+import type { LogSink } from '../verify/log-sink';
 import { type Problem, makeProblem } from '../verify/problems';
 import { splitRecords } from './records';
 
@@ -65,7 +65,7 @@ interface FileStats {
 export async function streamFile(
   file: SourceFile,
   role: RecordRole | null,
-  verifier: LogVerifier,
+  verifier: LogSink,
   space: string,
   displayName: string,
 ): Promise<FileStats> {
@@ -88,7 +88,7 @@ export async function streamFile(
     for await (const ev of splitRecords(file.name, tee)) {
       records++;
       if (ev.kind === 'error') {
-        verifier.addProblem(makeProblem('parse_error', `${displayName}:${ev.line}: ${ev.message}`, { file: displayName, line: ev.line }));
+        verifier.addProblem(makeProblem('parse_error', ev.message, { file: displayName, line: ev.line }));
       } else {
         await verifier.addRecord(ev.text, { file: displayName, line: ev.line, role, space });
       }
@@ -138,7 +138,7 @@ function readManifest(text: string): { ok: true; files: ManifestEntry[]; counts:
  * tool receipts the manifest says have no inclusion proof (checked by the
  * verifier once proofs are matched), or null.
  */
-export async function loadPackage(dir: SourceDir, verifier: LogVerifier, space: string): Promise<void> {
+export async function loadPackage(dir: SourceDir, verifier: LogSink, space: string): Promise<void> {
   const listing = new Set(await dir.list());
   const problems: Problem[] = [];
   const manifestFile = listing.has('manifest.json') ? dir.open('manifest.json') : null;
@@ -203,6 +203,6 @@ export async function loadPackage(dir: SourceDir, verifier: LogVerifier, space: 
 }
 
 /** Loads one loose NDJSON/JSON file into the verifier. */
-export async function loadFile(file: SourceFile, verifier: LogVerifier, space: string, displayName = file.name): Promise<void> {
+export async function loadFile(file: SourceFile, verifier: LogSink, space: string, displayName = file.name): Promise<void> {
   await streamFile(file, roleForFileName(file.name), verifier, space, displayName);
 }

@@ -13,7 +13,7 @@ import { rootFromLeafHashes } from '../merkle';
 import { bytesEqual } from '../bytes/hex';
 import { parseHash } from '../chio/checkpoint';
 import { receiptLeafHash } from '../chio/leaf';
-import type { LogVerifier } from '../verify/log-verifier';
+import type { LogSink } from '../verify/log-sink';
 import { makeProblem } from '../verify/problems';
 import { type CheckpointRow, type ChioStoreReader, type ClaimLogRow, type RowError, isRowError } from './sqlite-store';
 
@@ -24,7 +24,7 @@ export const COVERAGE_LABEL: Record<CoverageOrder, string> = {
   'tool-seq': 'checkpoints cover tool receipts by chio_tool_receipts.seq (child receipts are not checkpointed)',
 };
 
-export async function loadStore(store: ChioStoreReader, name: string, verifier: LogVerifier, space: string): Promise<void> {
+export async function loadStore(store: ChioStoreReader, name: string, verifier: LogSink, space: string): Promise<void> {
   const rowProblem = (e: RowError) => {
     const file = `${name}#${e.table}`;
     const line = e.rowid !== null && /^\d+$/.test(e.rowid) && Number.isSafeInteger(Number(e.rowid)) ? Number(e.rowid) : undefined;

@@ -4,6 +4,7 @@
 // `finish()`. The browser runs the same two halves, the first in Web Workers.
 import { TrustStore } from '../trust/trust-store';
 import { LogAssembler } from './log-assembler';
+import type { LogSink } from './log-sink';
 import type { Problem } from './problems';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput } from './record-verifier';
 import type { PackageReport, VerificationReport } from './report';
@@ -16,7 +17,7 @@ export interface LogVerifierOptions {
   maxInFlight?: number;
 }
 
-export class LogVerifier {
+export class LogVerifier implements LogSink {
   private readonly trust: TrustStore;
   private readonly maxInFlight: number;
   private readonly records: RecordVerifier;

@@ -17,6 +17,7 @@ import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } fro
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
+import { type ReceiptView, receiptView } from './receipt-view';
 
 /** Where one record came from. */
 export interface RecordOrigin {
@@ -36,6 +37,8 @@ export interface RecordOrigin {
 /** What one or more records produced, for LogAssembler. */
 export interface RecordOutput {
   receipts: ReceiptEntry[];
+  /** Display fields per receipt, when the verifier was asked for them (the browser's explorer). */
+  views: ReceiptView[];
   checkpoints: CheckpointEntry[];
   proofs: ProofEntry[];
   transparency: TransparencyEntry[];
@@ -43,14 +46,18 @@ export interface RecordOutput {
 }
 
 export function emptyOutput(): RecordOutput {
-  return { receipts: [], checkpoints: [], proofs: [], transparency: [], problems: [] };
+  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], problems: [] };
 }
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
 export const ORDER_STRIDE = 1_000_000;
 
 export class RecordVerifier {
-  constructor(private readonly trust: TrustStore) {}
+  /** `views`: also produce each receipt's display fields (ReceiptView). */
+  constructor(
+    private readonly trust: TrustStore,
+    private readonly options: { views?: boolean } = {},
+  ) {}
 
   /**
    * Verifies one record into `out`. The returned promises settle the async
@@ -61,7 +68,7 @@ export class RecordVerifier {
     if (!result.ok) {
       const { issue } = result;
       const line = origin.line + issue.line - 1;
-      out.problems.push(makeProblem(issue.code, `${origin.file}:${line}: ${issue.path}: ${issue.message}`, { file: origin.file, line }));
+      out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line }));
       return [];
     }
     const pending: Promise<void>[] = [];
@@ -152,6 +159,7 @@ export class RecordVerifier {
     }
     set('signer_trusted', this.trust.check(r.kernelKeyNormalized, r.timestamp), 'untrusted_signer');
     out.receipts.push(entry);
+    if (this.options.views) out.views.push(receiptView(r, { order: located.order, file: located.file, line: located.line, ...(seq !== undefined ? { seq } : {}) }));
     return checkReceiptSignature(r, where, r.generation === 'B' ? undefined : anchorBytes).then((outcome) => {
       entry.checks.signature = outcome.check;
       out.problems.push(...outcome.problems);
@@ -194,5 +202,5 @@ function shapeProblem(issues: { path: string; message: string }[], origin: Recor
   const text = issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
   const where: ProblemLocation = { file: origin.file, line: origin.line };
   if (receiptId !== undefined) where.receipt_id = receiptId;
-  out.problems.push(makeProblem('parse_error', `${origin.file}:${origin.line}: ${text}`, where));
+  out.problems.push(makeProblem('parse_error', text, where));
 }

@@ -1,18 +1,17 @@
 'use client';
-// What the page verified from the server's store: verdicts, per-check totals
-// (never one green tick), checkpoints, problems and budgets. Presentational.
+// What the page verified: verdicts, per-check totals (never one green tick),
+// signing keys, checkpoints, problems and budgets. Presentational.
 import type { VerificationReport } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { checkTotals } from '../../lib/verify/check-totals';
-import { useServedLog } from '../data/use-served-log';
 
-function Summary({ report, bytes, ms }: { report: VerificationReport; bytes: number; ms: number }) {
+export function ReportSummary({ report, label, bytes, ms }: { report: VerificationReport; label: string; bytes: number; ms: number }) {
   const s = report.summary;
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   return (
     <section data-testid="verify-summary" data-ok={String(report.ok)} data-done="true">
       <p className={report.ok ? 'banner ok' : 'banner bad'}>
-        <strong>{report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {s.receipts} receipts and{' '}
+        <strong>{report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {label}, {s.receipts} receipts and{' '}
         {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
       </p>
       <dl className="counts">
@@ -54,6 +53,7 @@ function Summary({ report, bytes, ms }: { report: VerificationReport; bytes: num
         </ul>
       )}
       <h2>Budgets</h2>
+      {report.finance.budgets.length === 0 ? <p className="muted">No financial receipts.</p> : (
       <table className="grid">
         <thead><tr><th scope="col">capability</th><th scope="col">grant</th><th scope="col">currency</th><th scope="col">total</th><th scope="col">charged</th><th scope="col">remaining</th><th scope="col">breaks</th></tr></thead>
         <tbody>
@@ -65,14 +65,8 @@ function Summary({ report, bytes, ms }: { report: VerificationReport; bytes: num
           ))}
         </tbody>
       </table>
+      )}
       <p className="muted">Amounts in minor units. Only receipts whose signature passed are counted.</p>
     </section>
   );
-}
-
-export function ServedLogSummary() {
-  const log = useServedLog();
-  if (log.state === 'loading') return <p data-testid="verify-summary" data-done="false" aria-live="polite">{log.step}</p>;
-  if (log.state === 'error') return <p role="alert" data-testid="verify-summary" data-done="true" data-ok="false">Could not load the log: {log.message}</p>;
-  return <Summary report={log.report} bytes={log.bytes} ms={log.ms} />;
 }

@@ -1,0 +1,76 @@
+'use client';
+// The page's handle on a verification session: starts the log worker (which
+// reads the sources and runs the verify workers), and exposes progress, the
+// streamed receipt rows and the final report. The main thread never verifies.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { LogEvent, LogSource, PinnedKeyMessage, Progress } from '../../lib/workers/protocol';
+import type { ReceiptView } from '../../lib/verify/receipt-view';
+import type { VerificationReport } from '../../lib/verify/report';
+
+export type Session =
+  | { status: 'idle' }
+  | { status: 'running'; label: string; progress: Progress | null; rows: number }
+  | { status: 'done'; label: string; progress: Progress; report: VerificationReport; rows: number }
+  | { status: 'cancelled'; label: string }
+  | { status: 'error'; label: string; message: string };
+
+export function describeSources(sources: LogSource[]): string {
+  return sources
+    .map((s) => (s.kind === 'server' ? "this server's receipt store" : s.kind === 'url' ? s.url : `${s.files.length} file${s.files.length === 1 ? '' : 's'}`))
+    .join(' + ');
+}
+
+const NO_KEYS: PinnedKeyMessage[] = [];
+
+export function useLogSession(trust: PinnedKeyMessage[] = NO_KEYS) {
+  const [session, setSession] = useState<Session>({ status: 'idle' });
+  const worker = useRef<Worker | null>(null);
+  const rows = useRef<ReceiptView[]>([]);
+
+  const stop = useCallback(() => {
+    worker.current?.terminate();
+    worker.current = null;
+  }, []);
+
+  const open = useCallback(
+    (sources: LogSource[]) => {
+      stop();
+      rows.current = [];
+      const label = describeSources(sources);
+      const w = new Worker(new URL('../../lib/workers/log-worker.ts', import.meta.url), { type: 'module' });
+      worker.current = w;
+      setSession({ status: 'running', label, progress: null, rows: 0 });
+      w.onmessage = (e: MessageEvent<LogEvent>) => {
+        if (worker.current !== w) return; // a stale session
+        const m = e.data;
+        if (m.type === 'views') {
+          rows.current.push(...m.views);
+          setSession((s) => (s.status === 'running' ? { ...s, rows: rows.current.length } : s));
+        } else if (m.type === 'progress') {
+          setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));
+        } else if (m.type === 'done') {
+          setSession({ status: 'done', label, progress: m.progress, report: m.report, rows: rows.current.length });
+          stop();
+        } else {
+          setSession({ status: 'error', label, message: m.message });
+          stop();
+        }
+      };
+      w.onerror = (e) => {
+        setSession({ status: 'error', label, message: e.message || 'the verification worker failed to start' });
+        stop();
+      };
+      w.postMessage({ type: 'open', sources, trust });
+    },
+    [stop, trust],
+  );
+
+  const cancel = useCallback(() => {
+    worker.current?.postMessage({ type: 'cancel' });
+    stop();
+    setSession((s) => (s.status === 'running' ? { status: 'cancelled', label: s.label } : s));
+  }, [stop]);
+
+  useEffect(() => stop, [stop]);
+  return { session, open, cancel, rows };
+}

@@ -1,0 +1,97 @@
+'use client';
+// Where a log comes from: files or a whole folder (picked or dropped), a URL of
+// a package or file, or this server's store. Presentational: sources out.
+import { type DragEvent, useRef, useState } from 'react';
+import type { LogSource } from '../../lib/workers/protocol';
+
+/** Files from a drop, with folder-relative paths (folders are walked). */
+async function droppedFiles(e: DragEvent): Promise<{ file: File; path: string }[]> {
+  const entries = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry?.()).filter((x): x is FileSystemEntry => !!x);
+  if (entries.length === 0) return [...e.dataTransfer.files].map((file) => ({ file, path: file.name }));
+  const out: { file: File; path: string }[] = [];
+  const walk = async (entry: FileSystemEntry, prefix: string): Promise<void> => {
+    if (entry.isFile) {
+      const file = await new Promise<File>((res, rej) => (entry as FileSystemFileEntry).file(res, rej));
+      out.push({ file, path: prefix + entry.name });
+    } else if (entry.isDirectory) {
+      const reader = (entry as FileSystemDirectoryEntry).createReader();
+      for (;;) {
+        const batch = await new Promise<FileSystemEntry[]>((res, rej) => reader.readEntries(res, rej));
+        if (batch.length === 0) break;
+        for (const child of batch) await walk(child, `${prefix}${entry.name}/`);
+      }
+    }
+  };
+  for (const entry of entries) await walk(entry, '');
+  return out;
+}
+
+const fromInput = (list: FileList | null) => [...(list ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
+
+export function SourcePicker({ onOpen, busy }: { onOpen: (sources: LogSource[]) => void; busy: boolean }) {
+  const [over, setOver] = useState(false);
+  const [url, setUrl] = useState('');
+  const folder = useRef<HTMLInputElement>(null);
+  const openFiles = (files: { file: File; path: string }[]) => files.length > 0 && onOpen([{ kind: 'files', files }]);
+  return (
+    <section
+      className={`picker${over ? ' over' : ''}`}
+      aria-label="Open a receipt log"
+      onDragOver={(e) => {
+        e.preventDefault();
+        setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault();
+        setOver(false);
+        void droppedFiles(e).then(openFiles);
+      }}
+    >
+      <p>
+        <strong>Open a receipt log</strong>: drop an evidence-package folder, NDJSON/JSON files or a Chio SQLite store here, or
+      </p>
+      <div className="picker-row">
+        <label className="button">
+          choose files
+          <input data-testid="source-input" type="file" multiple hidden onChange={(e) => openFiles(fromInput(e.target.files))} />
+        </label>
+        <label className="button">
+          choose a folder
+          <input
+            ref={(el) => {
+              folder.current = el;
+              el?.setAttribute('webkitdirectory', '');
+            }}
+            data-testid="source-folder-input"
+            type="file"
+            hidden
+            onChange={(e) => openFiles(fromInput(e.target.files))}
+          />
+        </label>
+        <button type="button" className="button" disabled={busy} onClick={() => onOpen([{ kind: 'server' }])}>
+          this server&apos;s log
+        </button>
+      </div>
+      <form
+        className="picker-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (url.trim()) onOpen([{ kind: 'url', url: url.trim() }]);
+        }}
+      >
+        <input
+          type="url"
+          placeholder="https://…/package/ or …/receipts.ndjson"
+          aria-label="URL of a package or file"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
+        <button type="submit" className="button">
+          open URL
+        </button>
+      </form>
+      <p className="muted">Everything is read and verified in this browser; nothing you open is uploaded.</p>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+'use client';
+// The home page's workspace: pick a source (this server's log opens by
+// default), watch it verify in the workers, read the summary, export the
+// report in the command line's format.
+import { useEffect, useRef } from 'react';
+import { reportToJson } from '../../lib/verify/report-json';
+import type { VerificationReport } from '../../lib/verify/report';
+import { useLogSession } from '../data/use-log-session';
+import { SourcePicker } from '../loader/source-picker';
+import { VerifyProgress } from '../loader/verify-progress';
+import { ReportSummary } from './report-summary';
+
+function downloadReport(report: VerificationReport): void {
+  const url = URL.createObjectURL(new Blob([reportToJson(report) + '\n'], { type: 'application/json' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = 'receipt-audit-report.json';
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function LogWorkspace() {
+  const { session, open, cancel } = useLogSession();
+  // This server's log opens once, on arrival; picking a source replaces it.
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
+    open([{ kind: 'server' }]);
+  }, [open]);
+  return (
+    <>
+      <SourcePicker onOpen={open} busy={session.status === 'running'} />
+      {session.status === 'running' && <VerifyProgress label={session.label} progress={session.progress} rows={session.rows} onCancel={cancel} />}
+      {session.status === 'running' && <p hidden data-testid="verify-summary" data-done="false" />}
+      {session.status === 'cancelled' && (
+        <p role="status" data-testid="verify-summary" data-done="true" data-ok="false">
+          Cancelled: {session.label} was not verified.
+        </p>
+      )}
+      {session.status === 'error' && (
+        <p role="alert" data-testid="verify-summary" data-done="true" data-ok="false">
+          Could not verify {session.label}: {session.message}
+        </p>
+      )}
+      {session.status === 'done' && (
+        <>
+          <p>
+            <button type="button" className="button" data-testid="export-report" onClick={() => downloadReport(session.report)}>
+              Export the report (JSON, as <code>receipt-audit verify --json</code> prints it)
+            </button>
+          </p>
+          <ReportSummary report={session.report} label={session.label} bytes={session.progress.bytesRead} ms={session.progress.elapsedMs} />
+        </>
+      )}
+    </>
+  );
+}

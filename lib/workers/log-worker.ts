@@ -1,0 +1,130 @@
+// Web Worker entry: opens the log's sources, splits them into records with the
+// same loaders the command line uses, hands the records to a pool of verify
+// workers (one per core) and assembles the report, streaming progress and
+// receipt rows to the page. The page's main thread only renders.
+import initSqlJs, { type SqlJsStatic } from 'sql.js';
+import { loadFile, loadPackage } from '../sources/package';
+import { openChioStore } from '../sources/sqlite-store';
+import { loadStore } from '../sources/store';
+import { makeProblem } from '../verify/problems';
+import type { ReceiptView } from '../verify/receipt-view';
+import { chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
+import { type WorkerLike, VerifyPool } from './pool';
+import type { LogEvent, LogRequest, LogSource, Progress } from './protocol';
+
+const post = (m: LogEvent) => (self as unknown as Worker).postMessage(m);
+let pool: VerifyPool | null = null;
+let sql: Promise<SqlJsStatic> | null = null;
+
+function sqlJs(): Promise<SqlJsStatic> {
+  sql ??= initSqlJs({ locateFile: () => '/vendor/sql-wasm-browser.wasm' });
+  return sql;
+}
+
+function workerCount(): number {
+  const cores = (self as unknown as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
+  return Math.max(1, Math.min(8, cores));
+}
+
+self.onmessage = (e: MessageEvent<LogRequest>) => {
+  if (e.data.type === 'cancel') {
+    pool?.terminate();
+    return;
+  }
+  void open(e.data.sources, e.data.trust).catch((err: unknown) => post({ type: 'error', message: err instanceof Error ? err.message : String(err) }));
+};
+
+/** A URL of a package folder (ends with `/` or `manifest.json`), a SQLite store, or an NDJSON/JSON file. */
+async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: number) => void): Promise<void> {
+  const u = new URL(url, self.location.href);
+  const name = decodeURIComponent(u.pathname.split('/').pop() || u.host);
+  if (u.pathname.endsWith('/') || name === 'manifest.json') {
+    await loadPackage(urlPackageDir(new URL('.', u).href, count), p, space);
+    return;
+  }
+  const res = await fetch(u);
+  if (!res.ok || !res.body) throw new Error(`${u.href}: HTTP ${res.status}`);
+  if (/\.(sqlite3?|db)$/i.test(name)) {
+    const db = new Uint8Array(await res.arrayBuffer());
+    count(db.length);
+    const opened = openChioStore(await sqlJs(), db);
+    if (!opened.ok) throw new Error(`${name}: ${opened.message}`);
+    try {
+      await loadStore(opened.store, name, p, space);
+    } finally {
+      opened.store.close();
+    }
+    return;
+  }
+  const body = res.body;
+  await loadFile({ name, stream: () => chunksOf(body, count) }, p, 'files', name);
+}
+
+async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust']): Promise<void> {
+  const started = performance.now();
+  let bytesRead = 0;
+  let bytesTotal: number | null = 0;
+  const count = (n: number) => (bytesRead += n);
+  let views: ReceiptView[] = [];
+  const p = new VerifyPool(() => new Worker(new URL('./verify-worker.ts', import.meta.url), { type: 'module' }) as unknown as WorkerLike, {
+    workers: workerCount(),
+    trust,
+    onOutput: (out) => views.push(...out.views),
+  });
+  pool = p;
+  const progress = (phase: Progress['phase']): Progress => ({
+    bytesRead,
+    bytesTotal,
+    recordsRead: p.recordsRead,
+    recordsVerified: p.recordsVerified,
+    workers: p.workers,
+    elapsedMs: Math.round(performance.now() - started),
+    phase,
+  });
+  const flush = () => {
+    if (views.length) post({ type: 'views', views });
+    views = [];
+    post({ type: 'progress', progress: progress('reading') });
+  };
+  const timer = setInterval(flush, 200);
+  try {
+    for (const [i, source] of sources.entries()) {
+      const space = `source:${i}`;
+      if (source.kind === 'files') {
+        for (const f of source.files) bytesTotal = (bytesTotal ?? 0) + f.file.size;
+        for (const [j, group] of (await groupFiles(source.files)).entries()) {
+          const s = `${space}:${j}`;
+          if (group.kind === 'package') await loadPackage(packageDir(group, count), p, s);
+          else if (group.kind === 'file') await loadFile(fileSource(group.file, group.name, count), p, 'files', group.name);
+          else {
+            const db = new Uint8Array(await group.db.arrayBuffer());
+            const wal = group.wal ? new Uint8Array(await group.wal.arrayBuffer()) : undefined;
+            count(db.length + (wal?.length ?? 0));
+            const opened = openChioStore(await sqlJs(), db, wal && wal.length > 0 ? wal : undefined);
+            if (!opened.ok) p.addProblem(makeProblem('parse_error', `${group.name}: ${opened.message}`, { file: group.name }));
+            else {
+              try {
+                await loadStore(opened.store, group.name, p, s);
+              } finally {
+                opened.store.close();
+              }
+            }
+          }
+        }
+      } else if (source.kind === 'server') {
+        bytesTotal = null;
+        await loadPackage(urlPackageDir(new URL('/v1/evidence/package/', self.location.href).href, count), p, space);
+      } else {
+        bytesTotal = null;
+        await loadUrl(source.url, p, space, count);
+      }
+    }
+    post({ type: 'progress', progress: progress('assembling') });
+    const report = await p.finish(trust.length > 0);
+    clearInterval(timer);
+    if (views.length) post({ type: 'views', views });
+    post({ type: 'done', report, progress: progress('done') });
+  } finally {
+    clearInterval(timer);
+  }
+}

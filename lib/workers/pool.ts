@@ -1,0 +1,152 @@
+// A LogSink over a pool of verify workers: records are batched, handed to the
+// least busy worker (bounded in flight, so reading waits for checking and
+// memory stays flat), and each batch's output goes to one LogAssembler. Order
+// numbers are given here, in reading order, so the report does not depend on
+// which worker answers first. Takes a worker factory, so it is testable anywhere.
+import { LogAssembler } from '../verify/log-assembler';
+import type { LogSink } from '../verify/log-sink';
+import type { Problem } from '../verify/problems';
+import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
+import type { PackageReport, VerificationReport } from '../verify/report';
+import type { PinnedKeyMessage, RecordTask, VerifyRequest, VerifyResponse } from './protocol';
+
+export interface WorkerLike {
+  postMessage(message: VerifyRequest): void;
+  onmessage: ((e: MessageEvent<VerifyResponse>) => void) | null;
+  onerror: ((e: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
+export interface PoolOptions {
+  workers: number;
+  trust: PinnedKeyMessage[];
+  /** Records per message (fewer, larger messages cost less than many small ones). */
+  batchSize?: number;
+  /** Batches waiting at each worker at most. */
+  perWorker?: number;
+  /** Called with each batch's output as it arrives (e.g. to stream rows to the page). */
+  onOutput?: (out: RecordOutput) => void;
+}
+
+interface Slot {
+  worker: WorkerLike;
+  busy: number;
+}
+
+export class VerifyPool implements LogSink {
+  private readonly assembler = new LogAssembler();
+  private readonly slots: Slot[];
+  private readonly batchSize: number;
+  private readonly perWorker: number;
+  private readonly waiting = new Map<number, { slot: Slot; records: number }>();
+  private readonly wakers: (() => void)[] = [];
+  private batch: RecordTask[] = [];
+  private nextBatchId = 0;
+  private failure: Error | null = null;
+  recordsRead = 0;
+  recordsVerified = 0;
+
+  constructor(
+    spawn: () => WorkerLike,
+    private readonly options: PoolOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 256;
+    this.perWorker = options.perWorker ?? 2;
+    this.slots = Array.from({ length: Math.max(1, options.workers) }, () => {
+      const worker = spawn();
+      const slot: Slot = { worker, busy: 0 };
+      worker.onmessage = (e) => this.onResult(slot, e.data);
+      worker.onerror = (e) => this.fail(new Error(`a verify worker failed: ${e.message}`));
+      worker.postMessage({ type: 'init', trust: options.trust });
+      return slot;
+    });
+  }
+
+  get workers(): number {
+    return this.slots.length;
+  }
+
+  async addRecord(text: string, origin: RecordOrigin): Promise<void> {
+    if (this.failure) throw this.failure;
+    this.batch.push({ text, origin, order: this.recordsRead++ * ORDER_STRIDE });
+    if (this.batch.length >= this.batchSize) await this.dispatch();
+  }
+
+  addProblem(problem: Problem): void {
+    this.assembler.addProblem(problem);
+  }
+
+  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void {
+    this.assembler.addPackage(pkg, problems);
+  }
+
+  expectUnprovenToolReceipts(space: string, count: bigint): void {
+    this.assembler.expectUnprovenToolReceipts(space, count);
+  }
+
+  setSpaceNote(space: string, note: string): void {
+    this.assembler.setSpaceNote(space, note);
+  }
+
+  /** Sends what is left, waits for every batch, and evaluates the whole log. */
+  async finish(trustPinned: boolean): Promise<VerificationReport> {
+    await this.dispatch();
+    while (this.waiting.size > 0) await this.nextWake();
+    if (this.failure) throw this.failure;
+    this.terminate();
+    return this.assembler.finish(trustPinned);
+  }
+
+  terminate(): void {
+    for (const s of this.slots) s.worker.terminate();
+    this.fail(new Error('cancelled'));
+  }
+
+  private async dispatch(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const records = this.batch;
+    this.batch = [];
+    let slot = this.leastBusy();
+    while (slot.busy >= this.perWorker) {
+      await this.nextWake();
+      if (this.failure) throw this.failure;
+      slot = this.leastBusy();
+    }
+    const id = this.nextBatchId++;
+    slot.busy++;
+    this.waiting.set(id, { slot, records: records.length });
+    slot.worker.postMessage({ type: 'batch', id, records });
+  }
+
+  private leastBusy(): Slot {
+    return this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+  }
+
+  private onResult(slot: Slot, msg: VerifyResponse): void {
+    const sent = this.waiting.get(msg.id);
+    if (!sent) return;
+    this.waiting.delete(msg.id);
+    slot.busy--;
+    if (msg.type === 'error') this.fail(new Error(`verifying a batch failed: ${msg.message}`));
+    else {
+      this.assembler.add(msg.output);
+      this.recordsVerified += sent.records;
+      this.options.onOutput?.(msg.output);
+    }
+    this.wake();
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    this.waiting.clear();
+    this.wake();
+  }
+
+  private nextWake(): Promise<void> {
+    return new Promise((resolve) => this.wakers.push(resolve));
+  }
+
+  private wake(): void {
+    for (const w of this.wakers.splice(0)) w();
+  }
+}

@@ -1,0 +1,49 @@
+// Messages between the page, the log worker (reads sources, assembles the log)
+// and the verify workers (check records). Everything here survives a
+// structured clone: plain objects, bigint, Uint8Array, File.
+import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
+import type { ReceiptView } from '../verify/receipt-view';
+import type { VerificationReport } from '../verify/report';
+
+/** A pinned key as it crosses threads (validity window in Unix seconds). */
+export interface PinnedKeyMessage {
+  key: string;
+  label?: string;
+  notBefore?: bigint;
+  notAfter?: bigint;
+}
+
+/** A source the page opens: files the user picked or dropped (with folder paths), a URL, or this server's store. */
+export type LogSource =
+  | { kind: 'files'; files: { file: File; path: string }[] }
+  | { kind: 'url'; url: string }
+  | { kind: 'server' };
+
+export interface RecordTask {
+  text: string;
+  origin: RecordOrigin;
+  order: number;
+}
+
+export type VerifyRequest = { type: 'init'; trust: PinnedKeyMessage[] } | { type: 'batch'; id: number; records: RecordTask[] };
+export type VerifyResponse = { type: 'result'; id: number; output: RecordOutput } | { type: 'error'; id: number; message: string };
+
+export interface Progress {
+  /** Bytes read from the sources so far, and in all (when known). */
+  bytesRead: number;
+  bytesTotal: number | null;
+  /** Records handed to the verify workers, and records whose checks came back. */
+  recordsRead: number;
+  recordsVerified: number;
+  workers: number;
+  elapsedMs: number;
+  phase: 'reading' | 'assembling' | 'done';
+}
+
+export type LogRequest = { type: 'open'; sources: LogSource[]; trust: PinnedKeyMessage[] } | { type: 'cancel' };
+
+export type LogEvent =
+  | { type: 'progress'; progress: Progress }
+  | { type: 'views'; views: ReceiptView[] }
+  | { type: 'done'; report: VerificationReport; progress: Progress }
+  | { type: 'error'; message: string };
