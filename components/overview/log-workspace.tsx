@@ -32,14 +32,14 @@ export function LogWorkspace() {
     <>
       <SourcePicker onOpen={open} busy={session.status === 'running'} />
       {session.status === 'running' && <VerifyProgress label={session.label} progress={session.progress} rows={session.rows} onCancel={cancel} />}
-      {session.status === 'running' && <p hidden data-testid="verify-summary" data-done="false" />}
+      {session.status === 'running' && <p hidden data-testid="verify-summary" data-done="false" data-source={session.label} />}
       {session.status === 'cancelled' && (
-        <p role="status" data-testid="verify-summary" data-done="true" data-ok="false">
+        <p role="status" data-testid="verify-summary" data-done="true" data-ok="false" data-source={session.label}>
           Cancelled: {session.label} was not verified.
         </p>
       )}
       {session.status === 'error' && (
-        <p role="alert" data-testid="verify-summary" data-done="true" data-ok="false">
+        <p role="alert" data-testid="verify-summary" data-done="true" data-ok="false" data-source={session.label}>
           Could not verify {session.label}: {session.message}
         </p>
       )}

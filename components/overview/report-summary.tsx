@@ -9,7 +9,7 @@ export function ReportSummary({ report, label, bytes, ms }: { report: Verificati
   const s = report.summary;
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   return (
-    <section data-testid="verify-summary" data-ok={String(report.ok)} data-done="true">
+    <section data-testid="verify-summary" data-ok={String(report.ok)} data-done="true" data-source={label}>
       <p className={report.ok ? 'banner ok' : 'banner bad'}>
         <strong>{report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {label}, {s.receipts} receipts and{' '}
         {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.

@@ -1,0 +1,15 @@
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Opens files through the file input and waits until the summary is the one
+ * for these files (the page first opens this server's log on its own).
+ */
+export async function openFiles(page: Page, files: string[]): Promise<void> {
+  await page.goto('/');
+  const summary = page.getByTestId('verify-summary');
+  await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+  await page.getByTestId('source-input').setInputFiles(files);
+  const label = `${files.length} file${files.length === 1 ? '' : 's'}`;
+  await expect(summary).toHaveAttribute('data-source', label);
+  await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+}
