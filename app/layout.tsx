@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
+import { LogProvider } from '../components/data/log-provider';
+import { Nav } from '../components/nav';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -10,7 +12,12 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <LogProvider>
+          <Nav />
+          {children}
+        </LogProvider>
+      </body>
     </html>
   );
 }

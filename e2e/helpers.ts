@@ -13,3 +13,11 @@ export async function openFiles(page: Page, files: string[]): Promise<void> {
   await expect(summary).toHaveAttribute('data-source', label);
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
 }
+
+/** Pins a kernel key on /trust, as a user does. */
+export async function pinKey(page: Page, key: string): Promise<void> {
+  await page.goto('/trust');
+  await page.getByTestId('trust-key-input').fill(key);
+  await page.getByTestId('trust-key-add').click();
+  await expect(page.getByTestId('trust-list')).toContainText(key);
+}

@@ -1,11 +1,11 @@
 'use client';
-// The home page's workspace: pick a source (this server's log opens by
-// default), watch it verify in the workers, read the summary, export the
-// report in the command line's format.
-import { useEffect, useRef } from 'react';
+// The home page's workspace: pick a source (the shared session opens this
+// server's log by default), watch it verify in the workers, read the summary,
+// export the report in the command line's format.
+import { useEffect } from 'react';
 import { reportToJson } from '../../lib/verify/report-json';
 import type { VerificationReport } from '../../lib/verify/report';
-import { useLogSession } from '../data/use-log-session';
+import { useLog } from '../data/log-provider';
 import { SourcePicker } from '../loader/source-picker';
 import { VerifyProgress } from '../loader/verify-progress';
 import { ReportSummary } from './report-summary';
@@ -20,14 +20,8 @@ function downloadReport(report: VerificationReport): void {
 }
 
 export function LogWorkspace() {
-  const { session, open, cancel } = useLogSession();
-  // This server's log opens once, on arrival; picking a source replaces it.
-  const opened = useRef(false);
-  useEffect(() => {
-    if (opened.current) return;
-    opened.current = true;
-    open([{ kind: 'server' }]);
-  }, [open]);
+  const { session, open, cancel, ensureOpen, trust } = useLog();
+  useEffect(ensureOpen, [ensureOpen]);
   return (
     <>
       <SourcePicker onOpen={open} busy={session.status === 'running'} />
@@ -50,7 +44,13 @@ export function LogWorkspace() {
               Export the report (JSON, as <code>receipt-audit verify --json</code> prints it)
             </button>
           </p>
-          <ReportSummary report={session.report} label={session.label} bytes={session.progress.bytesRead} ms={session.progress.elapsedMs} />
+          <ReportSummary
+            report={session.report}
+            label={session.label}
+            bytes={session.progress.bytesRead}
+            ms={session.progress.elapsedMs}
+            pinned={new Set(trust.map((t) => t.key))}
+          />
         </>
       )}
     </>

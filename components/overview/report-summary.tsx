@@ -5,7 +5,7 @@ import type { VerificationReport } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { checkTotals } from '../../lib/verify/check-totals';
 
-export function ReportSummary({ report, label, bytes, ms }: { report: VerificationReport; label: string; bytes: number; ms: number }) {
+export function ReportSummary({ report, label, bytes, ms, pinned }: { report: VerificationReport; label: string; bytes: number; ms: number; pinned: Set<string> }) {
   const s = report.summary;
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   return (
@@ -39,8 +39,8 @@ export function ReportSummary({ report, label, bytes, ms }: { report: Verificati
         {report.keys.map((k) => (
           <li key={k.key}>
             <code>{k.key}</code>
-            {k.key === DEMO_KERNEL_KEY ? ' (the published demo kernel key)' : ''} signed {k.receipts} receipts and {k.checkpoints} checkpoints; not
-            pinned, so its signatures show only that the log is self-consistent, not who signed it.
+            {k.key === DEMO_KERNEL_KEY ? ' (the published demo kernel key)' : ''} signed {k.receipts} receipts and {k.checkpoints} checkpoints;{' '}
+            {pinned.has(k.key) ? <strong>pinned</strong> : <>not pinned, so its signatures show only that the log is self-consistent, not who signed it (<a href="/trust">pin keys</a>)</>}.
           </li>
         ))}
       </ul>

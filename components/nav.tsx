@@ -1,0 +1,15 @@
+// The app's routes.
+import Link from 'next/link';
+
+export function Nav() {
+  return (
+    <nav className="nav" aria-label="Receipt Audit">
+      <Link href="/" className="brand">
+        Receipt Audit
+      </Link>
+      <Link href="/">Overview</Link>
+      <Link href="/trust">Trust</Link>
+      <Link href="/selftest">Self-test</Link>
+    </nav>
+  );
+}
