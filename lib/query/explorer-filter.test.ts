@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { splitRecords } from '../sources/records';
+import { PACKAGE_FILES, roleForFileName } from '../sources/package';
+import { testdataPath } from '../testutil/testdata';
+import { TrustStore } from '../trust/trust-store';
+import { LogAssembler } from '../verify/log-assembler';
+import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../verify/record-verifier';
+import type { VerificationReport } from '../verify/report';
+import { EMPTY_FILTER, type ExplorerFilter, filterFromParams, filterRows, filterToParams } from './explorer-filter';
+import { RowStore } from './row-store';
+
+/** A corpus case through the browser's per-record path, with views, into a RowStore. */
+async function storeOf(name: string): Promise<{ store: RowStore; report: VerificationReport; raw: Record<string, unknown>[] }> {
+  const dir = testdataPath(`corpus/${name}`);
+  const verifier = new RecordVerifier(TrustStore.empty(), { views: true });
+  const out = emptyOutput();
+  const pending: Promise<void>[] = [];
+  const raw: Record<string, unknown>[] = [];
+  let n = 0;
+  for (const [file] of PACKAGE_FILES) {
+    const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
+    for await (const ev of splitRecords(file, (async function* () { yield bytes; })())) {
+      if (ev.kind !== 'record') continue;
+      if (file === 'receipts.ndjson' || file === 'child-receipts.ndjson') raw.push(JSON.parse(ev.text).receipt);
+      pending.push(...verifier.verify(ev.text, { file, line: ev.line, role: roleForFileName(file), space: 'p' }, n++ * ORDER_STRIDE, out));
+    }
+  }
+  await Promise.all(pending);
+  const assembler = new LogAssembler();
+  assembler.add(out);
+  const report = assembler.finish(false);
+  const store = new RowStore();
+  // Arrive in two shuffled halves, as worker batches do.
+  store.append(out.views.slice(150));
+  store.append(out.views.slice(0, 150));
+  store.applyReport(report);
+  return { store, report, raw };
+}
+
+const ids = (store: RowStore, rows: Uint32Array) => [...rows].map((i) => store.str('id', i)!);
+const f = (extra: Partial<ExplorerFilter>): ExplorerFilter => ({ ...EMPTY_FILTER, ...extra });
+
+describe('RowStore + filterRows on the reference corpus', () => {
+  it('holds every receipt once, in log order, with the report verdicts', async () => {
+    const { store, report } = await storeOf('tampered-field');
+    expect(store.length).toBe(280);
+    const rows = filterRows(store, EMPTY_FILTER);
+    expect(ids(store, rows)).toEqual(report.receipts.map((r) => r.id));
+    expect([...rows].map((i) => store.verdictOf(i))).toEqual(report.receipts.map((r) => r.verdict));
+  });
+
+  it('each value filter matches an independent count over the raw receipts', async () => {
+    const { store, raw } = await storeOf('good');
+    const tools = raw.filter((r) => 'tool_name' in r) as { decision?: { verdict: string; guard?: string }; tool_server: string }[];
+    const denies = tools.filter((r) => r.decision?.verdict === 'deny').length;
+    expect(filterRows(store, f({ values: { decision: ['deny'] } })).length).toBe(denies);
+    expect(filterRows(store, f({ values: { toolServer: ['srv-pay'] } })).length).toBe(tools.filter((r) => r.tool_server === 'srv-pay').length);
+    expect(filterRows(store, f({ values: { type: ['child'] } })).length).toBe(30);
+    expect(filterRows(store, f({ values: { generation: ['B'] } })).length).toBe(10);
+    expect(filterRows(store, f({ values: { decision: ['deny'], toolServer: ['srv-pay'] } })).length).toBe(
+      tools.filter((r) => r.decision?.verdict === 'deny' && r.tool_server === 'srv-pay').length,
+    );
+    expect(filterRows(store, f({ values: { decision: ['no-such-thing'] } })).length).toBe(0);
+  });
+
+  it('verdict and problem filters find the tampered receipt', async () => {
+    const { store } = await storeOf('tampered-field');
+    expect(ids(store, filterRows(store, f({ values: { verdict: ['failed'] } })))).toEqual(['rcpt-000042-2b8d09ef']);
+    expect(ids(store, filterRows(store, f({ values: { problem: ['signature_invalid'] } })))).toEqual(['rcpt-000042-2b8d09ef']);
+    expect(ids(store, filterRows(store, f({ preset: 'security' })))).toContain('rcpt-000042-2b8d09ef');
+  });
+
+  it('cost range (exact minor units), time range, free text, and sorting', async () => {
+    const { store, raw } = await storeOf('good');
+    const costs = raw.flatMap((r) => {
+      const c = (r as { metadata?: { financial?: { cost_charged: number } } }).metadata?.financial?.cost_charged;
+      return c === undefined ? [] : [c];
+    });
+    expect(filterRows(store, f({ preset: 'finance' })).length).toBe(costs.length);
+    expect(filterRows(store, f({ minCost: 1000n, maxCost: 2000n })).length).toBe(costs.filter((c) => c >= 1000 && c <= 2000).length);
+    const t0 = (raw[10] as { timestamp: number }).timestamp;
+    expect(filterRows(store, f({ until: t0 })).length).toBe(raw.filter((r) => (r as { timestamp: number }).timestamp <= t0).length);
+    expect(ids(store, filterRows(store, f({ q: 'RCPT-000042' })))).toEqual(['rcpt-000042-2b8d09ef']);
+    const byCost = filterRows(store, f({ preset: 'finance', sort: { column: 'cost', dir: 'desc' } }));
+    const sortedCosts = [...byCost].map((i) => store.cost[i]!);
+    expect(sortedCosts).toEqual([...sortedCosts].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+  });
+});
+
+describe('the filter lives in the URL', () => {
+  const arbFilter = fc.record({
+    values: fc.record({ decision: fc.array(fc.constantFrom('allow', 'deny'), { maxLength: 2 }), toolServer: fc.array(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 2 }) }),
+    q: fc.option(fc.string({ minLength: 1, maxLength: 10 }), { nil: undefined }),
+    since: fc.option(fc.nat(), { nil: undefined }),
+    minCost: fc.option(fc.bigInt({ min: 0n, max: 1n << 63n }), { nil: undefined }),
+    preset: fc.option(fc.constantFrom('security', 'finance', 'compliance' as const), { nil: undefined }),
+    sort: fc.record({ column: fc.constantFrom('order', 'time', 'cost', 'toolName' as const), dir: fc.constantFrom('asc', 'desc' as const) }),
+  });
+  it('round-trips through URLSearchParams', () => {
+    fc.assert(
+      fc.property(arbFilter, (raw) => {
+        const filter: ExplorerFilter = JSON.parse(JSON.stringify(raw, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)), (_, v) =>
+          typeof v === 'string' && /^\d+n$/.test(v) ? BigInt(v.slice(0, -1)) : v,
+        );
+        for (const k of Object.keys(filter.values) as (keyof typeof filter.values)[]) {
+          filter.values[k] = [...new Set(filter.values[k])];
+          if (!filter.values[k]!.length) delete filter.values[k];
+        }
+        for (const k of ['q', 'since', 'minCost', 'preset'] as const) if (filter[k] === undefined) delete filter[k];
+        if (filter.sort.column === 'order' && filter.sort.dir === 'asc') filter.sort = { column: 'order', dir: 'asc' };
+        const back = filterFromParams(new URLSearchParams(filterToParams(filter).toString()));
+        expect(back).toEqual(filter);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a hostile or broken link never breaks the page: bad values are dropped', () => {
+    const back = filterFromParams(new URLSearchParams('since=abc&minCost=-5&sort=evil&preset=admin&decision=&verdict=failed'));
+    expect(back).toEqual({ values: { verdict: ['failed'] }, sort: { column: 'order', dir: 'asc' } });
+  });
+});

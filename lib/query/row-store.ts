@@ -1,0 +1,142 @@
+// The explorer's rows, columnar: one typed array per column and dictionary
+// codes for strings, so a million receipts cost tens of megabytes instead of a
+// million objects, and filters scan arrays rather than objects. Rows arrive in
+// batches (ReceiptView, in any order) and get their verdicts when the log is
+// assembled. Pure; runs on the page or in a worker.
+import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
+import type { ReceiptView } from '../verify/receipt-view';
+import type { VerificationReport } from '../verify/report';
+
+/** Columns held as dictionary codes (0 = absent). */
+export const STRING_COLUMNS = [
+  'id', 'type', 'generation', 'toolServer', 'toolName', 'decision', 'guard', 'reason', 'capabilityId', 'policyHash', 'trustLevel',
+  'receiptKind', 'tenant', 'currency', 'settlement', 'sessionId', 'requestId', 'parentRequestId', 'parentReceiptId', 'operationKind',
+  'kernelKey', 'file', 'cost', 'attemptedCost', 'seq',
+] as const;
+export type StringColumn = (typeof STRING_COLUMNS)[number];
+
+export const VERDICTS = ['pending', 'verified', 'failed', 'unverified'] as const;
+export type RowVerdict = (typeof VERDICTS)[number];
+
+export class Dictionary {
+  readonly values: string[] = [''];
+  private readonly index = new Map<string, number>([['', 0]]);
+  code(v: string | undefined): number {
+    if (v === undefined) return 0;
+    let c = this.index.get(v);
+    if (c === undefined) {
+      c = this.values.length;
+      this.values.push(v);
+      this.index.set(v, c);
+    }
+    return c;
+  }
+  lookup(v: string): number | undefined {
+    return this.index.get(v);
+  }
+  private lower: string[] = [];
+  /** The values lower-cased, for free-text search (kept between searches). */
+  lowered(): string[] {
+    for (let c = this.lower.length; c < this.values.length; c++) this.lower.push(this.values[c]!.toLowerCase());
+    return this.lower;
+  }
+}
+
+function grow<T extends Float64Array | Uint32Array | Uint8Array | BigUint64Array>(a: T, min: number): T {
+  if (a.length >= min) return a;
+  const next = new (a.constructor as new (n: number) => T)(Math.max(min, a.length * 2, 1024));
+  next.set(a as never);
+  return next;
+}
+
+export class RowStore {
+  length = 0;
+  order = new Float64Array(1024);
+  time = new Float64Array(1024);
+  /** cost_charged in minor units (exact), with `hasCost` saying whether there is one. */
+  cost = new BigUint64Array(1024);
+  hasCost = new Uint8Array(1024);
+  verdict = new Uint8Array(1024);
+  /** Bit i set: the row has a problem of PROBLEM_CODES[i]. */
+  problems = new Uint32Array(1024);
+  line = new Uint32Array(1024);
+  readonly dict: Record<StringColumn, Dictionary>;
+  readonly codes: Record<StringColumn, Uint32Array>;
+  private readonly rowOfOrder = new Map<number, number>();
+  private readonly rowOfId = new Map<string, number>();
+
+  constructor() {
+    this.dict = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Dictionary()])) as Record<StringColumn, Dictionary>;
+    this.codes = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(1024)])) as Record<StringColumn, Uint32Array>;
+  }
+
+  append(views: readonly ReceiptView[]): void {
+    const n = this.length + views.length;
+    this.order = grow(this.order, n);
+    this.time = grow(this.time, n);
+    this.cost = grow(this.cost, n);
+    this.hasCost = grow(this.hasCost, n);
+    this.verdict = grow(this.verdict, n);
+    this.problems = grow(this.problems, n);
+    this.line = grow(this.line, n);
+    for (const c of STRING_COLUMNS) this.codes[c] = grow(this.codes[c], n);
+    for (const v of views) {
+      const i = this.length++;
+      this.order[i] = v.order;
+      this.time[i] = v.time ?? NaN;
+      this.line[i] = v.line;
+      if (v.cost !== undefined && /^\d+$/.test(v.cost)) {
+        this.cost[i] = BigInt(v.cost);
+        this.hasCost[i] = 1;
+      }
+      for (const c of STRING_COLUMNS) this.codes[c][i] = this.dict[c].code(v[c as keyof ReceiptView] as string | undefined);
+      this.rowOfOrder.set(v.order, i);
+      if (!this.rowOfId.has(v.id)) this.rowOfId.set(v.id, i);
+    }
+  }
+
+  /** Verdicts and problem codes from the assembled report (rows are matched by their order). */
+  applyReport(report: VerificationReport): void {
+    const sortedOrders = [...this.rowOfOrder.keys()].sort((a, b) => a - b);
+    report.receipts.forEach((r, k) => {
+      const row = this.rowOfOrder.get(sortedOrders[k]!);
+      if (row === undefined) return;
+      this.verdict[row] = VERDICTS.indexOf(r.verdict);
+    });
+    for (const p of report.problems) {
+      if (p.receipt_id === undefined) continue;
+      const row = this.rowOfId.get(p.receipt_id);
+      if (row !== undefined) this.problems[row]! |= 1 << PROBLEM_CODES.indexOf(p.code);
+    }
+  }
+
+  rowById(id: string): number | undefined {
+    return this.rowOfId.get(id);
+  }
+
+  str(column: StringColumn, row: number): string | undefined {
+    const c = this.codes[column][row]!;
+    return c === 0 ? undefined : this.dict[column].values[c];
+  }
+
+  problemCodes(row: number): ProblemCode[] {
+    const bits = this.problems[row]!;
+    return PROBLEM_CODES.filter((_, i) => (bits & (1 << i)) !== 0);
+  }
+
+  verdictOf(row: number): RowVerdict {
+    return VERDICTS[this.verdict[row]!]!;
+  }
+
+  /** Distinct values of a column with their row counts, most frequent first (for filter menus). */
+  facet(column: StringColumn): { value: string; count: number }[] {
+    const counts = new Uint32Array(this.dict[column].values.length);
+    const codes = this.codes[column];
+    for (let i = 0; i < this.length; i++) counts[codes[i]!]!++;
+    const out: { value: string; count: number }[] = [];
+    this.dict[column].values.forEach((value, code) => {
+      if (code !== 0 && counts[code]! > 0) out.push({ value, count: counts[code]! });
+    });
+    return out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+  }
+}
