@@ -8,6 +8,7 @@ export function Nav() {
         Receipt Audit
       </Link>
       <Link href="/">Overview</Link>
+      <Link href="/receipts">Receipts</Link>
       <Link href="/trust">Trust</Link>
       <Link href="/selftest">Self-test</Link>
     </nav>

@@ -7,13 +7,14 @@ import { type ReactNode, createContext, useCallback, useContext, useEffect, useM
 import type { LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
 import { type TrustEntry, toMessages, useTrustKeys } from './use-trust-keys';
-import type { ReceiptView } from '../../lib/verify/receipt-view';
+import type { RowStore } from '../../lib/query/row-store';
 
 const LAST_SOURCE = 'receipt-audit.source.v1';
 
 interface LogContextValue {
   session: Session;
-  rows: React.RefObject<ReceiptView[]>;
+  /** The receipts as table rows, filled while verifying; verdicts once done. */
+  rows: React.RefObject<RowStore>;
   open: (sources: LogSource[]) => void;
   cancel: () => void;
   /** Pages that show the log call this: the first call opens this server's log (or the one open before a reload). */

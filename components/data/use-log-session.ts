@@ -4,7 +4,7 @@
 // streamed receipt rows and the final report. The main thread never verifies.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LogEvent, LogSource, PinnedKeyMessage, Progress } from '../../lib/workers/protocol';
-import type { ReceiptView } from '../../lib/verify/receipt-view';
+import { RowStore } from '../../lib/query/row-store';
 import type { VerificationReport } from '../../lib/verify/report';
 
 export type Session =
@@ -25,7 +25,7 @@ const NO_KEYS: PinnedKeyMessage[] = [];
 export function useLogSession(trust: PinnedKeyMessage[] = NO_KEYS) {
   const [session, setSession] = useState<Session>({ status: 'idle' });
   const worker = useRef<Worker | null>(null);
-  const rows = useRef<ReceiptView[]>([]);
+  const rows = useRef<RowStore>(new RowStore());
 
   const stop = useCallback(() => {
     worker.current?.terminate();
@@ -35,7 +35,7 @@ export function useLogSession(trust: PinnedKeyMessage[] = NO_KEYS) {
   const open = useCallback(
     (sources: LogSource[]) => {
       stop();
-      rows.current = [];
+      rows.current = new RowStore();
       const label = describeSources(sources);
       const w = new Worker(new URL('../../lib/workers/log-worker.ts', import.meta.url), { type: 'module' });
       worker.current = w;
@@ -44,11 +44,12 @@ export function useLogSession(trust: PinnedKeyMessage[] = NO_KEYS) {
         if (worker.current !== w) return; // a stale session
         const m = e.data;
         if (m.type === 'views') {
-          rows.current.push(...m.views);
+          rows.current.append(m.views);
           setSession((s) => (s.status === 'running' ? { ...s, rows: rows.current.length } : s));
         } else if (m.type === 'progress') {
           setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));
         } else if (m.type === 'done') {
+          rows.current.applyReport(m.report);
           setSession({ status: 'done', label, progress: m.progress, report: m.report, rows: rows.current.length });
           stop();
         } else {

@@ -1,0 +1,233 @@
+'use client';
+// The receipts explorer: presets, search, per-field filters, sortable columns
+// and a virtualized table that stays smooth at a million rows; the filter is
+// the URL (a filtered view is a link). Keyboard: ↑/↓ (j/k) move, PgUp/PgDn,
+// Home/End, Enter opens the receipt.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { PROBLEM_CODES } from '../../lib/verify/problems';
+import { type ExplorerFilter, PRESETS, type Preset, type SortColumn, type ValueFilter, filterFromParams, filterRows, filterToParams } from '../../lib/query/explorer-filter';
+import type { RowStore, StringColumn } from '../../lib/query/row-store';
+import { useLog } from '../data/log-provider';
+import { formatAmount, formatTime } from './format';
+
+const COLUMNS: { key: SortColumn | 'cost'; label: string; width: string }[] = [
+  { key: 'time', label: 'time (UTC)', width: '11rem' },
+  { key: 'toolServer', label: 'tool server', width: '9rem' },
+  { key: 'toolName', label: 'tool', width: '9rem' },
+  { key: 'decision', label: 'decision', width: '6.5rem' },
+  { key: 'guard', label: 'blocking guard', width: '9rem' },
+  { key: 'cost', label: 'cost', width: '7rem' },
+  { key: 'settlement', label: 'settlement', width: '6.5rem' },
+  { key: 'tenant', label: 'tenant', width: '7rem' },
+  { key: 'verdict', label: 'verdict', width: '6rem' },
+];
+
+const FACETS: { key: ValueFilter; label: string }[] = [
+  { key: 'verdict', label: 'verdict' },
+  { key: 'decision', label: 'decision' },
+  { key: 'toolServer', label: 'tool server' },
+  { key: 'toolName', label: 'tool' },
+  { key: 'guard', label: 'blocking guard' },
+  { key: 'settlement', label: 'settlement' },
+  { key: 'currency', label: 'currency' },
+  { key: 'tenant', label: 'tenant' },
+  { key: 'type', label: 'type' },
+  { key: 'generation', label: 'generation' },
+  { key: 'receiptKind', label: 'Gen B kind' },
+  { key: 'trustLevel', label: 'trust level' },
+  { key: 'capabilityId', label: 'capability' },
+  { key: 'policyHash', label: 'policy hash' },
+  { key: 'kernelKey', label: 'signer' },
+  { key: 'problem', label: 'problem' },
+];
+
+function facetValues(store: RowStore, key: ValueFilter): string[] {
+  if (key === 'verdict') return ['verified', 'failed', 'unverified', 'pending'];
+  if (key === 'problem') return [...PROBLEM_CODES];
+  return store.facet(key as StringColumn).map((f) => f.value).slice(0, 200);
+}
+
+export function ReceiptExplorer() {
+  const { session, rows, ensureOpen } = useLog();
+  useEffect(ensureOpen, [ensureOpen]);
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const filter = useMemo(() => filterFromParams(new URLSearchParams(params.toString())), [params]);
+  const setFilter = useCallback(
+    (next: ExplorerFilter) => {
+      const q = filterToParams(next).toString();
+      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+    },
+    [router, pathname],
+  );
+  const store = rows.current;
+  const version = session.status === 'done' ? `done:${session.rows}` : session.status === 'running' ? `running:${session.rows}` : session.status;
+  const visible = useMemo(() => (store ? filterRows(store, filter) : new Uint32Array()), [store, filter, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  const [search, setSearch] = useState(filter.q ?? '');
+  useEffect(() => setSearch(filter.q ?? ''), [filter.q]);
+
+  const setValue = (key: ValueFilter, value: string) => {
+    if (!value) return;
+    const current = filter.values[key] ?? [];
+    if (current.includes(value)) return;
+    setFilter({ ...filter, values: { ...filter.values, [key]: [...current, value] } });
+  };
+  const removeValue = (key: ValueFilter, value: string) => {
+    const rest = (filter.values[key] ?? []).filter((v) => v !== value);
+    const values = { ...filter.values };
+    if (rest.length) values[key] = rest;
+    else delete values[key];
+    setFilter({ ...filter, values });
+  };
+  const setPreset = (preset: Preset | undefined) => {
+    const next: ExplorerFilter = { ...filter };
+    if (preset) next.preset = preset;
+    else delete next.preset;
+    setFilter(next);
+  };
+  const sortBy = (column: SortColumn) =>
+    setFilter({ ...filter, sort: { column, dir: filter.sort.column === column && filter.sort.dir === 'asc' ? 'desc' : 'asc' } });
+
+  if (!store) return null;
+  const chips = Object.entries(filter.values).flatMap(([k, vs]) => (vs ?? []).map((v) => [k as ValueFilter, v] as const));
+  return (
+    <section className="explorer">
+      <div className="picker-row" role="group" aria-label="Reader presets">
+        <button type="button" className={`button${filter.preset ? '' : ' active'}`} onClick={() => setPreset(undefined)}>
+          All
+        </button>
+        {(Object.keys(PRESETS) as Preset[]).map((p) => (
+          <button key={p} type="button" title={PRESETS[p]} className={`button${filter.preset === p ? ' active' : ''}`} data-testid={`preset-${p}`} onClick={() => setPreset(p)}>
+            {p[0]!.toUpperCase() + p.slice(1)}
+          </button>
+        ))}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            const next: ExplorerFilter = { ...filter };
+            if (search.trim()) next.q = search.trim();
+            else delete next.q;
+            setFilter(next);
+          }}
+        >
+          <input type="search" aria-label="Search receipts" placeholder="search id, tool, guard, capability…" value={search} onChange={(e) => setSearch(e.target.value)} data-testid="explorer-search" />
+        </form>
+        <select aria-label="Add a filter" value="" data-testid="explorer-add-filter" onChange={(e) => {
+          const [k, ...v] = e.target.value.split('\u0000');
+          if (k) setValue(k as ValueFilter, v.join('\u0000'));
+        }}>
+          <option value="">filter by…</option>
+          {FACETS.map((f) => (
+            <optgroup key={f.key} label={f.label}>
+              {facetValues(store, f.key).map((v) => (
+                <option key={v} value={`${f.key}\u0000${v}`}>
+                  {v}
+                </option>
+              ))}
+            </optgroup>
+          ))}
+        </select>
+      </div>
+      {chips.length > 0 && (
+        <p className="chips">
+          {chips.map(([k, v]) => (
+            <button key={`${k}=${v}`} type="button" className="chip" onClick={() => removeValue(k, v)} aria-label={`remove filter ${k} = ${v}`}>
+              {k} = {v} ×
+            </button>
+          ))}
+        </p>
+      )}
+      <p className="muted" data-testid="explorer-count">
+        {visible.length.toLocaleString('en-US')} of {store.length.toLocaleString('en-US')} receipts
+        {session.status === 'running' ? ' (still verifying: verdicts appear when the whole log is checked)' : ''}
+      </p>
+      <ReceiptTable store={store} rows={visible} sort={filter.sort} onSort={sortBy} />
+    </section>
+  );
+}
+
+function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Uint32Array; sort: ExplorerFilter['sort']; onSort: (c: SortColumn) => void }) {
+  const parent = useRef<HTMLDivElement>(null);
+  const router = useRouter();
+  const [active, setActive] = useState(0);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 32, overscan: 20 });
+  useEffect(() => setActive((a) => Math.min(a, Math.max(0, rows.length - 1))), [rows.length]);
+  const move = (to: number) => {
+    const next = Math.max(0, Math.min(rows.length - 1, to));
+    setActive(next);
+    virtualizer.scrollToIndex(next, { align: 'auto' });
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const page = Math.max(1, Math.floor((parent.current?.clientHeight ?? 320) / 32) - 1);
+    const keys: Record<string, () => void> = {
+      ArrowDown: () => move(active + 1),
+      j: () => move(active + 1),
+      ArrowUp: () => move(active - 1),
+      k: () => move(active - 1),
+      PageDown: () => move(active + page),
+      PageUp: () => move(active - page),
+      Home: () => move(0),
+      End: () => move(rows.length - 1),
+      Enter: () => {
+        const row = rows[active];
+        if (row !== undefined) router.push(`/receipts/${encodeURIComponent(store.str('id', row)!)}`);
+      },
+    };
+    const action = keys[e.key];
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  };
+  return (
+    <div className="table" role="grid" aria-rowcount={rows.length} aria-label="Receipts" tabIndex={0} onKeyDown={onKey} data-testid="receipt-table">
+      <div className="thead" role="row">
+        {COLUMNS.map((c) => (
+          <button key={c.key} type="button" role="columnheader" style={{ width: c.width }} onClick={() => onSort(c.key as SortColumn)} aria-sort={sort.column === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+            {c.label}
+            {sort.column === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+          </button>
+        ))}
+      </div>
+      <div ref={parent} className="tbody">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = rows[item.index]!;
+            const id = store.str('id', row)!;
+            const verdict = store.verdictOf(row);
+            const cost = store.hasCost[row] ? formatAmount(store.cost[row]!, store.str('currency', row)) : store.str('attemptedCost', row) ? `(${store.str('attemptedCost', row)} refused)` : '';
+            return (
+              <Link
+                key={item.key}
+                href={`/receipts/${encodeURIComponent(id)}`}
+                role="row"
+                aria-rowindex={item.index + 1}
+                aria-selected={item.index === active}
+                className={`tr${item.index === active ? ' active' : ''}`}
+                style={{ transform: `translateY(${item.start}px)` }}
+                data-receipt-id={id}
+                data-verdict={verdict}
+                tabIndex={-1}
+                onFocus={() => setActive(item.index)}
+              >
+                <span role="gridcell" style={{ width: COLUMNS[0]!.width }}>{formatTime(store.time[row]!)}</span>
+                <span role="gridcell" style={{ width: COLUMNS[1]!.width }}>{store.str('toolServer', row) ?? '—'}</span>
+                <span role="gridcell" style={{ width: COLUMNS[2]!.width }}>{store.str('toolName', row) ?? store.str('operationKind', row) ?? '—'}</span>
+                <span role="gridcell" style={{ width: COLUMNS[3]!.width }} className={`decision ${store.str('decision', row) ?? ''}`}>{store.str('decision', row) ?? store.str('receiptKind', row) ?? '—'}</span>
+                <span role="gridcell" style={{ width: COLUMNS[4]!.width }}>{store.str('guard', row) ?? ''}</span>
+                <span role="gridcell" style={{ width: COLUMNS[5]!.width }} className="num">{cost}</span>
+                <span role="gridcell" style={{ width: COLUMNS[6]!.width }}>{store.str('settlement', row) ?? ''}</span>
+                <span role="gridcell" style={{ width: COLUMNS[7]!.width }}>{store.str('tenant', row) ?? ''}</span>
+                <span role="gridcell" style={{ width: COLUMNS[8]!.width }} className={`verdict ${verdict}`}>{verdict}</span>
+              </Link>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
