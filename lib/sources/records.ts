@@ -35,6 +35,26 @@ function concat(parts: Uint8Array[], total: number): Uint8Array {
   return parts.length === 1 && parts[0]!.length === total ? parts[0]! : concatBytes(...parts);
 }
 
+/** Whether a byte stream is inside a JSON string (UTF-8 continuation bytes never look like `"` or `\\`). */
+class StringState {
+  inString = false;
+  private escaped = false;
+  /** Feeds one byte; true when it belongs to a string (its quotes included), so it is not structure. */
+  step(c: number): boolean {
+    if (this.inString) {
+      if (this.escaped) this.escaped = false;
+      else if (c === 0x5c) this.escaped = true;
+      else if (c === 0x22) this.inString = false;
+      return true;
+    }
+    if (c === 0x22) {
+      this.inString = true;
+      return true;
+    }
+    return false;
+  }
+}
+
 function isBlank(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i]!;
@@ -97,8 +117,7 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
   const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
   let state: 'before' | 'between' | 'element' | 'after' = 'before';
   let depth = 0;
-  let inString = false;
-  let escaped = false;
+  const str = new StringState();
   let line = 1;
   let elementLine = 1;
   let parts: Uint8Array[] = [];
@@ -128,14 +147,8 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
       const c = chunk[i]!;
       if (c === NL) line++;
       if (state === 'element') {
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (c === 0x5c) escaped = true;
-          else if (c === 0x22) inString = false;
-          continue;
-        }
-        if (c === 0x22) inString = true;
-        else if (c === 0x7b || c === 0x5b) depth++;
+        if (str.step(c)) continue;
+        if (c === 0x7b || c === 0x5b) depth++;
         else if (c === 0x7d || c === 0x5d) {
           if (depth === 0) {
             // `]` closes the array.
@@ -289,22 +302,15 @@ function firstLineIsComplete(head: Uint8Array[]): boolean {
   const nl = bytes.indexOf(NL);
   if (nl === -1) return false;
   let depth = 0;
-  let inString = false;
-  let escaped = false;
   let started = false;
+  const str = new StringState();
   for (let i = 0; i < nl; i++) {
     const c = bytes[i]!;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (c === 0x5c) escaped = true;
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x7b) {
+    if (str.step(c)) continue;
+    if (c === 0x7b) {
       depth++;
       started = true;
     } else if (c === 0x7d) depth--;
   }
-  return started && depth === 0 && !inString;
+  return started && depth === 0 && !str.inString;
 }
