@@ -93,11 +93,8 @@ export class InclusionIndex {
       }
       for (const r of targets) this.applyProof(pe, r, s!.checkpoints.get(pe.proof.checkpointSeq));
     }
-    const sorted = new Map<string, { list: CheckpointEntry[]; maxEnd: bigint }>();
-    for (const [id, s] of this.spaces) {
-      const list = [...s.checkpoints.values()].map((l) => l[0]!).sort((a, b) => (a.cp.batchStartSeq < b.cp.batchStartSeq ? -1 : 1));
-      sorted.set(id, { list, maxEnd: list.reduce((m, c) => (c.cp.batchEndSeq > m ? c.cp.batchEndSeq : m), 0n) });
-    }
+    const sorted = new Map<string, Coverage>();
+    for (const [id, s] of this.spaces) sorted.set(id, new Coverage([...s.checkpoints.values()].map((l) => l[0]!)));
     const batchRoots = new Map<CheckpointEntry, CheckResult>();
     for (const r of receipts) {
       const s = this.spaces.get(r.space);
@@ -113,7 +110,7 @@ export class InclusionIndex {
   private inclusionFor(
     r: ReceiptEntry,
     s: Space | undefined,
-    order: { list: CheckpointEntry[]; maxEnd: bigint } | undefined,
+    order: Coverage | undefined,
     checkpointVerified: (c: CheckpointEntry) => boolean,
     batchRoots: Map<CheckpointEntry, CheckResult>,
   ): CheckResult {
@@ -121,7 +118,7 @@ export class InclusionIndex {
     if (r.logSeq === undefined || !s || !order || order.list.length === 0) return proofResult ?? SKIPPED_TAIL;
     const copies = s.receipts.get(r.logSeq)?.length ?? 0;
     if (copies > 1) return fail(`receipt seq ${r.logSeq} appears ${copies} times in the log`);
-    const covering = order.list.filter((c) => r.logSeq! >= c.cp.batchStartSeq && r.logSeq! <= c.cp.batchEndSeq);
+    const covering = order.covering(r.logSeq);
     if (covering.length === 0) {
       if (proofResult) return proofResult.status === 'pass' ? fail('its proof names a checkpoint whose batch does not cover it') : proofResult;
       if (r.logSeq > order.maxEnd) return SKIPPED_TAIL;
@@ -163,6 +160,42 @@ export class InclusionIndex {
     const root = rootFromLeafHashes(leaves);
     if (root && bytesEqual(root, cp.merkleRoot)) return pass(`batch root recomputed from the stored receipts (${LEAF_KERNEL}${note ? `; ${note}` : ''})`);
     return fail(`the root recomputed from the stored receipts of checkpoint ${cp.checkpointSeq}'s batch differs from the signed root: a stored receipt differs from what was checkpointed`);
+  }
+}
+
+/**
+ * Which checkpoints' batches contain a seq, in O(log n + k): checkpoints sorted
+ * by batch start, with the running maximum of batch ends, so the backward walk
+ * from the last start at or below the seq stops as soon as no earlier batch can
+ * reach it. Exact even for overlapping (hostile) batches.
+ */
+class Coverage {
+  readonly list: CheckpointEntry[];
+  readonly maxEnd: bigint;
+  private readonly endSoFar: bigint[] = [];
+
+  constructor(checkpoints: CheckpointEntry[]) {
+    this.list = checkpoints.sort((a, b) => (a.cp.batchStartSeq < b.cp.batchStartSeq ? -1 : a.cp.batchStartSeq > b.cp.batchStartSeq ? 1 : a.order - b.order));
+    let m = 0n;
+    for (const c of this.list) this.endSoFar.push((m = c.cp.batchEndSeq > m ? c.cp.batchEndSeq : m));
+    this.maxEnd = m;
+  }
+
+  /** The checkpoints covering `seq`, in batch-start order. */
+  covering(seq: bigint): CheckpointEntry[] {
+    let lo = 0;
+    let hi = this.list.length - 1;
+    let last = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.list[mid]!.cp.batchStartSeq <= seq) {
+        last = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    const out: CheckpointEntry[] = [];
+    for (let i = last; i >= 0 && this.endSoFar[i]! >= seq; i--) if (this.list[i]!.cp.batchEndSeq >= seq) out.push(this.list[i]!);
+    return out.reverse();
   }
 }
 
