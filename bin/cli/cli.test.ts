@@ -151,4 +151,12 @@ describe('receipt-audit: exit status and messages', () => {
     expect(trusted.includes('pass') && trusted.includes('fail')).toBe(true);
     expect(res.code).toBe(1);
   });
+
+  it('a bad --trust-file entry exits 2 naming the file and the entry', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ra-trust-')), 'keys.json');
+    writeFileSync(file, JSON.stringify([{ key: 'a'.repeat(64) }, { key: 'a'.repeat(64), not_before: 'next tuesday' }]));
+    const res = await run(['verify', path.join(CORPUS, 'good'), '--trust-file', file]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`trust file ${file}: entry 2: not_before must be Unix seconds or an ISO 8601 date`);
+  });
 });

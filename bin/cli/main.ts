@@ -12,6 +12,7 @@ import { loadFile, loadPackage } from '../../lib/sources/package';
 import { openChioStore } from '../../lib/sources/sqlite-store';
 import { loadStore } from '../../lib/sources/store';
 import { type PinnedKey, TrustStore } from '../../lib/trust/trust-store';
+import { parseTrustEntries, toPinnedKeys } from '../../lib/trust/trust-file';
 import { formatSummary } from './format';
 import { type InputKind, nodeDir, nodeFile, readOptional, sniff } from './node-source';
 
@@ -65,17 +66,6 @@ function parseArgs(argv: string[]): Args | 'help' {
   return args;
 }
 
-function parseTime(v: unknown, where: string): bigint | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  if (typeof v === 'string') {
-    const ms = Date.parse(v);
-    if (!Number.isNaN(ms)) return BigInt(Math.floor(ms / 1000));
-  }
-  throw new UsageError(`${where} must be Unix seconds or an ISO 8601 date`);
-}
-
 async function readTrustFile(file: string): Promise<PinnedKey[]> {
   let data: unknown;
   try {
@@ -83,19 +73,9 @@ async function readTrustFile(file: string): Promise<PinnedKey[]> {
   } catch (e) {
     throw new UsageError(`cannot read trust file ${file}: ${(e as Error).message}`);
   }
-  const list = Array.isArray(data) ? data : (data as { keys?: unknown })?.keys;
-  if (!Array.isArray(list)) throw new UsageError(`trust file ${file} must hold a JSON list of keys`);
-  return list.map((k: Record<string, unknown>, i) => {
-    if (typeof k?.key !== 'string') throw new UsageError(`trust file ${file}: entry ${i} has no "key"`);
-    const nb = parseTime(k.not_before, `${file}: entry ${i} not_before`);
-    const na = parseTime(k.not_after, `${file}: entry ${i} not_after`);
-    return {
-      key: k.key,
-      ...(typeof k.label === 'string' ? { label: k.label } : {}),
-      ...(nb !== undefined ? { notBefore: nb } : {}),
-      ...(na !== undefined ? { notAfter: na } : {}),
-    };
-  });
+  const parsed = parseTrustEntries(data);
+  if (!parsed.ok) throw new UsageError(`trust file ${file}: ${parsed.error}`);
+  return toPinnedKeys(parsed.entries);
 }
 
 /** Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or unknown input. */

@@ -6,7 +6,8 @@
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
-import { type TrustEntry, toMessages, useTrustKeys } from './use-trust-keys';
+import { useTrustKeys } from './use-trust-keys';
+import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
 
 const LAST_SOURCE = 'receipt-audit.source.v1';
@@ -32,7 +33,7 @@ function restorable(sources: LogSource[]): boolean {
 
 export function LogProvider({ children }: { children: ReactNode }) {
   const trust = useTrustKeys();
-  const messages = useMemo(() => toMessages(trust.entries), [trust.entries]);
+  const messages = useMemo(() => toPinnedKeys(trust.entries), [trust.entries]);
   const { session, open: openSession, cancel, rows } = useLogSession(messages);
   const last = useRef<LogSource[] | null>(null);
   const [wanted, setWanted] = useState(false);

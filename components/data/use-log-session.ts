@@ -3,7 +3,8 @@
 // reads the sources and runs the verify workers), and exposes progress, the
 // streamed receipt rows and the final report. The main thread never verifies.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LogEvent, LogSource, PinnedKeyMessage, Progress } from '../../lib/workers/protocol';
+import type { LogEvent, LogSource, Progress } from '../../lib/workers/protocol';
+import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
 import type { VerificationReport } from '../../lib/verify/report';
 
@@ -20,9 +21,9 @@ export function describeSources(sources: LogSource[]): string {
     .join(' + ');
 }
 
-const NO_KEYS: PinnedKeyMessage[] = [];
+const NO_KEYS: PinnedKey[] = [];
 
-export function useLogSession(trust: PinnedKeyMessage[] = NO_KEYS) {
+export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
   const [session, setSession] = useState<Session>({ status: 'idle' });
   const worker = useRef<Worker | null>(null);
   const rows = useRef<RowStore>(new RowStore());

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { normalizeKernelKey } from '../../lib/chio/keys';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { useLog } from '../data/log-provider';
-import { type TrustEntry, parseTrustEntries } from '../data/use-trust-keys';
+import { type TrustEntry, parseTrustEntries } from '../../lib/trust/trust-file';
 
 const toUnix = (local: string): number | undefined => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
 const fromUnix = (s: number | undefined) => (s === undefined ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));

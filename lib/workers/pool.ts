@@ -8,7 +8,8 @@ import type { LogSink } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
 import type { PackageReport, VerificationReport } from '../verify/report';
-import type { PinnedKeyMessage, RecordTask, VerifyRequest, VerifyResponse } from './protocol';
+import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
+import type { PinnedKey } from '../trust/trust-store';
 
 export interface WorkerLike {
   postMessage(message: VerifyRequest): void;
@@ -19,7 +20,7 @@ export interface WorkerLike {
 
 export interface PoolOptions {
   workers: number;
-  trust: PinnedKeyMessage[];
+  trust: PinnedKey[];
   /** Records per message (fewer, larger messages cost less than many small ones). */
   batchSize?: number;
   /** Batches waiting at each worker at most. */

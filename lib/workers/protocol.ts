@@ -4,14 +4,7 @@
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
 import type { ReceiptView } from '../verify/receipt-view';
 import type { VerificationReport } from '../verify/report';
-
-/** A pinned key as it crosses threads (validity window in Unix seconds). */
-export interface PinnedKeyMessage {
-  key: string;
-  label?: string;
-  notBefore?: bigint;
-  notAfter?: bigint;
-}
+import type { PinnedKey } from '../trust/trust-store';
 
 /** A source the page opens: files the user picked or dropped (with folder paths), a URL, or this server's store. */
 export type LogSource =
@@ -25,7 +18,7 @@ export interface RecordTask {
   order: number;
 }
 
-export type VerifyRequest = { type: 'init'; trust: PinnedKeyMessage[] } | { type: 'batch'; id: number; records: RecordTask[] };
+export type VerifyRequest = { type: 'init'; trust: PinnedKey[] } | { type: 'batch'; id: number; records: RecordTask[] };
 export type VerifyResponse = { type: 'result'; id: number; output: RecordOutput } | { type: 'error'; id: number; message: string };
 
 export interface Progress {
@@ -40,7 +33,7 @@ export interface Progress {
   phase: 'reading' | 'assembling' | 'done';
 }
 
-export type LogRequest = { type: 'open'; sources: LogSource[]; trust: PinnedKeyMessage[] } | { type: 'cancel' };
+export type LogRequest = { type: 'open'; sources: LogSource[]; trust: PinnedKey[] } | { type: 'cancel' };
 
 export type LogEvent =
   | { type: 'progress'; progress: Progress }
