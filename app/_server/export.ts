@@ -2,8 +2,8 @@
 // (`chio evidence export`, chio-format.md §11.1) or streams it as the
 // `POST /v1/evidence/export` bundle (§11.2). Both come from StoreEvidence,
 // so a package and a bundle of the same query hold the same bytes.
-import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { type Hash, createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { EvidenceQuery } from '../../lib/query/evidence-query';
 import type { CheckpointRow } from '../../lib/sources/sqlite-store';
@@ -35,12 +35,14 @@ function* receiptsWithProofs(ev: StoreEvidence): Generator<{ seq: number; receip
   }
 }
 
-/** Buffered line writer over a file descriptor. */
+/** Buffered line writer over a file descriptor; hashes and counts the bytes it writes, for the manifest. */
 class LineFile {
   private readonly fd: number;
+  private readonly hash: Hash = createHash('sha256');
   private buf: string[] = [];
   private size = 0;
   lines = 0;
+  bytes = 0;
   constructor(file: string) {
     this.fd = openSync(file, 'w');
   }
@@ -51,13 +53,21 @@ class LineFile {
     if (this.size > 1 << 20) this.flush();
   }
   flush(): void {
-    if (this.buf.length) writeSync(this.fd, this.buf.join(''));
+    if (this.buf.length) {
+      const chunk = Buffer.from(this.buf.join(''), 'utf8');
+      this.hash.update(chunk);
+      this.bytes += chunk.length;
+      writeSync(this.fd, chunk);
+    }
     this.buf = [];
     this.size = 0;
   }
+  /** SHA-256 (hex) of the whole file, once closed. */
+  sha256 = '';
   close(): void {
     this.flush();
     closeSync(this.fd);
+    this.sha256 = this.hash.digest('hex');
   }
 }
 
@@ -86,7 +96,12 @@ export function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: string
   const tmp = `${outDir}.partial-${process.pid}`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  const file = (name: string) => new LineFile(path.join(tmp, name));
+  const opened = new Map<string, LineFile>();
+  const file = (name: string) => {
+    const f = new LineFile(path.join(tmp, name));
+    opened.set(name, f);
+    return f;
+  };
 
   const receipts = file('receipts.ndjson');
   const proofs = file('inclusion-proofs.ndjson');
@@ -134,7 +149,7 @@ export function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: string
     uncheckpointedReceipts: unproven,
   };
   const write = (name: string, text: string) => {
-    const f = new LineFile(path.join(tmp, name));
+    const f = file(name);
     f.line(text.replace(/\n$/, ''));
     f.close();
   };
@@ -144,8 +159,8 @@ export function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: string
 
   const listed = ['query.json', 'receipts.ndjson', 'child-receipts.ndjson', 'checkpoints.ndjson', 'inclusion-proofs.ndjson', ...records.slice(0, 4).map(([n]) => n), 'capability-lineage.ndjson', 'retention.json', 'README.txt'];
   const files = listed.map((name) => {
-    const bytes = readFileSync(path.join(tmp, name));
-    return { path: name, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+    const f = opened.get(name)!;
+    return { path: name, sha256: f.sha256, bytes: f.bytes };
   });
   const logIds = [...new Set(cps.map((c) => logIdFor(c.kernelKey)))];
   const manifest = {
