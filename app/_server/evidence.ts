@@ -21,12 +21,8 @@ import type { StoreDb } from './db';
 
 export type ChildScope = 'full_query_window' | 'time_window_context_only' | 'omitted_no_join_path';
 
-function hasTable(db: StoreDb, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
-}
-
 /** WHERE clause and parameters selecting the query's tool receipts. */
-function toolFilter(db: StoreDb, q: EvidenceQuery): { where: string; params: (string | number)[] } {
+function toolFilter(q: EvidenceQuery, withLineage: boolean): { where: string; params: (string | number)[] } {
   const clauses: string[] = [];
   const params: (string | number)[] = [];
   if (q.capabilityId !== undefined) {
@@ -34,7 +30,7 @@ function toolFilter(db: StoreDb, q: EvidenceQuery): { where: string; params: (st
     params.push(q.capabilityId);
   }
   if (q.agentSubject !== undefined) {
-    const viaLineage = hasTable(db, 'capability_lineage') ? ' OR capability_id IN (SELECT capability_id FROM capability_lineage WHERE subject_key = ?)' : '';
+    const viaLineage = withLineage ? ' OR capability_id IN (SELECT capability_id FROM capability_lineage WHERE subject_key = ?)' : '';
     clauses.push(`(subject_key = ?${viaLineage})`);
     params.push(q.agentSubject, ...(viaLineage ? [q.agentSubject] : []));
   }
@@ -63,7 +59,9 @@ export interface ExportPlan {
 
 /** The evidence of one store for one query, read lazily. */
 export class StoreEvidence {
+  private readonly tables: Set<string>;
   private readonly checkpointRows: CheckpointRow[];
+  private readonly filter: { where: string; params: (string | number)[] };
   private readonly entries = new Map<number, CheckpointEntry>();
   readonly plan: ExportPlan;
 
@@ -71,7 +69,10 @@ export class StoreEvidence {
     private readonly db: StoreDb,
     query: EvidenceQuery,
   ) {
-    this.checkpointRows = hasTable(db, 'kernel_checkpoints')
+    const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    this.tables = new Set(names.map((t) => t.name));
+    this.filter = toolFilter(query, this.tables.has('capability_lineage'));
+    this.checkpointRows = this.tables.has('kernel_checkpoints')
       ? (db.prepare('SELECT checkpoint_seq AS checkpointSeq, batch_start_seq AS batchStartSeq, batch_end_seq AS batchEndSeq, tree_size AS treeSize, merkle_root AS merkleRoot, issued_at AS issuedAt, statement_json AS statementJson, signature, kernel_key AS kernelKey FROM kernel_checkpoints ORDER BY checkpoint_seq').all() as CheckpointRow[])
       : [];
     const scoped = query.capabilityId !== undefined || query.agentSubject !== undefined || query.tenant !== undefined;
@@ -89,7 +90,7 @@ export class StoreEvidence {
   /** Which order the checkpoints cover; only the first batch is read. */
   private coverage(): 'tool-seq' | 'claim-log' | 'claim-log-interleaved' {
     const first = this.checkpointRows[0];
-    if (!first || !hasTable(this.db, 'claim_receipt_log_entries')) return 'tool-seq';
+    if (!first || !this.tables.has('claim_receipt_log_entries')) return 'tool-seq';
     const claimLog = this.db
       .prepare('SELECT entry_seq AS entrySeq, receipt_id AS receiptId, receipt_kind AS receiptKind, source_seq AS sourceSeq FROM claim_receipt_log_entries WHERE entry_seq <= ? ORDER BY entry_seq')
       .all(first.batchEndSeq) as ClaimLogRow[];
@@ -104,21 +105,31 @@ export class StoreEvidence {
 
   /** Tool receipts of the query, in seq order. */
   *toolReceipts(): Generator<{ seq: number; receiptId: string; rawJson: string }> {
-    const { where, params } = toolFilter(this.db, this.plan.query);
+    const { where, params } = this.filter;
     const stmt: Statement = this.db.prepare(`SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM chio_tool_receipts ${where} ORDER BY seq`);
     yield* stmt.iterate(...params) as Generator<{ seq: number; receiptId: string; rawJson: string }>;
   }
 
+  /** How many of the query's tool receipts no checkpoint covers (all of them when proofs are impossible). */
+  uncheckpointedCount(): number {
+    const { where, params } = this.filter;
+    let n = 0;
+    for (const r of this.db.prepare(`SELECT seq FROM chio_tool_receipts ${where}`).iterate(...params) as Iterable<{ seq: number }>) {
+      if (this.checkpointFor(r.seq) === undefined) n++;
+    }
+    return n;
+  }
+
   /** The capabilities of the query's tool receipts. */
   capabilityIds(): Set<string> {
-    const { where, params } = toolFilter(this.db, this.plan.query);
+    const { where, params } = this.filter;
     const rows = this.db.prepare(`SELECT DISTINCT capability_id AS id FROM chio_tool_receipts ${where}`).all(...params) as { id: string }[];
     return new Set(rows.map((r) => r.id));
   }
 
   /** Child receipts in the query's time window, unless the query has no truthful join path to them. */
   *childReceipts(): Generator<{ seq: number; rawJson: string }> {
-    if (this.plan.childScope === 'omitted_no_join_path' || !hasTable(this.db, 'chio_child_receipts')) return;
+    if (this.plan.childScope === 'omitted_no_join_path' || !this.tables.has('chio_child_receipts')) return;
     const { since, until } = this.plan.query;
     const clauses = [since !== undefined ? 'timestamp >= ?' : '', until !== undefined ? 'timestamp <= ?' : ''].filter(Boolean);
     const stmt = this.db.prepare(`SELECT seq, raw_json AS rawJson FROM chio_child_receipts ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} ORDER BY seq`);
@@ -164,14 +175,15 @@ export class StoreEvidence {
   /** Publications for `seqs`, and witness/consistency records between consecutive ones, as NDJSON-ready text. */
   transparency(seqs: number[]): { publications: string[]; witnesses: string[]; consistency: string[] } {
     const out = { publications: [] as string[], witnesses: [] as string[], consistency: [] as string[] };
-    const wanted = new Set(seqs);
-    for (const row of this.checkpointRows) {
-      if (!wanted.has(row.checkpointSeq)) continue;
+    const want = new Set(seqs);
+    const wanted = new Map<number, CheckpointRow>();
+    for (const row of this.checkpointRows) if (want.has(row.checkpointSeq)) wanted.set(row.checkpointSeq, row);
+    for (const row of wanted.values()) {
       const entry = this.entry(row);
       if (!entry) continue;
       out.publications.push(canonicalize(expectedPublication(entry)));
-      const prevRow = this.checkpointRows.find((r) => r.checkpointSeq === row.checkpointSeq - 1);
-      const prev = prevRow && wanted.has(prevRow.checkpointSeq) ? this.entry(prevRow) : undefined;
+      const prevRow = wanted.get(row.checkpointSeq - 1);
+      const prev = prevRow ? this.entry(prevRow) : undefined;
       if (prev) {
         out.witnesses.push(canonicalize(expectedWitness(prev, entry)));
         out.consistency.push(canonicalize(expectedConsistency(prev, entry)));
@@ -194,7 +206,7 @@ export class StoreEvidence {
 
   /** Lineage rows for `capabilityIds` and their ancestors, as JSON lines. */
   lineage(capabilityIds: Set<string>): string[] {
-    if (!hasTable(this.db, 'capability_lineage')) return [];
+    if (!this.tables.has('capability_lineage')) return [];
     const stmt = this.db.prepare('SELECT capability_id, subject_key, issuer_key, issued_at, expires_at, grants_json, delegation_depth, parent_capability_id FROM capability_lineage WHERE capability_id = ?');
     const seen = new Set<string>();
     const rows: Record<string, unknown>[] = [];

@@ -39,8 +39,7 @@ export async function handleEvidenceExport(request: Request, env: ReceiptApiEnv)
     if (!opened.ok) return storeUnavailable(opened.detail);
     const { db } = opened.store;
     if (parsed.request.requireProofs) {
-      const ev = new StoreEvidence(db, parsed.request.query);
-      const unproven = [...ev.toolReceipts()].filter((r) => ev.checkpointFor(r.seq) === undefined).length;
+      const unproven = new StoreEvidence(db, parsed.request.query).uncheckpointedCount();
       if (unproven > 0) {
         return errorResponse(409, 'proofs_unavailable', `${unproven} receipt(s) of this query are not covered by a checkpoint yet`, { param: 'requireProofs' });
       }
