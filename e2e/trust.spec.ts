@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { pinKey } from './helpers';
@@ -28,4 +30,19 @@ test('a key that is not a kernel key is refused with a reason; another pinned ke
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
   await expect(summary).toHaveAttribute('data-ok', 'false');
   await expect(page.getByTestId('count-failed')).toHaveText('2769');
+});
+
+// Journey: the keys pinned in the browser go to CI as the command line's --trust-file.
+test('the exported trust file pins the same signer for receipt-audit --trust-file', async ({ page }) => {
+  const dir = join(process.cwd(), 'lib/testdata/corpus/good');
+  const [key] = (JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { trust_keys: string[] }).trust_keys;
+  await pinKey(page, key!);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Export \(for receipt-audit --trust-file\)/ }).click()]);
+  expect(download.suggestedFilename()).toBe('receipt-audit-trust.json');
+  const file = await download.path();
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', dir, '--trust-file', file, '--json'], { maxBuffer: 64 << 20 });
+  expect(run.status, run.stderr.toString()).toBe(0);
+  const report = JSON.parse(run.stdout.toString()) as { receipts: { checks: { signer_trusted: string } }[] };
+  expect(report.receipts.length).toBe(280);
+  expect(report.receipts.every((r) => r.checks.signer_trusted === 'pass')).toBe(true);
 });

@@ -4,20 +4,11 @@
 // export the report in the command line's format.
 import { useEffect } from 'react';
 import { reportToJson } from '../../lib/verify/report-json';
-import type { VerificationReport } from '../../lib/verify/report';
+import { downloadJson } from '../data/download';
 import { useLog } from '../data/log-provider';
 import { SourcePicker } from '../loader/source-picker';
 import { VerifyProgress } from '../loader/verify-progress';
 import { ReportSummary } from './report-summary';
-
-function downloadReport(report: VerificationReport): void {
-  const url = URL.createObjectURL(new Blob([reportToJson(report) + '\n'], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = 'receipt-audit-report.json';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export function LogWorkspace() {
   const { session, open, cancel, ensureOpen, trust } = useLog();
@@ -40,7 +31,7 @@ export function LogWorkspace() {
       {session.status === 'done' && (
         <>
           <p>
-            <button type="button" className="button" data-testid="export-report" onClick={() => downloadReport(session.report)}>
+            <button type="button" className="button" data-testid="export-report" onClick={() => downloadJson('receipt-audit-report.json', reportToJson(session.report) + '\n')}>
               Export the report (JSON, as <code>receipt-audit verify --json</code> prints it)
             </button>
           </p>

@@ -7,18 +7,10 @@ import { normalizeKernelKey } from '../../lib/chio/keys';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { useLog } from '../data/log-provider';
 import { type TrustEntry, parseTrustEntries } from '../../lib/trust/trust-file';
+import { downloadJson } from '../data/download';
 
 const toUnix = (local: string): number | undefined => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
 const fromUnix = (s: number | undefined) => (s === undefined ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
-
-function download(entries: TrustEntry[]): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(entries, null, 2) + '\n'], { type: 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = 'receipt-audit-trust.json';
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 export function TrustManager() {
   const { trust, saveTrust, session } = useLog();
@@ -99,7 +91,7 @@ export function TrustManager() {
         </table>
       )}
       <p className="picker-row">
-        <button type="button" className="button" onClick={() => download(trust)} disabled={trust.length === 0}>
+        <button type="button" className="button" onClick={() => downloadJson('receipt-audit-trust.json', JSON.stringify(trust, null, 2) + '\n')} disabled={trust.length === 0}>
           Export (for receipt-audit --trust-file)
         </button>
         <label className="button">
