@@ -39,3 +39,19 @@ export class BoundedCache<K, V> {
     return this.map.size;
   }
 }
+
+/**
+ * The promise cached under `key`, else `load()`'s, cached so concurrent first
+ * uses share one load. A rejected load is forgotten (unless already replaced),
+ * so the next use retries.
+ */
+export function cachedLoad<K, V>(cache: BoundedCache<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const loading = load();
+  cache.set(key, loading);
+  loading.catch(() => {
+    if (cache.get(key) === loading) cache.delete(key);
+  });
+  return loading;
+}

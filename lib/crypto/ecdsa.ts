@@ -2,7 +2,7 @@
 // `p256:` / `p384:` signatures of spec/verification.md §4 and chio-format.md §2:
 // uncompressed SEC1 keys, strict ASN.1 DER signatures converted to IEEE P1363.
 import { toHex } from '../bytes/hex';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache, cachedLoad } from './bounded-cache';
 import { asBufferSource } from './buffer-source';
 
 export type EcdsaCurve = 'p256' | 'p384';
@@ -116,15 +116,8 @@ export function derToP1363(curve: EcdsaCurve, der: Uint8Array): Uint8Array<Array
 const importedKeys = new BoundedCache<string, Promise<CryptoKey>>(1024);
 
 function importKey(subtle: SubtleCrypto, curve: EcdsaCurve, key: Uint8Array): Promise<CryptoKey> {
-  const id = curve + ':' + toHex(key);
-  let imported = importedKeys.get(id);
-  if (imported === undefined) {
-    const alg = { name: 'ECDSA', namedCurve: CURVES[curve].webCryptoName };
-    imported = subtle.importKey('raw', new Uint8Array(key), alg, false, ['verify']);
-    importedKeys.set(id, imported);
-    imported.catch(() => importedKeys.delete(id));
-  }
-  return imported;
+  const alg = { name: 'ECDSA', namedCurve: CURVES[curve].webCryptoName };
+  return cachedLoad(importedKeys, curve + ':' + toHex(key), () => subtle.importKey('raw', new Uint8Array(key), alg, false, ['verify']));
 }
 
 /**

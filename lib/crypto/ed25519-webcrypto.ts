@@ -2,7 +2,7 @@
 // capability probe and a bounded cache of imported keys. The only module of
 // the Ed25519 code that touches `globalThis.crypto.subtle` for verification.
 import { fromHex } from '../bytes/hex';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache, cachedLoad } from './bounded-cache';
 import { asBufferSource } from './buffer-source';
 
 /**
@@ -70,14 +70,7 @@ export function webCryptoEd25519Support(): Promise<WebCryptoEd25519Support> {
 }
 
 function importKey(s: SubtleCrypto, publicKey: Uint8Array, keyHex: string): Promise<CryptoKey> {
-  let key = keys.get(keyHex);
-  if (key === undefined) {
-    // Cache the promise, not the key: concurrent first uses share one import.
-    key = s.importKey('raw', asBufferSource(publicKey.slice()), ALG, false, ['verify']);
-    keys.set(keyHex, key);
-    key.catch(() => keys.delete(keyHex));
-  }
-  return key;
+  return cachedLoad(keys, keyHex, () => s.importKey('raw', asBufferSource(publicKey.slice()), ALG, false, ['verify']));
 }
 
 /**
