@@ -4,6 +4,7 @@
 import { sha256Hex } from '../crypto/sha256';
 import { signatureAlgorithmOf, verifyChioSignature } from '../crypto/chio-signature';
 import { canonicalBytes, containsC1OrDel } from '../json/canonicalize';
+import { isJsonNumber } from '../json/value';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { type CheckResult, fail, pass, skipped } from './check';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
@@ -116,7 +117,7 @@ function bbsBindingError(r: DecodedToolReceipt): string | null {
   };
   for (const [k, v] of Object.entries(expect)) if (sig.get(k) !== v) return `bbs_signature.${k} must be ${v}`;
   const count = sig.get('message_count');
-  if (!(count && typeof count === 'object' && 'raw' in count && count.raw === '14')) return 'bbs_signature.message_count must be 14';
+  if (!(isJsonNumber(count) && count.raw === '14')) return 'bbs_signature.message_count must be 14';
   const pk = sig.get('issuer_public_key_hex');
   if (typeof pk !== 'string' || !/^[0-9a-f]+$/.test(pk) || pk.length > 192) {
     return 'bbs_signature.issuer_public_key_hex must be lowercase hex of at most 192 characters';

@@ -5,6 +5,7 @@
 //   node --import tsx scripts/demo/ensure-demo.ts [--count N] [--force]
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { DEMO_DIR } from '../../app/_server/db';
 import { DEMO_SEED_DEFAULT, cliArg, exportDemoPackage, generateDemoStore } from './generate';
 
 /** Not a multiple of 100, so the demo has an uncheckpointed tail. */
@@ -35,5 +36,5 @@ export async function ensureDemo(dir: string, count = DEMO_COUNT_DEFAULT, force 
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
   const count = Number(cliArg(process.argv, 'count') ?? DEMO_COUNT_DEFAULT);
-  await ensureDemo(path.join(process.cwd(), 'data', 'demo'), count, process.argv.includes('--force'));
+  await ensureDemo(DEMO_DIR, count, process.argv.includes('--force'));
 }
