@@ -73,6 +73,10 @@ describe('parseJson: rejections carry a code, a field path and a line', () => {
     ];
     for (const text of bad) expect(parseJson(text).ok, JSON.stringify(text)).toBe(false);
     expect(issueOf('{\n  "a": 1,\n  "b": ?}')).toMatchObject({ line: 3, column: 8, path: '$.b' });
+    expect(issueOf('{"a":1 "b":2}')).toMatchObject({ message: "expected ',' or '}'", path: '$', column: 8 });
+    expect(issueOf('[1 2]')).toMatchObject({ message: "expected ',' or ']'", path: '$', column: 4 });
+    expect(issueOf('{"a":[1,2')).toMatchObject({ message: 'unexpected end of input in an array', path: '$.a' });
+    expect(issueOf('{"a":1')).toMatchObject({ message: 'unexpected end of input in an object', path: '$' });
   });
 });
 

@@ -146,18 +146,7 @@ class Parser {
       this.pos++;
       this.skipWs();
       obj.set(key, this.parseValue(childPath, depth));
-      this.skipWs();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 44) {
-        this.pos++;
-        this.skipWs();
-        continue;
-      }
-      if (c === 125) {
-        this.pos++;
-        return obj;
-      }
-      this.fail(Number.isNaN(c) ? 'unexpected end of input in an object' : "expected ',' or '}'", path);
+      if (this.closedAfterMember(125, 'an object', path)) return obj;
     }
   }
 
@@ -172,19 +161,24 @@ class Parser {
     }
     for (;;) {
       arr.push(this.parseValue(pathIndex(path, arr.length), depth));
-      this.skipWs();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 44) {
-        this.pos++;
-        this.skipWs();
-        continue;
-      }
-      if (c === 93) {
-        this.pos++;
-        return arr;
-      }
-      this.fail(Number.isNaN(c) ? 'unexpected end of input in an array' : "expected ',' or ']'", path);
+      if (this.closedAfterMember(93, 'an array', path)) return arr;
     }
+  }
+
+  /** After an object or array member: consumes `,` (false) or the closing `close` (true); anything else fails. */
+  private closedAfterMember(close: number, inWhat: string, path: string): boolean {
+    this.skipWs();
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 44) {
+      this.pos++;
+      this.skipWs();
+      return false;
+    }
+    if (c === close) {
+      this.pos++;
+      return true;
+    }
+    return this.fail(Number.isNaN(c) ? `unexpected end of input in ${inWhat}` : `expected ',' or '${String.fromCharCode(close)}'`, path);
   }
 
   parseString(path: string): string {
