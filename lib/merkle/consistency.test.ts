@@ -1,14 +1,9 @@
-import { listMerkleJson, readMerkleJson, vectorBase64, vectorHex } from '../testutil/testdata';
+import { listMerkleJson as listJson, readMerkleJson as readJson, vectorBase64 as b64, vectorHex as hex } from '../testutil/testdata';
 import { describe, expect, it } from 'vitest';
 import { fromBase64, fromHex, utf8 } from '../bytes/hex';
 import { verifyConsistency } from './consistency';
 import { leafHash, nodeHash } from './hash';
 import { consistencyProofFor, rootFromLeafHashes } from './root';
-
-const readJson = readMerkleJson;
-const listJson = listMerkleJson;
-const b64 = vectorBase64;
-const hex = vectorHex;
 
 interface ConsistencyProbe {
   size1: number;
