@@ -1,7 +1,7 @@
 // Verdicts (contract §6) and the report object of §8, shared by the command
 // line and the browser. Checks that do not apply to a record are left out.
 import type { FinanceReport } from '../finance/reconcile';
-import { CHECKPOINT_CHECK_ORDER, type CheckStatus, RECEIPT_CHECK_ORDER, UNCHECKPOINTED } from './check';
+import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, RECEIPT_CHECK_ORDER, UNCHECKPOINTED } from './check';
 import type { CheckpointEntry, ReceiptEntry, Verdict } from './entries';
 import type { Problem } from './problems';
 
@@ -113,42 +113,37 @@ function keysSeen(receipts: ReceiptEntry[], checkpoints: CheckpointEntry[]): Ver
   return [...keys.values()].sort((a, b) => b.receipts + b.checkpoints - (a.receipts + a.checkpoints));
 }
 
-function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {
+/** The statuses of the checks that ran, in contract order, and the details of those that have one. */
+function checksAndDetails<N extends string>(order: readonly N[], results: Partial<Record<N, CheckResult>>): { checks: Record<string, CheckStatus>; details?: Record<string, string> } {
   const checks: Record<string, CheckStatus> = {};
   const details: Record<string, string> = {};
-  for (const name of RECEIPT_CHECK_ORDER) {
-    const c = r.checks[name];
+  for (const name of order) {
+    const c = results[name];
     if (!c) continue;
     checks[name] = c.status;
     if (c.detail !== undefined) details[name] = c.detail;
   }
+  return Object.keys(details).length ? { checks, details } : { checks };
+}
+
+function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {
   return {
     id: r.id,
     type: r.type,
     ...(r.seq !== undefined ? { seq: r.seq } : {}),
     ...(r.generation ? { generation: r.generation } : {}),
     verdict: receiptVerdict(r, trustPinned),
-    checks,
-    ...(Object.keys(details).length ? { details } : {}),
+    ...checksAndDetails(RECEIPT_CHECK_ORDER, r.checks),
     file: r.file,
     line: r.line,
   };
 }
 
 function toReportCheckpoint(c: CheckpointEntry): ReportCheckpoint {
-  const checks: Record<string, CheckStatus> = {};
-  const details: Record<string, string> = {};
-  for (const name of CHECKPOINT_CHECK_ORDER) {
-    const r = c.checks[name];
-    if (!r) continue;
-    checks[name] = r.status;
-    if (r.detail !== undefined) details[name] = r.detail;
-  }
   return {
     checkpoint_seq: c.cp.checkpointSeq,
     verdict: checkpointVerdict(c),
-    checks,
-    ...(Object.keys(details).length ? { details } : {}),
+    ...checksAndDetails(CHECKPOINT_CHECK_ORDER, c.checks),
     batch_start_seq: c.cp.batchStartSeq,
     batch_end_seq: c.cp.batchEndSeq,
     file: c.file,
