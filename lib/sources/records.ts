@@ -149,23 +149,14 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
       if (state === 'element') {
         if (str.step(c)) continue;
         if (c === 0x7b || c === 0x5b) depth++;
-        else if (c === 0x7d || c === 0x5d) {
-          if (depth === 0) {
-            // `]` closes the array.
-            append(chunk, segStart, i);
-            segStart = -1;
-            const ev = emit();
-            if (ev) yield ev;
-            state = 'after';
-            continue;
-          }
-          depth--;
-        } else if (c === 0x2c && depth === 0) {
+        else if ((c === 0x7d || c === 0x5d) && depth > 0) depth--;
+        else if (depth === 0 && (c === 0x2c || c === 0x7d || c === 0x5d)) {
+          // A top-level `,` ends the element; a top-level `]` also closes the array.
           append(chunk, segStart, i);
           segStart = -1;
           const ev = emit();
           if (ev) yield ev;
-          state = 'between';
+          state = c === 0x2c ? 'between' : 'after';
         }
         continue;
       }
