@@ -124,7 +124,9 @@ export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
   if (f.maxCost !== undefined) tests.push((i) => store.hasCost[i] === 1 && store.cost[i]! <= f.maxCost!);
   if (f.preset === 'security') {
     const deny = store.dict.decision.lookup('deny') ?? -1;
-    tests.push((i) => store.codes.decision[i] === deny || store.verdict[i] === 2 || store.verdict[i] === 3 || store.problems[i] !== 0);
+    const failed = VERDICTS.indexOf('failed');
+    const unverified = VERDICTS.indexOf('unverified');
+    tests.push((i) => store.codes.decision[i] === deny || store.verdict[i] === failed || store.verdict[i] === unverified || store.problems[i] !== 0);
   } else if (f.preset === 'finance') {
     tests.push((i) => store.hasCost[i] === 1 || store.codes.attemptedCost[i] !== 0);
   }
