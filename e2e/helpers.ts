@@ -12,6 +12,9 @@ export async function openFiles(page: Page, files: string[]): Promise<void> {
   const label = `${files.length} file${files.length === 1 ? '' : 's'}`;
   await expect(summary).toHaveAttribute('data-source', label);
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+  // A session that ended without a report (cancelled, or the workers failed) says why here.
+  const failed = page.getByText(/^(Cancelled: |Could not verify )/);
+  if (await failed.count()) throw new Error(`the page did not verify ${label}: ${await failed.first().innerText()}`);
 }
 
 /** Pins a kernel key on /trust, as a user does. */
