@@ -2,8 +2,9 @@ import { defineConfig } from '@playwright/test';
 
 // Browser tests run in Debian's Chromium (/usr/bin/chromium): Playwright's own browser download
 // is not reachable here, so never run `npx playwright install`. The app is served on :3100 so it
-// never collides with a developer's `npm start` on :3000.
-const PORT = 3100;
+// never collides with a developer's `npm start` on :3000 (E2E_PORT moves it, e.g. for a second
+// checkout testing at the same time).
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 export default defineConfig({
