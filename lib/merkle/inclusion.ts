@@ -5,17 +5,26 @@ import { bytesEqual, toHex } from '../bytes/hex';
 import { HASH_SIZE, isHash, nodeHash } from './hash';
 import { describe, fail, half, isOdd, isTreeSize, ok, type MerkleResult } from './result';
 
+/** One step up an audit path: the sibling hashed in (on its side) and the node it makes. */
+export interface InclusionStep {
+  sibling: Uint8Array;
+  side: 'left' | 'right';
+  node: Uint8Array;
+}
+
 /**
  * The root of a tree of `treeSize` leaves, recomputed from the leaf at `leafIndex` (0-based)
  * and its audit path (siblings from the leaf up, levels where the node is carried omitted).
  * The result is only meaningful once compared with a root you trust for that same size:
  * the size must be authenticated together with the root (as in a signed checkpoint).
+ * `onStep` sees each hashing step, leaf to root (to draw the path).
  */
 export function rootFromInclusionProof(
   leafIndex: number,
   treeSize: number,
   leafHash: Uint8Array,
   proof: readonly Uint8Array[],
+  onStep?: (step: InclusionStep) => void,
 ): MerkleResult<Uint8Array> {
   if (!isTreeSize(treeSize)) {
     return fail('bad_size', `treeSize ${describe(treeSize)} is not a non-negative safe integer`);
@@ -40,6 +49,7 @@ export function rootFromInclusionProof(
     if (!isHash(p)) return fail('bad_hash_size', `proof[${i}] is not a ${HASH_SIZE}-byte hash`);
     if (isOdd(fn) || fn === sn) {
       r = nodeHash(p, r);
+      onStep?.({ sibling: p, side: 'left', node: r });
       // Climb past the levels where this node is the carried (unpaired) last node.
       while (!isOdd(fn) && fn !== 0) {
         fn = half(fn);
@@ -47,6 +57,7 @@ export function rootFromInclusionProof(
       }
     } else {
       r = nodeHash(r, p);
+      onStep?.({ sibling: p, side: 'right', node: r });
     }
     fn = half(fn);
     sn = half(sn);
