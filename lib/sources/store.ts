@@ -24,6 +24,11 @@ export const COVERAGE_LABEL: Record<CoverageOrder, string> = {
   'tool-seq': 'checkpoints cover tool receipts by chio_tool_receipts.seq (child receipts are not checkpointed)',
 };
 
+/** A `kernel_checkpoints` row as the checkpoint record `{"body","signature"}` (the statement's bytes kept as stored). */
+export function checkpointRecordText(row: CheckpointRow): string {
+  return `{"body":${row.statementJson},"signature":${JSON.stringify(row.signature)}}`;
+}
+
 export async function loadStore(store: ChioStoreReader, name: string, verifier: LogSink, space: string): Promise<void> {
   const rowProblem = (e: RowError) => {
     const file = `${name}#${e.table}`;
@@ -48,8 +53,7 @@ export async function loadStore(store: ChioStoreReader, name: string, verifier: 
       continue;
     }
     checkpoints.push(row);
-    const text = `{"body":${row.statementJson},"signature":${JSON.stringify(row.signature)}}`;
-    await verifier.addRecord(text, { file: `${name}#kernel_checkpoints`, line: row.checkpointSeq, role: 'checkpoint', space });
+    await verifier.addRecord(checkpointRecordText(row), { file: `${name}#kernel_checkpoints`, line: row.checkpointSeq, role: 'checkpoint', space });
   }
 
   const order = coverageOrder(store, claimLog, checkpoints);

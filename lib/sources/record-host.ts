@@ -1,0 +1,232 @@
+// After a log is verified, the receipt page asks for one receipt again, with
+// the checkpoint that covers it and its inclusion proof: a ReceiptBundle. The
+// host keeps the opened sources (package folders, loose files, SQLite stores)
+// and finds the record where the report says it is (file and line), so no
+// record text is held in memory for the whole log. Stores keep no proofs: the
+// proof is computed from the checkpoint's batch, and the bundle says so. The
+// bundle is verified again by whoever reads it; nothing here is trusted.
+import { toHex } from '../bytes/hex';
+import { receiptLeafHash } from '../chio/leaf';
+import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
+import { canonicalize } from '../json/canonicalize';
+import { inclusionProofFor } from '../merkle';
+import type { BundleRole, ReceiptBundle } from '../share/bundle';
+import { type ItemKind, type LogItem, type RecordRole, intakeRecord } from '../verify/intake';
+import { type SourceDir, type SourceFile, roleForFileName } from './package';
+import { splitRecords } from './records';
+import { type ChioStoreReader, type CheckpointRow, type ClaimLogRow, isRowError } from './sqlite-store';
+import { checkpointRecordText, coverageOrder } from './store';
+
+export interface BundleQuery {
+  id: string;
+  /** The report's file and line for the receipt. */
+  file: string;
+  line: number;
+}
+
+export type BundleAnswer = { ok: true; bundle: ReceiptBundle; note?: string } | { ok: false; message: string };
+
+type Held =
+  | { kind: 'package'; label: string; dir: SourceDir; names: Set<string> }
+  | { kind: 'file'; label: string; file: SourceFile; name: string }
+  | { kind: 'store'; label: string; name: string; store: ChioStoreReader };
+
+interface Found {
+  item: LogItem;
+  /** The record's own text when it is exactly this item, else the item re-serialized. */
+  text: string;
+  whole: boolean;
+}
+
+const RECEIPT_KINDS: readonly ItemKind[] = ['tool', 'child', 'http'];
+
+export class RecordHost {
+  private readonly held: Held[] = [];
+
+  constructor(private readonly sourceLabel: string) {}
+
+  async addPackage(dir: SourceDir): Promise<void> {
+    this.held.push({ kind: 'package', label: dir.path, dir, names: new Set(await dir.list()) });
+  }
+
+  addFile(file: SourceFile, name: string): void {
+    this.held.push({ kind: 'file', label: name, file, name });
+  }
+
+  /** Keeps the store open until close(). */
+  addStore(name: string, store: ChioStoreReader): void {
+    this.held.push({ kind: 'store', label: name, name, store });
+  }
+
+  close(): void {
+    for (const h of this.held) if (h.kind === 'store') h.store.close();
+    this.held.length = 0;
+  }
+
+  async bundle(q: BundleQuery): Promise<BundleAnswer> {
+    for (const h of this.held) {
+      if (h.kind === 'store') {
+        if (q.file.startsWith(`${h.name}#`)) {
+          const answer = storeBundle(h.store, h.name, q, this.sourceLabel);
+          if (answer) return answer;
+        }
+        continue;
+      }
+      const file = h.kind === 'package' ? (h.names.has(q.file) ? h.dir.open(q.file) : null) : h.name === q.file ? h.file : null;
+      if (!file) continue;
+      const found = await findRecord(file, roleForFileName(q.file), q.line, (it) => it.value.get('id') === q.id && RECEIPT_KINDS.includes(it.kind));
+      if (!found) continue;
+      const role = found.item.kind as BundleRole;
+      const bundle: ReceiptBundle = { v: 1, role, receipt: found.text, origin: { source: this.sourceLabel, file: q.file, line: q.line } };
+      if (found.item.seq !== undefined && !found.whole) bundle.logSeq = found.item.seq.toString();
+      const logSeq = found.item.seq;
+      if (logSeq !== undefined && role === 'tool') await this.attachProof(h, bundle, logSeq);
+      return { ok: true, bundle, ...(found.whole ? {} : { note: 'extracted from a larger record of the source; shown re-serialized (canonical)' }) };
+    }
+    return { ok: false, message: `${q.file}:${q.line} no longer holds receipt ${q.id} in the opened sources` };
+  }
+
+  /** The proof for `logSeq` and its checkpoint, from the package's files (or, for loose files, from any loose file). */
+  private async attachProof(h: Held, bundle: ReceiptBundle, logSeq: bigint): Promise<void> {
+    const files: [SourceFile, RecordRole][] = [];
+    if (h.kind === 'package') {
+      for (const name of ['inclusion-proofs.ndjson', 'checkpoints.ndjson']) if (h.names.has(name)) files.push([h.dir.open(name)!, roleForFileName(name)]);
+    } else {
+      for (const o of this.held) if (o.kind === 'file') files.push([o.file, roleForFileName(o.name)]);
+    }
+    let proof: Found | null = null;
+    for (const [f, role] of files) {
+      if (role !== 'proof' && role !== 'auto') continue;
+      proof = await findRecord(f, role, null, (it) => it.kind === 'proof' && u64(it.value.get('receipt_seq')) === logSeq, `"receipt_seq":${logSeq}`);
+      if (proof) break;
+    }
+    let cpSeq: bigint | undefined;
+    if (proof) {
+      bundle.proof = proof.text;
+      cpSeq = u64(proof.item.value.get('checkpoint_seq'));
+    }
+    for (const [f, role] of files) {
+      if (role !== 'checkpoint' && role !== 'auto') continue;
+      const covers = (it: LogItem) => {
+        if (it.kind !== 'checkpoint') return false;
+        const body = it.value.get('body');
+        if (!isJsonObject(body)) return false;
+        if (cpSeq !== undefined) return u64(body.get('checkpoint_seq')) === cpSeq;
+        const start = u64(body.get('batch_start_seq'));
+        const end = u64(body.get('batch_end_seq'));
+        return start !== undefined && end !== undefined && start <= logSeq && logSeq <= end;
+      };
+      const cp = await findRecord(f, role, null, covers, cpSeq !== undefined ? `"checkpoint_seq":${cpSeq}` : undefined);
+      if (cp) {
+        bundle.checkpoint = cp.text;
+        break;
+      }
+    }
+  }
+}
+
+function u64(v: JsonValue | undefined): bigint | undefined {
+  return isJsonNumber(v) ? (v.toBigInt() ?? undefined) : undefined;
+}
+
+/**
+ * Streams a file's records and returns the first item `match` accepts, at
+ * `line` when given. `hint` is a substring every matching record contains in
+ * the usual compact form; records without it are skipped unparsed (a fast path
+ * only: a record written differently is still parsed when the hint is absent).
+ */
+async function findRecord(file: SourceFile, role: RecordRole, line: number | null, match: (it: LogItem) => boolean, hint?: string): Promise<Found | null> {
+  const tryText = (text: string): Found | null => {
+    const r = intakeRecord(text, role);
+    if (!r.ok) return null;
+    const item = r.items.find(match);
+    if (!item) return null;
+    const whole = r.items.length === 1;
+    return { item, text: whole ? text : canonicalize(item.value), whole };
+  };
+  let hinted: Found | null = null;
+  const unhinted: string[] = [];
+  for await (const ev of splitRecords(file.name, file.stream())) {
+    if (ev.kind !== 'record') continue;
+    if (line !== null) {
+      if (ev.line === line) return tryText(ev.text);
+      if (ev.line > line) return null;
+      continue;
+    }
+    if (hint === undefined || ev.text.replace(/\s+/g, '').includes(hint)) {
+      hinted = tryText(ev.text);
+      if (hinted) return hinted;
+    } else if (unhinted.length < 64) {
+      unhinted.push(ev.text);
+    }
+  }
+  // A hint can miss a record written with other spacing or number forms: parse what was skipped (bounded).
+  for (const t of unhinted) {
+    const f = tryText(t);
+    if (f) return f;
+  }
+  return null;
+}
+
+/** A store receipt with its checkpoint and a proof computed from the checkpoint's batch. */
+function storeBundle(store: ChioStoreReader, name: string, q: BundleQuery, sourceLabel: string): BundleAnswer | null {
+  const table = q.file.slice(name.length + 1);
+  const origin = { source: sourceLabel, file: q.file, line: q.line };
+  if (table === 'http_receipts') {
+    let index = 0;
+    for (const row of store.httpReceipts()) {
+      index++;
+      if (index === q.line && !isRowError(row)) return { ok: true, bundle: { v: 1, role: 'http', receipt: row.receiptJson, origin } };
+    }
+    return null;
+  }
+  const role = table === 'chio_tool_receipts' ? 'tool' : table === 'chio_child_receipts' ? 'child' : null;
+  if (!role) return null;
+  const rows = role === 'tool' ? store.toolReceipts() : store.childReceipts();
+  let raw: string | undefined;
+  for (const row of rows) {
+    if (isRowError(row)) continue;
+    if (row.seq === q.line && row.receiptId === q.id) raw = row.rawJson;
+  }
+  if (raw === undefined) return null;
+  const bundle: ReceiptBundle = { v: 1, role, receipt: raw, origin };
+  const claimLog: ClaimLogRow[] = [];
+  for (const row of store.claimLog()) if (!isRowError(row)) claimLog.push(row);
+  const checkpoints: CheckpointRow[] = [];
+  for (const row of store.checkpoints()) if (!isRowError(row)) checkpoints.push(row);
+  const order = coverageOrder(store, claimLog, checkpoints);
+  const claimKind = role === 'tool' ? 'tool_receipt' : 'child_receipt';
+  const logSeq = order === 'tool-seq' ? (role === 'tool' ? q.line : undefined) : claimLog.find((e) => e.receiptKind === claimKind && e.receiptId === q.id)?.entrySeq;
+  if (logSeq === undefined) return { ok: true, bundle, note: 'this store does not checkpoint child receipts' };
+  bundle.logSeq = String(logSeq);
+  const cp = checkpoints.find((c) => c.batchStartSeq <= logSeq && logSeq <= c.batchEndSeq);
+  if (!cp) return { ok: true, bundle, note: 'no checkpoint covers this receipt yet (the uncheckpointed tail)' };
+  bundle.checkpoint = checkpointRecordText(cp);
+  // The batch's leaves, in the order the store's checkpoints cover them.
+  const wanted = new Map<string, number>();
+  if (order === 'tool-seq') {
+    for (let s = cp.batchStartSeq; s <= cp.batchEndSeq; s++) wanted.set(`tool:${s}`, s - cp.batchStartSeq);
+  } else {
+    for (const e of claimLog) if (e.entrySeq >= cp.batchStartSeq && e.entrySeq <= cp.batchEndSeq) wanted.set(`${e.receiptKind === 'tool_receipt' ? 'tool' : 'child'}:${e.sourceSeq}`, e.entrySeq - cp.batchStartSeq);
+  }
+  const leaves: (Uint8Array | undefined)[] = new Array(cp.batchEndSeq - cp.batchStartSeq + 1);
+  for (const [kind, gen] of [['tool', store.toolReceipts()], ['child', store.childReceipts()]] as const) {
+    for (const row of gen) {
+      if (isRowError(row)) continue;
+      const at = wanted.get(`${kind}:${row.seq}`);
+      if (at !== undefined) leaves[at] = receiptLeafHash(row.rawJson, kind) ?? undefined;
+    }
+  }
+  const index = logSeq - cp.batchStartSeq;
+  if (leaves.some((l) => l === undefined)) return { ok: true, bundle, note: `the store lacks a readable receipt of checkpoint ${cp.checkpointSeq}'s batch, so no proof can be computed` };
+  const path = inclusionProofFor(leaves as Uint8Array[], index);
+  if (!path) return { ok: true, bundle, note: 'no proof can be computed for this batch' };
+  bundle.proof = JSON.stringify({
+    checkpoint_seq: cp.checkpointSeq,
+    receipt_seq: logSeq,
+    leaf_index: index,
+    merkle_root: cp.merkleRoot,
+    proof: { tree_size: leaves.length, leaf_index: index, audit_path: path.map((h) => `0x${toHex(h)}`) },
+  });
+  return { ok: true, bundle, note: 'this store keeps no inclusion proofs: the proof was computed from the checkpoint\'s batch in the store, and is checked against the signed root like any other' };
+}
