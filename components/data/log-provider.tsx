@@ -9,6 +9,7 @@ import { type Session, useLogSession } from './use-log-session';
 import { useTrustKeys } from './use-trust-keys';
 import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
+import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
 
 const LAST_SOURCE = 'receipt-audit.source.v1';
 
@@ -22,6 +23,8 @@ interface LogContextValue {
   ensureOpen: () => void;
   trust: TrustEntry[];
   saveTrust: (entries: TrustEntry[]) => void;
+  /** One receipt of the verified log with its checkpoint and proof, for the receipt page and share links. */
+  requestBundle: (query: BundleQuery) => Promise<BundleAnswer>;
 }
 
 const LogContext = createContext<LogContextValue | null>(null);
@@ -34,7 +37,7 @@ function restorable(sources: LogSource[]): boolean {
 export function LogProvider({ children }: { children: ReactNode }) {
   const trust = useTrustKeys();
   const messages = useMemo(() => toPinnedKeys(trust.entries), [trust.entries]);
-  const { session, open: openSession, cancel, rows } = useLogSession(messages);
+  const { session, open: openSession, cancel, rows, requestBundle } = useLogSession(messages);
   const last = useRef<LogSource[] | null>(null);
   const [wanted, setWanted] = useState(false);
   const ensureOpen = useCallback(() => setWanted(true), []);
@@ -69,8 +72,8 @@ export function LogProvider({ children }: { children: ReactNode }) {
   }, [trust.loaded, wanted, openSession]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const value = useMemo(
-    () => ({ session, rows, open, cancel, ensureOpen, trust: trust.entries, saveTrust: trust.save }),
-    [session, rows, open, cancel, ensureOpen, trust.entries, trust.save],
+    () => ({ session, rows, open, cancel, ensureOpen, trust: trust.entries, saveTrust: trust.save, requestBundle }),
+    [session, rows, open, cancel, ensureOpen, trust.entries, trust.save, requestBundle],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

@@ -7,6 +7,7 @@ import type { LogEvent, LogSource, Progress } from '../../lib/workers/protocol';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
 import type { VerificationReport } from '../../lib/verify/report';
+import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
 
 export type Session =
   | { status: 'idle' }
@@ -27,10 +28,15 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
   const [session, setSession] = useState<Session>({ status: 'idle' });
   const worker = useRef<Worker | null>(null);
   const rows = useRef<RowStore>(new RowStore());
+  // Bundle requests waiting for the log worker, which stays open after `done` for them.
+  const pending = useRef(new Map<number, (a: BundleAnswer) => void>());
+  const nextReq = useRef(0);
 
   const stop = useCallback(() => {
     worker.current?.terminate();
     worker.current = null;
+    for (const resolve of pending.current.values()) resolve({ ok: false, message: 'the log was closed' });
+    pending.current.clear();
   }, []);
 
   const open = useCallback(
@@ -52,7 +58,9 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         } else if (m.type === 'done') {
           rows.current.applyReport(m.report);
           setSession({ status: 'done', label, progress: m.progress, report: m.report, rows: rows.current.length });
-          stop();
+        } else if (m.type === 'bundle') {
+          pending.current.get(m.req)?.(m.answer);
+          pending.current.delete(m.req);
         } else {
           setSession({ status: 'error', label, message: m.message });
           stop();
@@ -73,6 +81,17 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
     setSession((s) => (s.status === 'running' ? { status: 'cancelled', label: s.label } : s));
   }, [stop]);
 
+  /** One receipt of the verified log again, with its checkpoint and proof (read from the sources the worker keeps). */
+  const requestBundle = useCallback((query: BundleQuery): Promise<BundleAnswer> => {
+    const w = worker.current;
+    if (!w) return Promise.resolve({ ok: false, message: 'no log is open' });
+    const req = nextReq.current++;
+    return new Promise((resolve) => {
+      pending.current.set(req, resolve);
+      w.postMessage({ type: 'bundle', req, query });
+    });
+  }, []);
+
   useEffect(() => stop, [stop]);
-  return { session, open, cancel, rows };
+  return { session, open, cancel, rows, requestBundle };
 }

@@ -119,6 +119,34 @@ export class RowStore {
     return c === 0 ? undefined : this.dict[column].values[c];
   }
 
+  /**
+   * The request tree around a row (child receipts; tool receipts through their
+   * governed call chain): its parents (the row whose request_id is its
+   * parent_request_id in the same session, or whose id is its
+   * parent_receipt_id) and its children (the reverse), at most `limit` each.
+   */
+  related(row: number, limit = 200): { parents: number[]; children: number[] } {
+    const c = this.codes;
+    const code = (col: StringColumn, from: StringColumn) => {
+      const v = this.str(from, row);
+      return v === undefined ? 0 : (this.dict[col].lookup(v) ?? -1);
+    };
+    const session = c.sessionId[row]!;
+    const parentReq = code('requestId', 'parentRequestId');
+    const parentId = code('id', 'parentReceiptId');
+    const ownReq = code('parentRequestId', 'requestId');
+    const ownId = code('parentReceiptId', 'id');
+    const parents: number[] = [];
+    const children: number[] = [];
+    for (let i = 0; i < this.length; i++) {
+      if (i === row) continue;
+      const sameSession = c.sessionId[i] === session;
+      if (parents.length < limit && ((parentReq > 0 && sameSession && c.requestId[i] === parentReq) || (parentId > 0 && c.id[i] === parentId))) parents.push(i);
+      if (children.length < limit && ((ownReq > 0 && sameSession && c.parentRequestId[i] === ownReq) || (ownId > 0 && c.parentReceiptId[i] === ownId))) children.push(i);
+    }
+    return { parents, children };
+  }
+
   problemCodes(row: number): ProblemCode[] {
     const bits = this.problems[row]!;
     return PROBLEM_CODES.filter((_, i) => (bits & (1 << i)) !== 0);

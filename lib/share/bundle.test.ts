@@ -65,3 +65,21 @@ describe('receipt bundles', () => {
     expect(report.receipts[0]!.verdict).toBe('failed');
   });
 });
+
+describe('the downloadable bundle file', () => {
+  it('receipt-audit verify reads it back to the same verdict, receipt bytes unchanged', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { verifyPaths } = await import('../../bin/cli/main');
+    const { bundleToNdjson } = await import('./bundle');
+    const b = bundleOf(GOOD, 42);
+    const dir = mkdtempSync(join(tmpdir(), 'ra-bundle-'));
+    const file = join(dir, 'receipt.ndjson');
+    writeFileSync(file, bundleToNdjson(b));
+    expect(readFileSync(file, 'utf8')).toContain(b.receipt);
+    const cli = await verifyPaths([file], TrustStore.empty());
+    const alone = await verifyBundle(b);
+    expect(cli.receipts.map((r) => [r.id, r.verdict, r.checks])).toEqual(alone.receipts.map((r) => [r.id, r.verdict, r.checks]));
+    expect(cli.receipts[0]!.checks.inclusion).toBe('pass');
+  });
+});

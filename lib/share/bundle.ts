@@ -133,3 +133,17 @@ export async function verifyBundle(bundle: ReceiptBundle, trust: TrustStore = Tr
   if (bundle.proof !== undefined) await v.addRecord(bundle.proof, { file: BUNDLE_FILES.proof, line: 1, role: 'proof', space });
   return v.finish();
 }
+
+/**
+ * The bundle as an NDJSON file `receipt-audit verify` reads: the checkpoint,
+ * the receipt (wrapped with its log position when the record does not carry
+ * one) and the proof, one record per line, the receipt's bytes unchanged.
+ */
+export function bundleToNdjson(bundle: ReceiptBundle): string {
+  const oneLine = (t: string) => (/[\r\n]/.test(t) ? null : t);
+  const receipt = bundle.logSeq !== undefined && bundle.role === 'tool' ? `{"seq":${bundle.logSeq},"receipt":${bundle.receipt}}` : bundle.receipt;
+  const lines = [bundle.checkpoint, receipt, bundle.proof].filter((t): t is string => t !== undefined);
+  // NDJSON needs one record per line; pretty-printed source records are kept as a JSON array instead.
+  if (lines.every((l) => oneLine(l) !== null)) return lines.join('\n') + '\n';
+  return `[${lines.join(',\n')}]\n`;
+}

@@ -5,6 +5,7 @@
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { loadFile, loadPackage } from '../sources/package';
 import { openChioStore } from '../sources/sqlite-store';
+import { RecordHost } from '../sources/record-host';
 import { loadStore } from '../sources/store';
 import { makeProblem } from '../verify/problems';
 import type { ReceiptView } from '../verify/receipt-view';
@@ -14,6 +15,9 @@ import type { LogEvent, LogRequest, LogSource, Progress } from './protocol';
 
 const post = (m: LogEvent) => (self as unknown as Worker).postMessage(m);
 let pool: VerifyPool | null = null;
+/** The opened sources, kept after `done` so the page can ask for one receipt again. */
+let host: RecordHost | null = null;
+const uncounted = () => undefined;
 let sql: Promise<SqlJsStatic> | null = null;
 
 function sqlJs(): Promise<SqlJsStatic> {
@@ -31,15 +35,24 @@ self.onmessage = (e: MessageEvent<LogRequest>) => {
     pool?.terminate();
     return;
   }
+  if (e.data.type === 'bundle') {
+    const { req, query } = e.data;
+    const answer = host ? host.bundle(query) : Promise.resolve({ ok: false as const, message: 'the log is not open yet' });
+    void answer
+      .catch((err: unknown) => ({ ok: false as const, message: err instanceof Error ? err.message : String(err) }))
+      .then((a) => post({ type: 'bundle', req, answer: a }));
+    return;
+  }
   void open(e.data.sources, e.data.trust).catch((err: unknown) => post({ type: 'error', message: err instanceof Error ? err.message : String(err) }));
 };
 
 /** A URL of a package folder (ends with `/` or `manifest.json`), a SQLite store, or an NDJSON/JSON file. */
-async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: number) => void): Promise<void> {
+async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: number) => void, h: RecordHost): Promise<void> {
   const u = new URL(url, self.location.href);
   const name = decodeURIComponent(u.pathname.split('/').pop() || u.host);
   if (u.pathname.endsWith('/') || name === 'manifest.json') {
     await loadPackage(urlPackageDir(new URL('.', u).href, count), p, space);
+    await h.addPackage(urlPackageDir(new URL('.', u).href, uncounted));
     return;
   }
   const res = await fetch(u);
@@ -49,19 +62,37 @@ async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: num
     count(db.length);
     const opened = openChioStore(await sqlJs(), db);
     if (!opened.ok) throw new Error(`${name}: ${opened.message}`);
-    try {
-      await loadStore(opened.store, name, p, space);
-    } finally {
-      opened.store.close();
-    }
+    h.addStore(name, opened.store);
+    await loadStore(opened.store, name, p, space);
     return;
   }
   const body = res.body;
   await loadFile({ name, stream: () => chunksOf(body, count) }, p, 'files', name);
+  h.addFile(
+    {
+      name,
+      async *stream() {
+        const again = await fetch(u);
+        if (!again.ok || !again.body) throw new Error(`${u.href}: HTTP ${again.status}`);
+        yield* chunksOf(again.body, uncounted);
+      },
+    },
+    name,
+  );
+}
+
+/** Where a source lives, for the bundle's origin (a person reads it; nothing trusts it). */
+function sourceLabel(sources: LogSource[]): string {
+  return sources
+    .map((s) => (s.kind === 'server' ? new URL('/v1/evidence/package/', self.location.href).href : s.kind === 'url' ? s.url : s.files.map((f) => f.path).join(', ')))
+    .join(' + ');
 }
 
 async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust']): Promise<void> {
   const started = performance.now();
+  host?.close();
+  const h = new RecordHost(sourceLabel(sources));
+  host = h;
   let bytesRead = 0;
   let bytesTotal: number | null = 0;
   const count = (n: number) => (bytesRead += n);
@@ -94,29 +125,32 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         for (const f of source.files) bytesTotal = (bytesTotal ?? 0) + f.file.size;
         for (const [j, group] of (await groupFiles(source.files)).entries()) {
           const s = `${space}:${j}`;
-          if (group.kind === 'package') await loadPackage(packageDir(group, count), p, s);
-          else if (group.kind === 'file') await loadFile(fileSource(group.file, group.name, count), p, 'files', group.name);
-          else {
+          if (group.kind === 'package') {
+            await loadPackage(packageDir(group, count), p, s);
+            await h.addPackage(packageDir(group, uncounted));
+          } else if (group.kind === 'file') {
+            await loadFile(fileSource(group.file, group.name, count), p, 'files', group.name);
+            h.addFile(fileSource(group.file, group.name, uncounted), group.name);
+          } else {
             const db = new Uint8Array(await group.db.arrayBuffer());
             const wal = group.wal ? new Uint8Array(await group.wal.arrayBuffer()) : undefined;
             count(db.length + (wal?.length ?? 0));
             const opened = openChioStore(await sqlJs(), db, wal && wal.length > 0 ? wal : undefined);
             if (!opened.ok) p.addProblem(makeProblem('parse_error', `${group.name}: ${opened.message}`, { file: group.name }));
             else {
-              try {
-                await loadStore(opened.store, group.name, p, s);
-              } finally {
-                opened.store.close();
-              }
+              h.addStore(group.name, opened.store);
+              await loadStore(opened.store, group.name, p, s);
             }
           }
         }
       } else if (source.kind === 'server') {
         bytesTotal = null;
-        await loadPackage(urlPackageDir(new URL('/v1/evidence/package/', self.location.href).href, count), p, space);
+        const base = new URL('/v1/evidence/package/', self.location.href).href;
+        await loadPackage(urlPackageDir(base, count), p, space);
+        await h.addPackage(urlPackageDir(base, uncounted));
       } else {
         bytesTotal = null;
-        await loadUrl(source.url, p, space, count);
+        await loadUrl(source.url, p, space, count, h);
       }
     }
     post({ type: 'progress', progress: progress('assembling') });

@@ -5,6 +5,7 @@ import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
 import type { ReceiptView } from '../verify/receipt-view';
 import type { VerificationReport } from '../verify/report';
 import type { PinnedKey } from '../trust/trust-store';
+import type { BundleAnswer, BundleQuery } from '../sources/record-host';
 
 /** A source the page opens: files the user picked or dropped (with folder paths), a URL, or this server's store. */
 export type LogSource =
@@ -33,10 +34,15 @@ export interface Progress {
   phase: 'reading' | 'assembling' | 'done';
 }
 
-export type LogRequest = { type: 'open'; sources: LogSource[]; trust: PinnedKey[] } | { type: 'cancel' };
+export type LogRequest =
+  | { type: 'open'; sources: LogSource[]; trust: PinnedKey[] }
+  | { type: 'cancel' }
+  /** After `done`: one receipt again, with its checkpoint and proof. */
+  | { type: 'bundle'; req: number; query: BundleQuery };
 
 export type LogEvent =
   | { type: 'progress'; progress: Progress }
   | { type: 'views'; views: ReceiptView[] }
   | { type: 'done'; report: VerificationReport; progress: Progress }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  | { type: 'bundle'; req: number; answer: BundleAnswer };
