@@ -1,8 +1,8 @@
 'use client';
 
-/** Saves `text` as a JSON file named `name` through the browser's download. */
-export function downloadJson(name: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
+/** Saves `text` as a file named `name` through the browser's download. */
+export function downloadJson(name: string, text: string, type = 'application/json'): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

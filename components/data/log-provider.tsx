@@ -19,9 +19,16 @@ interface LogContextValue {
   rows: React.RefObject<RowStore>;
   open: (sources: LogSource[]) => void;
   cancel: () => void;
-  /** Pages that show the log call this: the first call opens this server's log (or the one open before a reload). */
-  ensureOpen: () => void;
+  /**
+   * Pages that show the log call this: the first call opens this server's log (or the one open
+   * before a reload). A link that names its source (`?source=`) passes it, and that log is opened.
+   */
+  ensureOpen: (preferred?: LogSource[]) => void;
+  /** What is open now (null before the first open). */
+  sources: LogSource[] | null;
   trust: TrustEntry[];
+  /** Whether the pinned keys have been read from this browser yet. */
+  trustLoaded: boolean;
   saveTrust: (entries: TrustEntry[]) => void;
   /** One receipt of the verified log with its checkpoint and proof, for the receipt page and share links. */
   requestBundle: (query: BundleQuery) => Promise<BundleAnswer>;
@@ -39,12 +46,21 @@ export function LogProvider({ children }: { children: ReactNode }) {
   const messages = useMemo(() => toPinnedKeys(trust.entries), [trust.entries]);
   const { session, open: openSession, cancel, rows, requestBundle } = useLogSession(messages);
   const last = useRef<LogSource[] | null>(null);
+  // The session opener (it carries the pinned keys) the open log was verified with.
+  const openedWith = useRef<typeof openSession | null>(null);
+  const [openSources, setOpenSources] = useState<LogSource[] | null>(null);
   const [wanted, setWanted] = useState(false);
-  const ensureOpen = useCallback(() => setWanted(true), []);
+  const [preferred, setPreferred] = useState<string | null>(null);
+  const ensureOpen = useCallback((want?: LogSource[]) => {
+    if (Array.isArray(want)) setPreferred(JSON.stringify(want));
+    setWanted(true);
+  }, []);
 
   const open = useCallback(
     (sources: LogSource[]) => {
       last.current = sources;
+      openedWith.current = openSession;
+      setOpenSources(sources);
       if (restorable(sources)) sessionStorage.setItem(LAST_SOURCE, JSON.stringify(sources));
       else sessionStorage.removeItem(LAST_SOURCE);
       openSession(sources);
@@ -52,15 +68,15 @@ export function LogProvider({ children }: { children: ReactNode }) {
     [openSession],
   );
 
-  // Once a page wants the log and the pinned keys are read: reopen what was open before a
-  // reload, or this server's log. Afterwards, whenever the keys change, the open log is
-  // verified again under them.
+  // Once a page wants the log and the pinned keys are read: open the log a link names, or
+  // reopen what was open before a reload, or this server's log.
   useEffect(() => {
     if (!trust.loaded || !wanted) return;
-    if (last.current) {
-      openSession(last.current);
+    if (preferred !== null && preferred !== JSON.stringify(last.current)) {
+      open(JSON.parse(preferred) as LogSource[]);
       return;
     }
+    if (last.current) return;
     let sources: LogSource[] = [{ kind: 'server' }];
     try {
       const saved = JSON.parse(sessionStorage.getItem(LAST_SOURCE) ?? 'null') as LogSource[] | null;
@@ -69,11 +85,18 @@ export function LogProvider({ children }: { children: ReactNode }) {
       // nothing usable saved
     }
     open(sources);
-  }, [trust.loaded, wanted, openSession]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [trust.loaded, wanted, preferred]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Whenever the pinned keys change, the open log is verified again under them.
+  useEffect(() => {
+    if (!last.current || openedWith.current === openSession) return;
+    openedWith.current = openSession;
+    openSession(last.current);
+  }, [openSession]);
 
   const value = useMemo(
-    () => ({ session, rows, open, cancel, ensureOpen, trust: trust.entries, saveTrust: trust.save, requestBundle }),
-    [session, rows, open, cancel, ensureOpen, trust.entries, trust.save, requestBundle],
+    () => ({ session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle }),
+    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

@@ -1,13 +1,21 @@
 'use client';
-// A receipt of the open log: its verdict, one line per check with the reason,
-// and the fields the explorer shows. Fields are rendered as text, never HTML.
+// A receipt of the open log, at a stable URL: the log's verdict for it with one
+// line per check, then the receipt laid open from its bundle (read again from
+// the source by the log worker): decision and guard evidence, parameters,
+// hashes recomputed, the Merkle path to its checkpoint, signed and unsigned
+// fields, the bytes, its place in the request tree, and ways to share it.
+// Fields are rendered as text, never HTML.
 import Link from 'next/link';
-import { useEffect } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { buildDossier } from '../../lib/receipt/dossier';
+import type { BundleAnswer } from '../../lib/sources/record-host';
 import { useLog } from '../data/log-provider';
-import { formatAmount, formatTime } from '../explorer/format';
-import { STRING_COLUMNS } from '../../lib/query/row-store';
+import { formatTime } from '../explorer/format';
+import type { RowStore } from '../../lib/query/row-store';
+import { DecisionView, DossierView } from './dossier-view';
+import { SharePanel, sourcesFromParam } from './share-panel';
 
-const LABELS: Record<string, string> = {
+export const CHECK_LABELS: Record<string, string> = {
   parse: 'parsed strictly (no duplicate keys, lone surrogates or lossy numbers)',
   signature: 'signature over the canonical signed fields',
   receipt_id: 'content-addressed id recomputes (Gen B)',
@@ -17,13 +25,68 @@ const LABELS: Record<string, string> = {
   signer_trusted: 'signed by a pinned key, inside its validity window',
 };
 
+export function Checklist({ checks, details }: { checks: Record<string, string>; details?: Record<string, string> }) {
+  return (
+    <ul className="checklist" data-testid="receipt-checks">
+      {Object.entries(checks).map(([name, status]) => (
+        <li key={name} className={status} data-check={name} data-status={status}>
+          <strong>{status}</strong> {CHECK_LABELS[name] ?? name}
+          {details?.[name] ? <span className="muted"> — {details[name]}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: number[]; title: string; testId: string }) {
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <h3>{title}</h3>
+      <ul data-testid={testId}>
+        {rows.map((r) => {
+          const id = store.str('id', r)!;
+          return (
+            <li key={id}>
+              <Link href={`/receipts/${encodeURIComponent(id)}`}>
+                <code>{id}</code>
+              </Link>{' '}
+              {store.str('type', r)} receipt, {store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} {store.str('decision', r) ?? ''} ({store.verdictOf(r)})
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
 export function ReceiptDetail({ id }: { id: string }) {
-  const { session, rows, ensureOpen } = useLog();
-  useEffect(ensureOpen, [ensureOpen]);
+  const { session, rows, ensureOpen, requestBundle, sources, trust } = useLog();
+  useEffect(() => {
+    const source = new URLSearchParams(window.location.search).get('source');
+    ensureOpen(source ? sourcesFromParam(source) : undefined);
+  }, [ensureOpen]);
+  const report = session.status === 'done' ? session.report : null;
+  const entry = useMemo(() => report?.receipts.find((r) => r.id === id), [report, id]);
+  const [answer, setAnswer] = useState<BundleAnswer | null>(null);
+  useEffect(() => {
+    setAnswer(null);
+    if (!entry) return;
+    let live = true;
+    void requestBundle({ id, file: entry.file, line: entry.line }).then((a) => live && setAnswer(a));
+    return () => {
+      live = false;
+    };
+  }, [entry, id, requestBundle]);
+  const dossier = useMemo(() => (answer?.ok ? buildDossier(answer.bundle) : null), [answer]);
+
   if (session.status !== 'done') {
-    return <p data-testid="receipt-verdict" data-verdict="pending">Verifying the log… ({session.status === 'running' ? session.rows : 0} receipts so far)</p>;
+    return (
+      <p data-testid="receipt-verdict" data-verdict="pending">
+        {session.status === 'error' ? `The log could not be verified: ${session.message}` : `Verifying the log… (${session.status === 'running' ? session.rows : 0} receipts so far)`}
+      </p>
+    );
   }
-  const entry = session.report.receipts.find((r) => r.id === id);
   const row = rows.current?.rowById(id);
   if (!entry || row === undefined || !rows.current) {
     return (
@@ -34,8 +97,10 @@ export function ReceiptDetail({ id }: { id: string }) {
   }
   const store = rows.current;
   const problems = session.report.problems.filter((p) => p.receipt_id === id);
+  const related = store.related(row);
+  const d = dossier?.ok ? dossier.dossier : null;
   return (
-    <article>
+    <article className="receipt">
       <p>
         <Link href="/receipts">← receipts</Link>
       </p>
@@ -43,21 +108,17 @@ export function ReceiptDetail({ id }: { id: string }) {
         <code>{id}</code>
       </h1>
       <p data-testid="receipt-verdict" data-verdict={entry.verdict} className={`banner ${entry.verdict === 'verified' ? 'ok' : 'bad'}`}>
-        <strong>{entry.verdict}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, {entry.file}:{entry.line}
+        <strong>{entry.verdict}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, {entry.file}:{entry.line}, at{' '}
+        {formatTime(store.time[row]!)} UTC. Verified in this browser, in {session.label}.
       </p>
+      {d && <DecisionView d={d} />}
       <h2>Checks</h2>
-      <ul className="checklist">
-        {Object.entries(entry.checks).map(([name, status]) => (
-          <li key={name} className={status}>
-            <strong>{status}</strong> {LABELS[name] ?? name}
-            {entry.details?.[name] ? <span className="muted"> — {entry.details[name]}</span> : null}
-          </li>
-        ))}
-      </ul>
+      <Checklist checks={entry.checks} {...(entry.details ? { details: entry.details } : {})} />
+      {trust.length === 0 && <p className="muted">No kernel keys are pinned in this browser, so signer_trusted is skipped: the signature shows the receipt is intact, not who signed it (<Link href="/trust">pin keys</Link>).</p>}
       {problems.length > 0 && (
         <>
           <h2>Problems</h2>
-          <ul>
+          <ul data-testid="receipt-problems">
             {problems.map((p, i) => (
               <li key={i}>
                 <code>{p.code}</code> {p.message}
@@ -66,20 +127,19 @@ export function ReceiptDetail({ id }: { id: string }) {
           </ul>
         </>
       )}
-      <h2>Claimed fields</h2>
-      <p className="muted">What the receipt says; the checks above say whether it is signed and intact.</p>
-      <table className="grid">
-        <tbody>
-          <tr><th scope="row">time</th><td>{formatTime(store.time[row]!)}</td></tr>
-          {store.hasCost[row] ? <tr><th scope="row">cost</th><td>{formatAmount(store.cost[row]!, store.str('currency', row))}</td></tr> : null}
-          {STRING_COLUMNS.filter((c) => c !== 'id' && store.str(c, row) !== undefined).map((c) => (
-            <tr key={c}>
-              <th scope="row">{c}</th>
-              <td>{store.str(c, row)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {(related.parents.length > 0 || related.children.length > 0) && (
+        <section>
+          <h2>Request tree</h2>
+          <RelatedLinks store={store} rows={related.parents} title="Parent" testId="receipt-parents" />
+          <RelatedLinks store={store} rows={related.children} title={`Children (${related.children.length})`} testId="receipt-children" />
+        </section>
+      )}
+      {answer === null && <p className="muted">Reading the receipt again from its source…</p>}
+      {answer && !answer.ok && <p role="alert" className="banner bad">The receipt could not be read again from its source: {answer.message}</p>}
+      {dossier && !dossier.ok && <p role="alert" className="banner bad">The receipt cannot be laid open: {dossier.message}</p>}
+      {answer?.ok && answer.note && <p className="muted">Note: {answer.note}.</p>}
+      {d && <DossierView d={d} />}
+      {answer?.ok && <SharePanel id={id} bundle={answer.bundle} sources={sources} kernelKey={store.str('kernelKey', row) ?? null} />}
     </article>
   );
 }

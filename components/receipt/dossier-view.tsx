@@ -1,0 +1,146 @@
+// The receipt laid open (lib/receipt/dossier): decision and guard evidence,
+// parameters, every hash with its recomputation, financial and Gen B fields,
+// the Merkle path to the signed checkpoint, each field and whether it is
+// signed, and the signed and raw bytes. Every value from the receipt is a
+// React text node: escaped, never HTML, never a link target.
+import type { Dossier } from '../../lib/receipt/dossier';
+import { visibleText } from '../../lib/json/pretty';
+import { MerklePathView } from './merkle-path';
+
+function Pairs({ rows, testId }: { rows: [string, string][]; testId?: string }) {
+  return (
+    <table className="grid" data-testid={testId}>
+      <tbody>
+        {rows.map(([k, v]) => (
+          <tr key={k}>
+            <th scope="row">{k}</th>
+            <td>{v}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function DecisionView({ d }: { d: Dossier }) {
+  if (!d.decision) return <p className="muted">No decision: a {d.kind.find(([k]) => k === 'receipt_kind')?.[1] ?? d.type} receipt records an observation, not a decision.</p>;
+  return (
+    <p data-testid="receipt-decision">
+      <strong className={`decision ${d.decision.verdict}`}>{d.decision.verdict}</strong>
+      {d.decision.guard !== undefined && <> by guard <code>{d.decision.guard}</code></>}
+      {d.decision.reason !== undefined && <>: {d.decision.reason}</>}
+    </p>
+  );
+}
+
+export function DossierView({ d }: { d: Dossier }) {
+  return (
+    <>
+      {d.type === 'tool' && (
+        <section>
+          <h2>Guard evidence</h2>
+          {d.evidence.length > 0 && (
+            <ol className="evidence" data-testid="guard-evidence">
+              {d.evidence.map((e, i) => (
+                <li key={i} className={e.passed ? 'pass' : 'fail'}>
+                  <strong>{e.passed ? 'passed' : 'failed'}</strong> <code>{e.guard}</code>
+                  {e.blocking && <em> (blocked the call)</em>}
+                  {e.details !== undefined && <span className="muted"> — {e.details}</span>}
+                </li>
+              ))}
+            </ol>
+          )}
+          {d.evidenceNote && <p className="muted">{d.evidenceNote}</p>}
+        </section>
+      )}
+      {d.parameters !== undefined && (
+        <section>
+          <h2>Parameters</h2>
+          <p className="muted">As pretty JSON, in the order the receipt holds them; invisible and direction-changing characters are shown as \u escapes.</p>
+          <pre className="code" data-testid="receipt-parameters">{d.parameters}</pre>
+        </section>
+      )}
+      <section>
+        <h2>Hashes</h2>
+        <table className="grid hashes" data-testid="receipt-hashes">
+          <thead>
+            <tr><th scope="col">hash</th><th scope="col">in the receipt</th><th scope="col">recomputed here</th><th scope="col">result</th></tr>
+          </thead>
+          <tbody>
+            {d.hashes.map((h) => (
+              <tr key={h.name}>
+                <th scope="row">{h.name}</th>
+                <td><code className="hash">{h.claimed}</code></td>
+                <td>{h.recomputed !== undefined ? <code className="hash">{h.recomputed}</code> : <span className="muted">—</span>}</td>
+                <td className={h.status === 'match' ? 'good' : h.status === 'mismatch' ? 'bad' : ''}>
+                  <strong>{h.status}</strong> <span className="muted">{h.note}</span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {(d.financial.length > 0 || d.financialError !== undefined) && (
+        <section>
+          <h2>Financial metadata</h2>
+          {d.financialError !== undefined && <p className="banner bad">metadata.financial does not match FinancialReceiptMetadata: {d.financialError}</p>}
+          <Pairs rows={d.financial} testId="receipt-financial" />
+        </section>
+      )}
+      {d.kind.length > 0 && (
+        <section>
+          <h2>{d.generation === 'B' ? 'Gen B kind and trust' : d.type === 'tool' ? 'Trust' : 'Request'}</h2>
+          <Pairs rows={d.kind} testId="receipt-kind" />
+        </section>
+      )}
+      <section>
+        <h2>Merkle inclusion</h2>
+        {d.merkle ? (
+          <MerklePathView path={d.merkle} checkpoint={d.checkpoint} />
+        ) : (
+          <p className="muted" data-testid="merkle-path" data-matches="none">
+            {d.checkpoint ? `Checkpoint ${d.checkpoint.seq} covers this receipt, but no inclusion proof came with it.` : 'No checkpoint covers this receipt in this log.'}
+          </p>
+        )}
+        {d.notes.map((n, i) => (
+          <p key={i} className="banner bad">{n}</p>
+        ))}
+      </section>
+      <section>
+        <h2>Fields</h2>
+        <p className="muted">
+          Every field of the receipt as given. <strong>signed</strong>: covered by the signature; <strong>not signed</strong>: outside the signed field set, so anyone could have added or changed it.
+        </p>
+        <table className="grid fields" data-testid="receipt-fields">
+          <thead>
+            <tr><th scope="col">field</th><th scope="col">value</th><th scope="col">signed?</th></tr>
+          </thead>
+          <tbody>
+            {d.fields.map((f) => (
+              <tr key={f.path} data-status={f.status} className={f.status === 'not signed' ? 'unsigned' : ''}>
+                <th scope="row"><code>{f.path}</code></th>
+                <td><pre className="value">{f.value}</pre></td>
+                <td>{f.status === 'not signed' ? <strong className="bad">not signed</strong> : f.status}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      <section>
+        <h2>Bytes</h2>
+        <details>
+          <summary>
+            Signed bytes: RFC 8785 canonical JSON of the signed fields ({d.canonical.bytes} bytes, SHA-256 <code>{d.canonical.sha256}</code>)
+          </summary>
+          <pre className="code wrap" data-testid="receipt-canonical">{visibleText(d.canonical.text)}</pre>
+        </details>
+        <details>
+          <summary>
+            Raw record, as the source holds it ({d.raw.bytes} bytes, SHA-256 <code>{d.raw.sha256}</code>)
+          </summary>
+          <pre className="code wrap" data-testid="receipt-raw">{visibleText(d.raw.text)}</pre>
+        </details>
+      </section>
+    </>
+  );
+}

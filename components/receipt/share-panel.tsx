@@ -1,0 +1,89 @@
+'use client';
+// Sharing one receipt: a link to it in the log it came from (when that log is
+// served over HTTP), a self-contained link that carries the receipt, its
+// checkpoint and its proof in the URL fragment (never sent to a server), and
+// the bundle as a file with the receipt-audit command that checks it.
+import { useEffect, useState } from 'react';
+import type { ReceiptBundle } from '../../lib/share/bundle';
+import { bundleToNdjson, encodeBundle } from '../../lib/share/bundle';
+import type { LogSource } from '../../lib/workers/protocol';
+import { downloadJson } from '../data/download';
+
+/** The `?source=` value that reopens a log served over HTTP, or null for files on this computer. */
+export function sourceParam(sources: LogSource[] | null): string | null {
+  if (!sources || sources.length !== 1) return null;
+  const s = sources[0]!;
+  return s.kind === 'server' ? 'server' : s.kind === 'url' ? s.url : null;
+}
+
+export function sourcesFromParam(param: string): LogSource[] {
+  return param === 'server' ? [{ kind: 'server' }] : [{ kind: 'url', url: param }];
+}
+
+/** A file name safe on every system, from an attacker-chosen id. */
+const fileSafe = (id: string) => id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'receipt';
+
+function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <p className="share-field">
+      <label>
+        {label}
+        <input readOnly value={value} data-testid={testId} onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <button
+        type="button"
+        className="button"
+        onClick={() => void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </p>
+  );
+}
+
+export function SharePanel({ id, bundle, sources, kernelKey }: { id: string; bundle: ReceiptBundle; sources: LogSource[] | null; kernelKey: string | null }) {
+  const [fragmentLink, setFragmentLink] = useState<string | null>(null);
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const source = sourceParam(sources);
+  useEffect(() => {
+    let live = true;
+    void encodeBundle(bundle).then((enc) => live && setFragmentLink(`${window.location.origin}/share#${enc}`));
+    return () => {
+      live = false;
+    };
+  }, [bundle]);
+  const file = `receipt-${fileSafe(id)}.ndjson`;
+  const command = `npx receipt-audit verify ${file}${kernelKey ? ` --trust-key ${kernelKey}` : ''}`;
+  return (
+    <section data-testid="share-panel">
+      <h2>Share this receipt</h2>
+      {source ? (
+        <CopyField
+          label="Link to this receipt in its log (the recipient's browser loads the log from its source and verifies it):"
+          value={`${origin}/receipts/${encodeURIComponent(id)}?source=${encodeURIComponent(source)}`}
+          testId="share-source-link"
+        />
+      ) : (
+        <p className="muted">This log was opened from files on this computer, so a link to it cannot open elsewhere: share the self-contained link or the file below.</p>
+      )}
+      <p className="banner warn" role="note">
+        The self-contained link and the file contain this receipt&apos;s whole content (parameters, tenant, costs): anyone who has them can read it. The part after <code>#</code> is
+        never sent to any server, this one included.
+      </p>
+      {fragmentLink ? (
+        <CopyField label={`Self-contained link (${fragmentLink.length} characters): the receipt, its checkpoint and inclusion proof, compressed:`} value={fragmentLink} testId="share-fragment-link" />
+      ) : (
+        <p className="muted">Preparing the self-contained link…</p>
+      )}
+      <p>
+        <button type="button" className="button" data-testid="share-download" onClick={() => downloadJson(file, bundleToNdjson(bundle), 'application/x-ndjson')}>
+          Download the evidence ({file})
+        </button>{' '}
+        and check it with the command line:
+      </p>
+      <pre className="code" data-testid="share-command">{command}</pre>
+      {kernelKey && <p className="muted">Pin the key only if you know it is the kernel&apos;s: the command checks the signature either way, and the key names who signed.</p>}
+    </section>
+  );
+}

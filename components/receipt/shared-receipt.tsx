@@ -1,0 +1,113 @@
+'use client';
+// Opens a self-contained share link: decodes the bundle from the URL fragment,
+// verifies it in this browser under the keys pinned here (not the sender's),
+// and lays the receipt open. The link is untrusted input like any log.
+import Link from 'next/link';
+import { useEffect, useMemo, useState } from 'react';
+import { buildDossier } from '../../lib/receipt/dossier';
+import { type ReceiptBundle, decodeBundle, verifyBundle } from '../../lib/share/bundle';
+import { toPinnedKeys } from '../../lib/trust/trust-file';
+import { TrustStore } from '../../lib/trust/trust-store';
+import type { VerificationReport } from '../../lib/verify/report';
+import { useLog } from '../data/log-provider';
+import { DecisionView, DossierView } from './dossier-view';
+import { Checklist } from './receipt-detail';
+
+type State = { status: 'reading' } | { status: 'bad'; message: string } | { status: 'done'; bundle: ReceiptBundle; report: VerificationReport };
+
+export function SharedReceipt() {
+  const { trust, trustLoaded } = useLog();
+  const [fragment, setFragment] = useState<string | null>(null);
+  const [state, setState] = useState<State>({ status: 'reading' });
+  useEffect(() => {
+    const read = () => setFragment(window.location.hash.replace(/^#/, ''));
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, []);
+  useEffect(() => {
+    if (fragment === null || !trustLoaded) return;
+    let live = true;
+    setState({ status: 'reading' });
+    void (async () => {
+      if (!fragment) return setState({ status: 'bad', message: 'This link carries no receipt (nothing after #).' });
+      const decoded = await decodeBundle(fragment);
+      if (!decoded.ok) return live && setState({ status: 'bad', message: `This link cannot be read: ${decoded.message}.` });
+      const store = TrustStore.create(toPinnedKeys(trust));
+      const report = await verifyBundle(decoded.bundle, store.ok ? store.store : TrustStore.empty());
+      if (live) setState({ status: 'done', bundle: decoded.bundle, report });
+    })();
+    return () => {
+      live = false;
+    };
+  }, [fragment, trust, trustLoaded]);
+  const dossier = useMemo(() => (state.status === 'done' ? buildDossier(state.bundle) : null), [state]);
+
+  if (state.status === 'reading') return <p data-testid="receipt-verdict" data-verdict="pending">Verifying the shared receipt in this browser…</p>;
+  if (state.status === 'bad') {
+    return (
+      <p role="alert" data-testid="receipt-verdict" data-verdict="missing" className="banner bad">
+        {state.message}
+      </p>
+    );
+  }
+  const { report, bundle } = state;
+  const r = report.receipts[0];
+  const cp = report.checkpoints[0];
+  const d = dossier?.ok ? dossier.dossier : null;
+  return (
+    <article className="receipt">
+      <p className="muted">A shared receipt. The link carried it with its checkpoint and inclusion proof; nothing was fetched, and it was verified here, now.</p>
+      {r ? (
+        <>
+          <h1>
+            <code>{r.id}</code>
+          </h1>
+          <p data-testid="receipt-verdict" data-verdict={r.verdict} className={`banner ${r.verdict === 'verified' ? 'ok' : 'bad'}`}>
+            <strong>{r.verdict}</strong> — {r.type} receipt{r.generation ? ` (Gen ${r.generation})` : ''}, verified alone with{' '}
+            {cp ? `checkpoint ${cp.checkpoint_seq} (${cp.verdict})` : 'no checkpoint'}.
+          </p>
+        </>
+      ) : (
+        <p role="alert" data-testid="receipt-verdict" data-verdict="missing" className="banner bad">
+          The link holds no readable receipt: {report.problems.map((p) => p.message).join('; ')}
+        </p>
+      )}
+      <p data-testid="share-trust">
+        {trust.length === 0 ? (
+          <>No kernel keys are pinned in this browser, so the signature shows only that the receipt is intact, not who signed it. <Link href="/trust">Pin the kernel&apos;s key</Link> to check the signer.</>
+        ) : (
+          <>
+            Trusted here (pinned in this browser): {trust.map((t, i) => <code key={i}>{t.label ? `${t.label} ` : ''}{t.key}</code>)}. The sender&apos;s keys play no part.
+          </>
+        )}
+      </p>
+      {bundle.origin && (
+        <p className="muted">
+          The link says the receipt comes from {bundle.origin.source}, {bundle.origin.file}:{bundle.origin.line} (unverified: anyone can write this).
+        </p>
+      )}
+      {d && <DecisionView d={d} />}
+      {r && (
+        <>
+          <h2>Checks</h2>
+          <Checklist checks={r.checks} {...(r.details ? { details: r.details } : {})} />
+        </>
+      )}
+      {report.problems.length > 0 && (
+        <>
+          <h2>Problems</h2>
+          <ul data-testid="receipt-problems">
+            {report.problems.map((p, i) => (
+              <li key={i}>
+                <code>{p.code}</code> {p.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {dossier && !dossier.ok && <p className="banner bad">The receipt cannot be laid open: {dossier.message}</p>}
+      {d && <DossierView d={d} />}
+    </article>
+  );
+}

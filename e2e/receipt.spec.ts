@@ -1,0 +1,129 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { openFiles, pinKey } from './helpers';
+
+// Each journey verifies the demo log in the page (several times over for the share round trip).
+test.describe.configure({ timeout: 120_000 });
+
+const DEMO_KEY = '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f17';
+
+/** Opens the first denied receipt of the demo log from the explorer, as a user does. */
+async function openDeniedDemoReceipt(page: Page): Promise<string> {
+  await page.goto('/receipts?decision=deny&guard=budget');
+  const row = page.locator('[data-receipt-id]').first();
+  await expect(row).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+  const id = (await row.getAttribute('data-receipt-id'))!;
+  await row.click();
+  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(id)}$`));
+  await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+  return id;
+}
+
+// Journey: an auditor opens one denied receipt of the demo and reads all of it.
+test('the receipt page lays a receipt open: guards, parameters, hashes, Merkle path, fields, bytes, request tree', async ({ page }, testInfo) => {
+  const id = await openDeniedDemoReceipt(page);
+  await expect(page.getByTestId('receipt-decision')).toContainText('deny');
+  const evidence = page.getByTestId('guard-evidence');
+  await expect(evidence.locator('li')).not.toHaveCount(0);
+  await expect(evidence.locator('li').last()).toContainText('blocked the call');
+  await expect(page.getByText('Guards after it were not evaluated')).toBeVisible();
+  await expect(page.getByTestId('receipt-parameters')).toContainText('"query": ');
+  const paramHash = page.getByTestId('receipt-hashes').locator('tr', { hasText: 'action.parameter_hash' });
+  await expect(paramHash).toContainText('match');
+  const merkle = page.getByTestId('merkle-path');
+  await expect(merkle).toHaveAttribute('data-matches', 'true');
+  await expect(merkle).toContainText('The path reaches the signed root.');
+  await expect(page.getByTestId('receipt-checkpoint')).toContainText(DEMO_KEY);
+  const fields = page.getByTestId('receipt-fields');
+  await expect(fields.locator('tr[data-status="signed"]', { hasText: 'capability_id' })).toHaveCount(1);
+  await expect(fields.locator('tr[data-status="signature"]')).toHaveCount(1);
+  await expect(page.getByTestId('receipt-financial')).toContainText('cost_charged');
+  await page.getByText('Signed bytes: RFC 8785').click();
+  await expect(page.getByTestId('receipt-canonical')).toContainText(`"id":"${id}"`);
+  await page.getByText('Raw record, as the source holds it').click();
+  await expect(page.getByTestId('receipt-raw')).toContainText('"seq":');
+  await page.screenshot({ path: join(testInfo.project.outputDir, 'receipt-page.png'), fullPage: true });
+
+  // The request tree: the parent child receipt, and back.
+  const parent = page.getByTestId('receipt-parents').getByRole('link').first();
+  const parentId = (await parent.textContent())!;
+  await parent.click();
+  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(parentId)}$`));
+  await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified');
+  await expect(page.getByTestId('receipt-children')).toContainText(id);
+});
+
+// Journey: the auditor shares the receipt; a colleague with a fresh browser opens the links.
+test('share links round-trip into a fresh browser, which re-verifies and says which keys it trusts', async ({ page, browser }, testInfo) => {
+  const id = await openDeniedDemoReceipt(page);
+  const fragmentLink = await page.getByTestId('share-fragment-link').inputValue();
+  const sourceLink = await page.getByTestId('share-source-link').inputValue();
+  expect(fragmentLink).toMatch(/\/share#[A-Za-z0-9_-]{200,}$/);
+  expect(sourceLink).toMatch(new RegExp(`/receipts/${encodeURIComponent(id)}\\?source=server$`));
+  await expect(page.getByText('contain this receipt')).toBeVisible();
+
+  const colleague = await browser.newContext();
+  const other = await colleague.newPage();
+  const fetched: string[] = [];
+  other.on('request', (r) => fetched.push(r.url()));
+  await other.goto(fragmentLink);
+  await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 30_000 });
+  await expect(other.getByTestId('share-trust')).toContainText('No kernel keys are pinned in this browser');
+  await expect(other.getByTestId('merkle-path')).toHaveAttribute('data-matches', 'true');
+  await expect(other.getByTestId('receipt-checks').locator('[data-check="inclusion"]')).toHaveAttribute('data-status', 'pass');
+  // The page fetched code only: no log, and the fragment went nowhere.
+  expect(fetched.filter((u) => u.includes('/v1/'))).toEqual([]);
+  const fragment = fragmentLink.split('#')[1]!;
+  expect(fetched.filter((u) => u.includes(fragment.slice(0, 40)))).toEqual([]);
+  await other.screenshot({ path: join(testInfo.project.outputDir, 'share-page.png'), fullPage: true });
+
+  // Pinned in the colleague's browser, the key is named and checked.
+  await pinKey(other, DEMO_KEY);
+  await other.goto(fragmentLink);
+  await expect(other.getByTestId('share-trust')).toContainText(DEMO_KEY);
+  await expect(other.getByTestId('receipt-checks').locator('[data-check="signer_trusted"]')).toHaveAttribute('data-status', 'pass');
+
+  // A cut link says so.
+  await other.goto(fragmentLink.slice(0, fragmentLink.length - 60));
+  await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'missing');
+  await expect(other.getByTestId('receipt-verdict')).toContainText('This link cannot be read');
+
+  // The source link opens the log and the receipt in the colleague's browser.
+  await other.goto(sourceLink);
+  await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+  await colleague.close();
+
+  // The downloaded evidence verifies with the command line, to the same checks.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('share-download').click()]);
+  const file = join(testInfo.outputDir, download.suggestedFilename());
+  await download.saveAs(file);
+  const command = (await page.getByTestId('share-command').textContent())!;
+  expect(command).toContain(`--trust-key ${DEMO_KEY}`);
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', file, '--trust-key', DEMO_KEY, '--json'], { maxBuffer: 16 << 20 });
+  expect(run.status, run.stderr.toString()).toBe(0);
+  const report = JSON.parse(run.stdout.toString()) as { receipts: { id: string; verdict: string; checks: Record<string, string> }[] };
+  expect(report.receipts).toEqual([expect.objectContaining({ id, verdict: 'verified' })]);
+  expect(report.receipts[0]!.checks.inclusion).toBe('pass');
+});
+
+// Bad input: a receipt carrying markup in a field the signature does not cover.
+test('fields are text: markup in an unsigned field is shown, marked not signed, and never runs', async ({ page }, testInfo) => {
+  const dir = join(testInfo.outputDir, 'xss');
+  mkdirSync(dir, { recursive: true });
+  const line = readFileSync(join(process.cwd(), 'lib/testdata/corpus/good/receipts.ndjson'), 'utf8').split('\n')[0]!;
+  const id = JSON.parse(line).receipt.id as string;
+  writeFileSync(join(dir, 'receipts.ndjson'), line.replace('"receipt":{', '"receipt":{"note":"<img src=x onerror=window.__pwned=1>",') + '\n');
+  await openFiles(page, [join(dir, 'receipts.ndjson')]);
+  await page.getByRole('link', { name: 'Receipts' }).click();
+  await page.locator(`[data-receipt-id="${id}"]`).click();
+  await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', /.+/);
+  const note = page.getByTestId('receipt-fields').locator('tr', { hasText: 'note' }).first();
+  await expect(note).toHaveAttribute('data-status', 'not signed');
+  await expect(note).toContainText('"<img src=x onerror=window.__pwned=1>"');
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+  // Files on this computer have no source link; the self-contained link is offered instead.
+  await expect(page.getByTestId('share-panel')).toContainText('opened from files on this computer');
+});
