@@ -34,3 +34,20 @@ test('garbage and truncated files are named by file and line; everything valid s
   await expect(problems).toContainText('truncated.json:1');
   await page.screenshot({ path: join(testInfo.project.outputDir, 'bad-input.png'), fullPage: true });
 });
+
+// Journey: the demo's own SQLite store, picked as a file. Stores keep no inclusion proofs,
+// so the receipt page computes one from the checkpoint's batch and checks it against the
+// signed root.
+test('a receipt of a SQLite store opened in the page gets its Merkle path from the batch', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openFiles(page, [join(process.cwd(), 'data/demo/receipts.sqlite3')]);
+  await expect(page.getByTestId('count-failed')).toHaveText('0');
+  await page.getByRole('link', { name: 'Receipts' }).click();
+  const row = page.locator('[data-receipt-id]').nth(3);
+  const id = (await row.getAttribute('data-receipt-id'))!;
+  await row.click();
+  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(id)}$`));
+  await expect(page.getByTestId('merkle-path')).toHaveAttribute('data-matches', 'true', { timeout: 30_000 });
+  await expect(page.getByText('this store keeps no inclusion proofs')).toBeVisible();
+  await expect(page.getByTestId('receipt-raw')).toContainText(`"id":"${id}"`);
+});
