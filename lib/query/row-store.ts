@@ -85,6 +85,8 @@ export class RowStore {
       this.order[i] = v.order;
       this.time[i] = v.time ?? NaN;
       this.line[i] = v.line;
+      // A check of the record itself failed: the verdict is already final (the log cannot mend it).
+      if (v.failedEarly) this.verdict[i] = VERDICTS.indexOf('failed');
       if (v.cost !== undefined && /^\d+$/.test(v.cost)) {
         this.cost[i] = BigInt(v.cost);
         this.hasCost[i] = 1;

@@ -11,7 +11,7 @@ import { TrustStore } from '../trust/trust-store';
 import { roleForFileName, PACKAGE_FILES } from '../sources/package';
 import { LogAssembler } from './log-assembler';
 import { LogVerifier } from './log-verifier';
-import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, type RecordOutput } from './record-verifier';
+import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from './record-verifier';
 import { reportToJson } from './report-json';
 
 const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
@@ -68,5 +68,30 @@ describe('parallel verification equals single-thread verification', () => {
     const assembler = new LogAssembler();
     for (const out of shuffled(batches, 7)) assembler.add(out);
     expect(reportToJson(assembler.finish(true))).toBe(expected);
+  });
+});
+
+describe('rows marked failed while the log is still read', () => {
+  it.each(['tampered-field', 'tampered-signature'])('%s: exactly the receipts whose own checks fail, all failed in the final report', async (name) => {
+    const records = await recordsOf(testdataPath(`corpus/${name}`));
+    const worker = new RecordVerifier(trust(), { views: true });
+    const early = new Set<string>();
+    const all: RecordOutput[] = [];
+    for (let start = 0; start < records.length; start += 50) {
+      const out = emptyOutput();
+      await Promise.all(records.slice(start, start + 50).flatMap((r, i) => worker.verify(r.text, r.origin, (start + i) * ORDER_STRIDE, out)));
+      markFailedViews(out);
+      for (const v of out.views) if (v.failedEarly) early.add(v.id);
+      all.push(out);
+    }
+    const assembler = new LogAssembler();
+    for (const out of all) assembler.add(out);
+    const report = assembler.finish(true);
+    const failed = new Set(report.receipts.filter((r) => r.verdict === 'failed').map((r) => r.id));
+    expect(early.size).toBeGreaterThan(0);
+    for (const id of early) expect(failed.has(id), id).toBe(true);
+    // Failures that need the whole log (inclusion) are only known at the end.
+    const ownFailures = report.receipts.filter((r) => Object.entries(r.checks).some(([k, s]) => s === 'fail' && k !== 'inclusion'));
+    expect([...early].sort()).toEqual(ownFailures.map((r) => r.id).sort());
   });
 });

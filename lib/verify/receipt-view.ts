@@ -39,6 +39,8 @@ export interface ReceiptView {
   kernelKey: string | null;
   file: string;
   line: number;
+  /** Set by the verify worker when a check of the record itself failed (the verdict is `failed` whatever the log adds). */
+  failedEarly?: true;
 }
 
 const str = (v: JsonValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -192,6 +192,17 @@ export class RecordVerifier {
   }
 }
 
+/**
+ * Once a batch's checks are done: marks the views of receipts a check of the
+ * record itself failed, so the page shows them failed while the log is still
+ * being read (views and receipt entries are pushed together, in order).
+ */
+export function markFailedViews(out: RecordOutput): void {
+  out.views.forEach((v, i) => {
+    if (Object.values(out.receipts[i]?.checks ?? {}).some((c) => c?.status === 'fail')) v.failedEarly = true;
+  });
+}
+
 interface Located {
   file: string;
   line: number;

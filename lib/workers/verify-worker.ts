@@ -2,7 +2,7 @@
 // per-record half of verification) and returns each batch's output. Many of
 // these run at once, one per core.
 import { TrustStore } from '../trust/trust-store';
-import { RecordVerifier, emptyOutput } from '../verify/record-verifier';
+import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
 import type { VerifyRequest, VerifyResponse } from './protocol';
 
 let verifier: RecordVerifier | null = null;
@@ -21,6 +21,7 @@ self.onmessage = async (e: MessageEvent<VerifyRequest>) => {
     const pending: Promise<void>[] = [];
     for (const r of msg.records) pending.push(...verifier.verify(r.text, r.origin, r.order, out));
     await Promise.all(pending);
+    markFailedViews(out);
     post({ type: 'result', id: msg.id, output: out });
   } catch (err) {
     post({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
