@@ -51,3 +51,17 @@ test('a receipt of a SQLite store opened in the page gets its Merkle path from t
   await expect(page.getByText('this store keeps no inclusion proofs')).toBeVisible();
   await expect(page.getByTestId('receipt-raw')).toContainText(`"id":"${id}"`);
 });
+
+// Bad input: a URL that answers 404 is a problem naming it, in a report, not a dead end.
+test('an unreachable URL is named in the problems, with its HTTP status', async ({ page, baseURL }) => {
+  await page.goto('/');
+  const summary = page.getByTestId('verify-summary');
+  await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+  const url = `${baseURL}/no-such-log/receipts.ndjson`;
+  await page.getByLabel('URL of a package or file').fill(url);
+  await page.getByRole('button', { name: 'open URL' }).click();
+  await expect(summary).toHaveAttribute('data-source', url);
+  await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 30_000 });
+  await expect(summary).toHaveAttribute('data-ok', 'false');
+  await expect(page.getByTestId('problems')).toContainText(`${url} could not be read (${url}: HTTP 404)`);
+});

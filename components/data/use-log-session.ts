@@ -67,7 +67,9 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         }
       };
       w.onerror = (e) => {
-        setSession({ status: 'error', label, message: e.message || 'the verification worker failed to start' });
+        if (worker.current !== w) return; // a stale session
+        // After `done` the worker only serves bundle requests: an error there must not replace the report.
+        setSession((s) => (s.status === 'running' ? { status: 'error', label, message: e.message || 'the verification worker failed to start' } : s));
         stop();
       };
       w.postMessage({ type: 'open', sources, trust });

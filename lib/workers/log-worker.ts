@@ -119,6 +119,17 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
   };
   const timer = setInterval(flush, 200);
   try {
+    // One unreadable file or unreachable source is a problem naming it; the rest still loads.
+    // A failure of the verify workers themselves (or Cancel) still ends the session.
+    const isolated = async (name: string, load: () => Promise<void>) => {
+      try {
+        await load();
+      } catch (err) {
+        if (p.broken) throw err;
+        const why = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
+        p.addProblem(makeProblem('parse_error', `${name} could not be read (${why}); the rest of the log was verified without it`, { file: name }));
+      }
+    };
     for (const [i, source] of sources.entries()) {
       const space = `source:${i}`;
       if (source.kind === 'files') {
@@ -126,31 +137,39 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         for (const [j, group] of (await groupFiles(source.files)).entries()) {
           const s = `${space}:${j}`;
           if (group.kind === 'package') {
-            await loadPackage(packageDir(group, count), p, s);
-            await h.addPackage(packageDir(group, uncounted));
+            await isolated(group.dir, async () => {
+              await loadPackage(packageDir(group, count), p, s);
+              await h.addPackage(packageDir(group, uncounted));
+            });
           } else if (group.kind === 'file') {
-            await loadFile(fileSource(group.file, group.name, count), p, 'files', group.name);
-            h.addFile(fileSource(group.file, group.name, uncounted), group.name);
+            await isolated(group.name, async () => {
+              await loadFile(fileSource(group.file, group.name, count), p, 'files', group.name);
+              h.addFile(fileSource(group.file, group.name, uncounted), group.name);
+            });
           } else {
-            const db = new Uint8Array(await group.db.arrayBuffer());
-            const wal = group.wal ? new Uint8Array(await group.wal.arrayBuffer()) : undefined;
-            count(db.length + (wal?.length ?? 0));
-            const opened = openChioStore(await sqlJs(), db, wal && wal.length > 0 ? wal : undefined);
-            if (!opened.ok) p.addProblem(makeProblem('parse_error', `${group.name}: ${opened.message}`, { file: group.name }));
-            else {
-              h.addStore(group.name, opened.store);
-              await loadStore(opened.store, group.name, p, s);
-            }
+            await isolated(group.name, async () => {
+              const db = new Uint8Array(await group.db.arrayBuffer());
+              const wal = group.wal ? new Uint8Array(await group.wal.arrayBuffer()) : undefined;
+              count(db.length + (wal?.length ?? 0));
+              const opened = openChioStore(await sqlJs(), db, wal && wal.length > 0 ? wal : undefined);
+              if (!opened.ok) p.addProblem(makeProblem('parse_error', `${group.name}: ${opened.message}`, { file: group.name }));
+              else {
+                h.addStore(group.name, opened.store);
+                await loadStore(opened.store, group.name, p, s);
+              }
+            });
           }
         }
       } else if (source.kind === 'server') {
         bytesTotal = null;
         const base = new URL('/v1/evidence/package/', self.location.href).href;
-        await loadPackage(urlPackageDir(base, count), p, space);
-        await h.addPackage(urlPackageDir(base, uncounted));
+        await isolated(base, async () => {
+          await loadPackage(urlPackageDir(base, count), p, space);
+          await h.addPackage(urlPackageDir(base, uncounted));
+        });
       } else {
         bytesTotal = null;
-        await loadUrl(source.url, p, space, count, h);
+        await isolated(source.url, () => loadUrl(source.url, p, space, count, h));
       }
     }
     post({ type: 'progress', progress: progress('assembling') });

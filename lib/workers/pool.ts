@@ -44,6 +44,7 @@ export class VerifyPool implements LogSink {
   private batch: RecordTask[] = [];
   private nextBatchId = 0;
   private failure: Error | null = null;
+  private terminated = false;
   recordsRead = 0;
   recordsVerified = 0;
 
@@ -57,10 +58,21 @@ export class VerifyPool implements LogSink {
       const worker = spawn();
       const slot: Slot = { worker, busy: 0 };
       worker.onmessage = (e) => this.onResult(slot, e.data);
-      worker.onerror = (e) => this.fail(new Error(`a verify worker failed: ${e.message}`));
+      worker.onerror = (e) => {
+        // Handled here: unhandled, a worker's error would also surface as an uncaught error of
+        // the log worker. A worker terminated while still loading its code reports a failed
+        // script load; after terminate() that is expected, not a failure.
+        e.preventDefault?.();
+        if (!this.terminated) this.fail(new Error(`a verify worker failed: ${e.message || 'its script did not load'}`));
+      };
       worker.postMessage({ type: 'init', trust: options.trust });
       return slot;
     });
+  }
+
+  /** Whether the pool has failed or was cancelled (every later record is refused). */
+  get broken(): boolean {
+    return this.failure !== null;
   }
 
   get workers(): number {
@@ -99,6 +111,7 @@ export class VerifyPool implements LogSink {
   }
 
   terminate(): void {
+    this.terminated = true;
     for (const s of this.slots) s.worker.terminate();
     this.fail(new Error('cancelled'));
   }
