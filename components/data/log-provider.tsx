@@ -6,6 +6,8 @@
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
+import { type Continuity, useCheckpointMemory } from './use-checkpoint-memory';
+import type { RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
 import { useTrustKeys } from './use-trust-keys';
 import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
@@ -22,6 +24,12 @@ interface LogContextValue {
   ensureOpen: () => void;
   trust: TrustEntry[];
   saveTrust: (entries: TrustEntry[]) => void;
+  /** How the last finished load compares with the checkpoints this browser remembers. */
+  continuity: Continuity | null;
+  remembered: RememberedCheckpoint[];
+  /** Stored entries that could not be read (and are ignored). */
+  memoryIssues: string[];
+  forgetCheckpoint: (key: string) => void;
 }
 
 const LogContext = createContext<LogContextValue | null>(null);
@@ -38,6 +46,8 @@ export function LogProvider({ children }: { children: ReactNode }) {
   const last = useRef<LogSource[] | null>(null);
   const [wanted, setWanted] = useState(false);
   const ensureOpen = useCallback(() => setWanted(true), []);
+  const openedSources = useCallback(() => last.current, []);
+  const memory = useCheckpointMemory(session, openedSources);
 
   const open = useCallback(
     (sources: LogSource[]) => {
@@ -69,8 +79,11 @@ export function LogProvider({ children }: { children: ReactNode }) {
   }, [trust.loaded, wanted, openSession]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const value = useMemo(
-    () => ({ session, rows, open, cancel, ensureOpen, trust: trust.entries, saveTrust: trust.save }),
-    [session, rows, open, cancel, ensureOpen, trust.entries, trust.save],
+    () => ({
+      session, rows, open, cancel, ensureOpen, trust: trust.entries, saveTrust: trust.save,
+      continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget,
+    }),
+    [session, rows, open, cancel, ensureOpen, trust.entries, trust.save, memory.continuity, memory.remembered, memory.issues, memory.forget],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

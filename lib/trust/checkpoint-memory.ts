@@ -94,7 +94,7 @@ function compareKey(r: RememberedCheckpoint | null, key: string, list: VerifiedC
   for (const c of list) {
     const other = bySeq.get(c.checkpointSeq);
     if (other && other.sha256 !== c.sha256) {
-      const side = (x: VerifiedCheckpoint): ForkSide => ({ sha256: x.sha256, source: `${ctx.source}: ${x.file}` });
+      const side = (x: VerifiedCheckpoint): ForkSide => ({ sha256: x.sha256, source: inLoad(ctx, x) });
       return { kind: 'fork', key, remembered: r, how: 'within_load', seq: c.checkpointSeq, known: side(other), found: side(c) };
     }
     bySeq.set(c.checkpointSeq, c);
@@ -103,7 +103,7 @@ function compareKey(r: RememberedCheckpoint | null, key: string, list: VerifiedC
   if (!r) return { kind: 'new', key, head: highest };
 
   const known = (sha256: string): ForkSide => ({ sha256, source: r.source, seenAtMs: r.seenAtMs });
-  const found = (sha256: string, c: VerifiedCheckpoint): ForkSide => ({ sha256, source: `${ctx.source}: ${c.file}` });
+  const found = (sha256: string, c: VerifiedCheckpoint): ForkSide => ({ sha256, source: inLoad(ctx, c) });
   const fork = (how: ForkHow, seq: bigint, knownSha: string, foundSha: string, c: VerifiedCheckpoint): ContinuityOutcome =>
     ({ kind: 'fork', key, remembered: r, how, seq, known: known(knownSha), found: found(foundSha, c) });
 
@@ -125,6 +125,11 @@ function compareKey(r: RememberedCheckpoint | null, key: string, list: VerifiedC
     return { kind: 'older', key, remembered: r, head: highest, predecessor: before && r.previousSha256 !== undefined ? 'matches' : 'unchecked' };
   }
   return { kind: 'unconnected', key, remembered: r, head: highest, reason: unconnectedReason(r, after, list[0]!) };
+}
+
+/** Where in this load a checkpoint was read: the source's label and the file, once when one names the other. */
+function inLoad(ctx: LoadContext, c: VerifiedCheckpoint): string {
+  return c.file.startsWith(ctx.source) ? c.file : `${ctx.source}: ${c.file}`;
 }
 
 /** From a checkpoint tied to the memory, up through successors that follow it (§9.1 predecessor rules). */

@@ -4,6 +4,7 @@
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
 import type { ReceiptView } from '../verify/receipt-view';
 import type { VerificationReport } from '../verify/report';
+import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
 import type { PinnedKey } from '../trust/trust-store';
 
 /** A source the page opens: files the user picked or dropped (with folder paths), a URL, or this server's store. */
@@ -38,5 +39,5 @@ export type LogRequest = { type: 'open'; sources: LogSource[]; trust: PinnedKey[
 export type LogEvent =
   | { type: 'progress'; progress: Progress }
   | { type: 'views'; views: ReceiptView[] }
-  | { type: 'done'; report: VerificationReport; progress: Progress }
+  | { type: 'done'; report: VerificationReport; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[] }
   | { type: 'error'; message: string };
