@@ -80,6 +80,11 @@ async function readTrustFile(file: string): Promise<PinnedKey[]> {
 
 /** Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or unknown input. */
 export async function verifyPaths(paths: string[], trust: TrustStore): Promise<VerificationReport> {
+  return (await loadPaths(paths, trust)).finish();
+}
+
+/** Reads every path into one verifier, not yet finished (tests also read its checkpoint entries). */
+export async function loadPaths(paths: string[], trust: TrustStore): Promise<LogVerifier> {
   // Refuse unreadable or unrecognized input before verifying anything.
   const inputs: { path: string; kind: InputKind }[] = [];
   for (const p of paths) {
@@ -118,7 +123,7 @@ export async function verifyPaths(paths: string[], trust: TrustStore): Promise<V
       await loadFile(nodeFile(abs, path.basename(input.path)), verifier, 'files', input.path);
     }
   }
-  return verifier.finish();
+  return verifier;
 }
 
 export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {

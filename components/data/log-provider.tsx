@@ -6,6 +6,8 @@
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import type { LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
+import { type Continuity, useCheckpointMemory } from './use-checkpoint-memory';
+import type { RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
 import { useTrustKeys } from './use-trust-keys';
 import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
@@ -32,6 +34,12 @@ interface LogContextValue {
   saveTrust: (entries: TrustEntry[]) => void;
   /** One receipt of the verified log with its checkpoint and proof, for the receipt page and share links. */
   requestBundle: (query: BundleQuery) => Promise<BundleAnswer>;
+  /** How the last finished load compares with the checkpoints this browser remembers. */
+  continuity: Continuity | null;
+  remembered: RememberedCheckpoint[];
+  /** Stored entries that could not be read (and are ignored). */
+  memoryIssues: string[];
+  forgetCheckpoint: (key: string) => void;
 }
 
 const LogContext = createContext<LogContextValue | null>(null);
@@ -55,6 +63,8 @@ export function LogProvider({ children }: { children: ReactNode }) {
     if (Array.isArray(want)) setPreferred(JSON.stringify(want));
     setWanted(true);
   }, []);
+  const openedSources = useCallback(() => last.current, []);
+  const memory = useCheckpointMemory(session, openedSources);
 
   const open = useCallback(
     (sources: LogSource[]) => {
@@ -95,8 +105,11 @@ export function LogProvider({ children }: { children: ReactNode }) {
   }, [openSession]);
 
   const value = useMemo(
-    () => ({ session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle }),
-    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle],
+    () => ({
+      session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
+      continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget,
+    }),
+    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

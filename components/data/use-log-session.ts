@@ -8,11 +8,12 @@ import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
 import type { VerificationReport } from '../../lib/verify/report';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
+import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
 
 export type Session =
   | { status: 'idle' }
   | { status: 'running'; label: string; progress: Progress | null; rows: number }
-  | { status: 'done'; label: string; progress: Progress; report: VerificationReport; rows: number }
+  | { status: 'done'; label: string; progress: Progress; report: VerificationReport; rows: number; verifiedCheckpoints: VerifiedCheckpoint[] }
   | { status: 'cancelled'; label: string }
   | { status: 'error'; label: string; message: string };
 
@@ -57,7 +58,7 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
           setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));
         } else if (m.type === 'done') {
           rows.current.applyReport(m.report);
-          setSession({ status: 'done', label, progress: m.progress, report: m.report, rows: rows.current.length });
+          setSession({ status: 'done', label, progress: m.progress, report: m.report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints });
         } else if (m.type === 'bundle') {
           pending.current.get(m.req)?.(m.answer);
           pending.current.delete(m.req);

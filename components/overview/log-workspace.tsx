@@ -8,10 +8,11 @@ import { downloadJson } from '../data/download';
 import { useLog } from '../data/log-provider';
 import { SourcePicker } from '../loader/source-picker';
 import { VerifyProgress } from '../loader/verify-progress';
+import { CheckpointContinuity } from './checkpoint-continuity';
 import { ReportSummary } from './report-summary';
 
 export function LogWorkspace() {
-  const { session, open, cancel, ensureOpen, trust } = useLog();
+  const { session, open, cancel, ensureOpen, trust, continuity } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   return (
     <>
@@ -30,6 +31,7 @@ export function LogWorkspace() {
       )}
       {session.status === 'done' && (
         <>
+          {continuity?.load === session.verifiedCheckpoints && <CheckpointContinuity outcomes={continuity.outcomes} />}
           <p>
             <button type="button" className="button" data-testid="export-report" onClick={() => downloadJson('receipt-audit-report.json', reportToJson(session.report) + '\n')}>
               Export the report (JSON, as <code>receipt-audit verify --json</code> prints it)

@@ -8,12 +8,13 @@ import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { useLog } from '../data/log-provider';
 import { type TrustEntry, parseTrustEntries } from '../../lib/trust/trust-file';
 import { downloadJson } from '../data/download';
+import { RememberedCheckpoints } from './remembered-checkpoints';
 
 const toUnix = (local: string): number | undefined => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
 const fromUnix = (s: number | undefined) => (s === undefined ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
 
 export function TrustManager() {
-  const { trust, saveTrust, session } = useLog();
+  const { trust, saveTrust, session, remembered, memoryIssues, forgetCheckpoint } = useLog();
   const [key, setKey] = useState('');
   const [label, setLabel] = useState('');
   const [notBefore, setNotBefore] = useState('');
@@ -129,6 +130,8 @@ export function TrustManager() {
           </ul>
         </>
       )}
+
+      <RememberedCheckpoints remembered={remembered} issues={memoryIssues} onForget={forgetCheckpoint} />
     </>
   );
 }

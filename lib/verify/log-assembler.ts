@@ -65,6 +65,11 @@ export class LogAssembler {
     this.unprovenExpected.set(space, count);
   }
 
+  /** The log's checkpoints; after `finish`, with every check evaluated (e.g. to remember the verified ones). */
+  get checkpointEntries(): readonly CheckpointEntry[] {
+    return this.checkpoints;
+  }
+
   finish(trustPinned: boolean): VerificationReport {
     // Workers deliver in any order; every decision below reads entries in log order.
     this.receipts.sort((a, b) => a.order - b.order);

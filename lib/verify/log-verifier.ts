@@ -3,6 +3,7 @@
 // run concurrently, many in flight), LogAssembler evaluates the whole log on
 // `finish()`. The browser runs the same two halves, the first in Web Workers.
 import { TrustStore } from '../trust/trust-store';
+import type { CheckpointEntry } from './entries';
 import { LogAssembler } from './log-assembler';
 import type { LogSink } from './log-sink';
 import type { Problem } from './problems';
@@ -63,6 +64,11 @@ export class LogVerifier implements LogSink {
   expectUnprovenToolReceipts(space: string, count: bigint): void {
     this.assertOpen();
     this.assembler.expectUnprovenToolReceipts(space, count);
+  }
+
+  /** The log's checkpoints; after `finish`, with every check evaluated. */
+  get checkpointEntries(): readonly CheckpointEntry[] {
+    return this.assembler.checkpointEntries;
   }
 
   async finish(): Promise<VerificationReport> {

@@ -9,6 +9,7 @@ import { RecordHost } from '../sources/record-host';
 import { loadStore } from '../sources/store';
 import { makeProblem } from '../verify/problems';
 import type { ReceiptView } from '../verify/receipt-view';
+import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { type WorkerLike, VerifyPool } from './pool';
 import type { LogEvent, LogRequest, LogSource, Progress } from './protocol';
@@ -176,7 +177,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     const report = await p.finish(trust.length > 0);
     clearInterval(timer);
     if (views.length) post({ type: 'views', views });
-    post({ type: 'done', report, progress: progress('done') });
+    post({ type: 'done', report, progress: progress('done'), verifiedCheckpoints: verifiedCheckpoints(p.checkpointEntries) });
   } finally {
     clearInterval(timer);
   }

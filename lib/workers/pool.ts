@@ -3,6 +3,7 @@
 // memory stays flat), and each batch's output goes to one LogAssembler. Order
 // numbers are given here, in reading order, so the report does not depend on
 // which worker answers first. Takes a worker factory, so it is testable anywhere.
+import type { CheckpointEntry } from '../verify/entries';
 import { LogAssembler } from '../verify/log-assembler';
 import type { LogSink } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
@@ -108,6 +109,11 @@ export class VerifyPool implements LogSink {
     if (this.failure) throw this.failure;
     this.terminate();
     return this.assembler.finish(trustPinned);
+  }
+
+  /** The log's checkpoints; after `finish`, with every check evaluated. */
+  get checkpointEntries(): readonly CheckpointEntry[] {
+    return this.assembler.checkpointEntries;
   }
 
   terminate(): void {

@@ -1,0 +1,93 @@
+'use client';
+// This browser's memory of each log's last verified checkpoint (localStorage):
+// when a session finishes, its verified checkpoints are compared with the
+// memory (lib/trust/checkpoint-memory.ts), the memory advances where the load
+// continues it, and the outcome is kept for the overview's banner. The /trust
+// page lists what is remembered and can forget a key.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { type ContinuityOutcome, type RememberedCheckpoint, compareWithMemory } from '../../lib/trust/checkpoint-memory';
+import { checkpointMemoryToJson, parseCheckpointMemory } from '../../lib/trust/checkpoint-memory-json';
+import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
+import type { LogSource } from '../../lib/workers/protocol';
+import type { Session } from './use-log-session';
+
+const STORAGE = 'receipt-audit.checkpoints.v1';
+
+export interface Continuity {
+  /** The load these outcomes are for (the session's own array, so a later load never shows them). */
+  load: VerifiedCheckpoint[];
+  outcomes: ContinuityOutcome[];
+}
+
+/** How a source is named in the memory ("seen … from …"): file and folder names, not "2 files". */
+export function describeLoad(sources: readonly LogSource[]): string {
+  return sources
+    .map((s) => {
+      if (s.kind === 'server') return "this server's receipt store";
+      if (s.kind === 'url') return s.url;
+      const names = [...new Set(s.files.map((f) => f.path.split('/')[0] || f.file.name))];
+      return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+    })
+    .join(' + ');
+}
+
+function read() {
+  try {
+    return parseCheckpointMemory(localStorage.getItem(STORAGE));
+  } catch {
+    return { memory: new Map<string, RememberedCheckpoint>(), issues: ['this browser does not allow reading localStorage'] };
+  }
+}
+
+export function useCheckpointMemory(session: Session, sources: () => readonly LogSource[] | null) {
+  const [remembered, setRemembered] = useState<RememberedCheckpoint[]>([]);
+  const [issues, setIssues] = useState<string[]>([]);
+  const [continuity, setContinuity] = useState<Continuity | null>(null);
+  const compared = useRef<VerifiedCheckpoint[] | null>(null);
+
+  const refresh = useCallback(() => {
+    const { memory, issues: found } = read();
+    setRemembered([...memory.values()]);
+    setIssues(found);
+  }, []);
+
+  useEffect(() => {
+    refresh();
+    const onStorage = (e: StorageEvent) => e.key === STORAGE && refresh();
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [refresh]);
+
+  // Once per finished load: compare with the memory as stored now (another tab may have advanced it).
+  useEffect(() => {
+    if (session.status !== 'done' || compared.current === session.verifiedCheckpoints) return;
+    const load = session.verifiedCheckpoints;
+    compared.current = load;
+    const opened = sources();
+    const { memory, issues: found } = read();
+    const result = compareWithMemory(memory, load, { atMs: Date.now(), source: opened ? describeLoad(opened) : session.label });
+    const text = checkpointMemoryToJson(result.memory);
+    if (text !== checkpointMemoryToJson(memory)) {
+      try {
+        localStorage.setItem(STORAGE, text);
+      } catch {
+        found.push('the checkpoint memory could not be saved (localStorage is full or blocked)');
+      }
+    }
+    setRemembered([...result.memory.values()]);
+    setIssues(found);
+    setContinuity({ load, outcomes: result.outcomes });
+  }, [session, sources]);
+
+  const forget = useCallback(
+    (key: string) => {
+      const { memory } = read();
+      memory.delete(key);
+      localStorage.setItem(STORAGE, checkpointMemoryToJson(memory));
+      refresh();
+    },
+    [refresh],
+  );
+
+  return { continuity, remembered, issues, forget };
+}

@@ -1,0 +1,98 @@
+'use client';
+// Whether this load continues the checkpoints this browser verified before,
+// per kernel key: a fork is a loud alert, an older or unconnected load an amber
+// warning, a continuation one quiet line. Presentational; every value from the
+// log (keys, digests, file names) is rendered as text.
+import type { ContinuityOutcome, ForkSide, RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
+
+export const formatSeenAt = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+
+const seen = (r: RememberedCheckpoint) => `seen on ${formatSeenAt(r.seenAtMs)} from ${r.source}`;
+
+export function CheckpointContinuity({ outcomes }: { outcomes: ContinuityOutcome[] }) {
+  if (outcomes.length === 0) return null;
+  return (
+    <section className="continuity" aria-label="Checkpoint continuity with earlier loads">
+      {outcomes.map((o) => (
+        <Outcome key={o.key} o={o} />
+      ))}
+    </section>
+  );
+}
+
+function Outcome({ o }: { o: ContinuityOutcome }) {
+  switch (o.kind) {
+    case 'fork':
+      return <ForkWarning o={o} />;
+    case 'older':
+      return (
+        <div role="status" className="banner warn" data-testid="checkpoint-warning" data-kind="older" data-key={o.key}>
+          <strong>Older than what this browser verified before.</strong> The log of kernel key <code>{o.key}</code> ends here at checkpoint{' '}
+          {String(o.head.checkpointSeq)}, but checkpoint {String(o.remembered.checkpointSeq)} was verified, {seen(o.remembered)}. This is a rollback (someone
+          serving an earlier state of the log) or only part of the log.{' '}
+          {o.predecessor === 'matches'
+            ? `Its checkpoint ${o.head.checkpointSeq} is the one the remembered checkpoint names as its predecessor.`
+            : 'Whether its checkpoints are the ones that led to the remembered one cannot be checked from here.'}
+        </div>
+      );
+    case 'unconnected':
+      return (
+        <div role="status" className="banner warn" data-testid="checkpoint-warning" data-kind="unconnected" data-key={o.key}>
+          <strong>Cannot be tied to what this browser verified before.</strong> Kernel key <code>{o.key}</code>: checkpoint{' '}
+          {String(o.remembered.checkpointSeq)} was verified, {seen(o.remembered)}, but {o.reason}. This load may continue that log or fork it; open a
+          load that includes checkpoint {String(o.remembered.checkpointSeq)} or the one after it to know.
+        </div>
+      );
+    case 'continues':
+      return (
+        <p className="muted" data-testid="checkpoint-continues" data-key={o.key}>
+          Kernel key <code>{o.key}</code>: continues checkpoint {String(o.remembered.checkpointSeq)} {seen(o.remembered)}
+          {o.head.checkpointSeq > o.remembered.checkpointSeq ? `; now remembered up to checkpoint ${o.head.checkpointSeq}` : ''}.
+        </p>
+      );
+    case 'new':
+      return (
+        <p className="muted" data-testid="checkpoint-new" data-key={o.key}>
+          Kernel key <code>{o.key}</code>: first seen in this browser; checkpoint {String(o.head.checkpointSeq)} is remembered, and later loads must continue it.
+        </p>
+      );
+  }
+}
+
+const HOW: Record<Extract<ContinuityOutcome, { kind: 'fork' }>['how'], (seq: bigint) => string> = {
+  same_seq: (seq) => `This load holds a different checkpoint ${seq}, validly signed by the same key.`,
+  previous_link: (seq) => `This load's checkpoint ${seq + 1n}, validly signed by the same key, names a different checkpoint ${seq} as its predecessor.`,
+  predecessor: (seq) => `The remembered checkpoint ${seq + 1n} names a different checkpoint ${seq} as its predecessor than the one in this load.`,
+  within_load: (seq) => `This load itself holds two different checkpoints ${seq}, both validly signed by the same key.`,
+};
+
+function ForkWarning({ o }: { o: Extract<ContinuityOutcome, { kind: 'fork' }> }) {
+  const side = (s: ForkSide) => (s.seenAtMs !== undefined ? `seen on ${formatSeenAt(s.seenAtMs)} from ${s.source}` : `in ${s.source}`);
+  const inLoad = o.how === 'within_load';
+  return (
+    <div role="alert" className="banner fork" data-testid="fork-warning" data-how={o.how} data-key={o.key} data-seq={String(o.seq)}>
+      <h2>Fork: this log has two different histories at checkpoint {String(o.seq)}</h2>
+      <p>
+        Kernel key <code>{o.key}</code>. {HOW[o.how](o.seq)}
+      </p>
+      <dl className="fork-sides">
+        <dt>{inLoad ? 'One' : 'Verified before'}</dt>
+        <dd>
+          <code data-testid="fork-known">{o.known.sha256}</code> <span>{side(o.known)}</span>
+        </dd>
+        <dt>{inLoad ? 'The other' : 'This load'}</dt>
+        <dd>
+          <code data-testid="fork-found">{o.found.sha256}</code> <span>{side(o.found)}</span>
+        </dd>
+      </dl>
+      <p>
+        <strong>What it means:</strong> either the kernel that holds this key signed two different histories of the same log (an equivocation: receipts
+        can have been rewritten or hidden, and this kernel&apos;s checkpoints prove nothing until you know why), or someone is serving you a different log
+        than the one this browser verified before. Do not rely on either copy until that is explained.
+        {o.remembered
+          ? ` This browser still remembers checkpoint ${o.remembered.checkpointSeq} (${o.remembered.sha256.slice(0, 16)}…); it is not replaced by this load.`
+          : ''}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+// The verified checkpoints of a log, per signing kernel key, reduced to what
+// ties one load of a log to another (chio-format.md §9.1): position, root and
+// `checkpoint_sha256` = sha256 hex of JCS(body), the digest a successor's
+// `previous_checkpoint_sha256` names. Not part of the §8 report: the browser
+// remembers these between loads (lib/trust/checkpoint-memory.ts).
+import { toHex } from '../bytes/hex';
+import type { CheckpointEntry } from './entries';
+import { checkpointVerdict } from './report';
+
+/** One checkpoint that verified in this load. Survives a structured clone. */
+export interface VerifiedCheckpoint {
+  /** The signing kernel key, normalized (lowercase hex, no `0x`): the log's identity. */
+  key: string;
+  checkpointSeq: bigint;
+  batchStartSeq: bigint;
+  batchEndSeq: bigint;
+  treeSize: bigint;
+  /** Lowercase hex, no `0x`. */
+  merkleRootHex: string;
+  /** sha256 hex of the canonical body, as `previous_checkpoint_sha256` hashes it. */
+  sha256: string;
+  /** The body's own link to its predecessor, as signed (attacker-controlled text). */
+  previousSha256?: string;
+  issuedAt: bigint;
+  /** Where in this load it was read (e.g. `checkpoints.ndjson`, a store's file name). */
+  file: string;
+}
+
+/**
+ * The checkpoints that verified (signature, structure, continuity and, when
+ * keys are pinned, a trusted signer), one per distinct body, ordered by key
+ * and then seq. Call after the log was evaluated (`finish`), when the
+ * entries' checks are complete.
+ */
+export function verifiedCheckpoints(entries: readonly CheckpointEntry[]): VerifiedCheckpoint[] {
+  const out = new Map<string, VerifiedCheckpoint>();
+  for (const c of entries) {
+    if (checkpointVerdict(c) !== 'verified' || c.cp.merkleRoot === null) continue;
+    const key = c.cp.kernelKeyNormalized ?? c.cp.kernelKey;
+    if (out.has(`${key}/${c.sha256}`)) continue;
+    out.set(`${key}/${c.sha256}`, {
+      key,
+      checkpointSeq: c.cp.checkpointSeq,
+      batchStartSeq: c.cp.batchStartSeq,
+      batchEndSeq: c.cp.batchEndSeq,
+      treeSize: c.cp.treeSize,
+      merkleRootHex: toHex(c.cp.merkleRoot),
+      sha256: c.sha256,
+      ...(c.cp.previousCheckpointSha256 !== undefined ? { previousSha256: c.cp.previousCheckpointSha256 } : {}),
+      issuedAt: c.cp.issuedAt,
+      file: c.file,
+    });
+  }
+  return [...out.values()].sort((a, b) => (a.key !== b.key ? (a.key < b.key ? -1 : 1) : a.checkpointSeq < b.checkpointSeq ? -1 : a.checkpointSeq > b.checkpointSeq ? 1 : 0));
+}
