@@ -35,12 +35,21 @@ export function receiptHref(id: string): string {
 
 /** What one problem concerns, as a link; ids and files are matched against the report, never trusted. */
 export class ProblemLinker {
+  /** The receipt ids problems name that the log holds, and the files receipts were read from. */
   private readonly receiptIds: Set<string>;
   private readonly receiptFiles: Set<string>;
 
   constructor(report: VerificationReport, private readonly coverage: Pick<Coverage, 'anchorFor'>) {
-    this.receiptIds = new Set(report.receipts.map((r) => r.id));
-    this.receiptFiles = new Set(report.receipts.map((r) => r.file));
+    // One pass over the receipts, keeping only the ids problems name (a log has a million receipts, and few problems).
+    const named = new Set<string>();
+    for (const p of report.problems) if (p.receipt_id !== undefined) named.add(p.receipt_id);
+    this.receiptIds = new Set();
+    this.receiptFiles = new Set();
+    let lastFile: string | undefined;
+    for (const r of report.receipts) {
+      if (named.has(r.id)) this.receiptIds.add(r.id);
+      if (r.file !== lastFile) this.receiptFiles.add((lastFile = r.file));
+    }
   }
 
   hasReceipt(id: string): boolean {
