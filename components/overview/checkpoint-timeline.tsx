@@ -70,6 +70,11 @@ function manyPath(ranges: { start: bigint; end: bigint }[], x: (s: bigint) => nu
   }).join('');
 }
 
+/** Following a link to the fragment already in the URL fires no hashchange: fire one, so its segment is focused again. */
+export function refocusAnchor(href: string): void {
+  if (window.location.hash === href) window.dispatchEvent(new HashChangeEvent('hashchange'));
+}
+
 export function CheckpointTimeline({ coverage }: { coverage: Coverage }) {
   const lanes = useMemo(() => coverage.lanes.map((l, i) => laneItems(l, i, coverage)), [coverage]);
   const byId = useMemo(() => new Map(lanes.flatMap((items, li) => items.map((it, ii) => [it.id, { item: it, li, ii }] as const))), [lanes]);
@@ -84,7 +89,8 @@ export function CheckpointTimeline({ coverage }: { coverage: Coverage }) {
   // A problem's link (#checkpoint-…) selects and focuses its segment, also when the page opens on it.
   useEffect(() => {
     const onHash = () => {
-      const id = decodeURIComponent(window.location.hash.slice(1));
+      // Anchor ids are plain ASCII; a hash typed with a broken %-escape simply matches nothing.
+      const id = window.location.hash.slice(1);
       if (byId.has(id)) focusItem(id);
     };
     onHash();
@@ -272,7 +278,7 @@ function FailedRow({ c, anchor }: { c: ReportCheckpoint; anchor: string }) {
   const why = failingChecks(c);
   return (
     <tr data-checkpoint-seq={String(c.checkpoint_seq)}>
-      <th scope="row"><a href={`#${anchor}`}>{formatSeq(c.checkpoint_seq)}</a></th>
+      <th scope="row"><a href={`#${anchor}`} onClick={() => refocusAnchor(`#${anchor}`)}>{formatSeq(c.checkpoint_seq)}</a></th>
       <td>{formatRange({ start: c.batch_start_seq, end: c.batch_end_seq })}</td>
       <td>{why.map((f) => <div key={f.check}>{f.check} ({f.status})</div>)}</td>
       <td>{why.map((f) => <div key={f.check}>{f.detail ?? '–'}</div>)}</td>

@@ -8,6 +8,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import type { ProblemGroup, ProblemLinker } from '../../lib/overview/problem-groups';
 import type { Problem } from '../../lib/verify/problems';
+import { refocusAnchor } from './checkpoint-timeline';
 
 /** Groups up to this size start open. */
 const OPEN_UP_TO = 20;
@@ -88,8 +89,8 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
     case 'checkpoint':
       return (
         <>
-          {/* A plain anchor: it moves on this page and fires hashchange, which focuses the segment. */}
-          <a href={t.href} data-testid="problem-link" data-target="checkpoint">
+          {/* A plain anchor: it moves on this page and fires hashchange, which focuses the segment (again, if it is already the target). */}
+          <a href={t.href} data-testid="problem-link" data-target="checkpoint" onClick={() => refocusAnchor(t.href)}>
             checkpoint {t.checkpointSeq.toString()}
           </a>
           {loc && <span className="muted"> ({loc})</span>}
