@@ -1,13 +1,22 @@
 'use client';
-// What the page verified: verdicts, per-check totals (never one green tick),
-// signing keys, checkpoints, problems and budgets. Presentational.
+// What the page verified: verdicts, checkpoints on the log's timeline, per-check
+// totals (never one green tick), signing keys, problems (linked to what they
+// concern) and budgets. Presentational.
+import { useMemo } from 'react';
 import type { VerificationReport } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { checkTotals } from '../../lib/verify/check-totals';
+import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
+import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';
+import { CheckpointTimeline } from './checkpoint-timeline';
+import { ProblemList } from './problem-list';
 
 export function ReportSummary({ report, label, bytes, ms, pinned }: { report: VerificationReport; label: string; bytes: number; ms: number; pinned: Set<string> }) {
   const s = report.summary;
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
+  const coverage = useMemo(() => buildCoverage(report), [report]);
+  const linker = useMemo(() => new ProblemLinker(report, coverage), [report, coverage]);
+  const groups = useMemo(() => groupProblems(report, linker), [report, linker]);
   return (
     <section data-testid="verify-summary" data-ok={String(report.ok)} data-done="true" data-source={label}>
       <p className={report.ok ? 'banner ok' : 'banner bad'}>
@@ -20,6 +29,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
         <div><dt>unverified</dt><dd data-testid="count-unverified">{s.unverified}</dd></div>
         <div><dt>checkpoints verified</dt><dd>{s.checkpoints - cpFailed} of {s.checkpoints}</dd></div>
       </dl>
+      <CheckpointTimeline coverage={coverage} />
       <h2>Checks</h2>
       <table className="grid">
         <thead><tr><th scope="col">check</th><th scope="col">pass</th><th scope="col">fail</th><th scope="col">skipped (why)</th></tr></thead>
@@ -44,14 +54,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
           </li>
         ))}
       </ul>
-      <h2>Problems ({report.problems.length})</h2>
-      {report.problems.length === 0 ? <p className="muted">None.</p> : (
-        <ul data-testid="problems">
-          {report.problems.slice(0, 100).map((p, i) => (
-            <li key={i}><code>{p.code}</code> {p.file ? `${p.file}${p.line !== undefined ? `:${p.line}` : ''} ` : ''}{p.message}</li>
-          ))}
-        </ul>
-      )}
+      <ProblemList groups={groups} linker={linker} total={report.problems.length} />
       <h2>Budgets</h2>
       {report.finance.budgets.length === 0 ? <p className="muted">No financial receipts.</p> : (
       <table className="grid">

@@ -1,0 +1,78 @@
+// Plain-English labels for the checkpoint timeline's segments (titles, aria
+// labels, the selection panel). Pure; see checkpoint-coverage.ts for the data.
+// Details come from the log's own records: the caller renders them as text.
+import type { ReportCheckpoint } from '../verify/report';
+import type { CoverageLane, CoverageRun, Overlap, SeqRange } from './checkpoint-coverage';
+
+export const formatSeq = (n: bigint): string => n.toLocaleString('en-US');
+
+export function formatRange(r: SeqRange): string {
+  return r.start === r.end ? `seq ${formatSeq(r.start)}` : `seq ${formatSeq(r.start)}–${formatSeq(r.end)}`;
+}
+
+export interface FailingCheck {
+  check: string;
+  /** `fail`, or for a check a verified checkpoint needs: `skipped` or `not run`. */
+  status: string;
+  detail?: string;
+}
+
+/** Why a checkpoint failed: its failed checks, or (none failed) the needed checks that did not pass (§6). */
+export function failingChecks(c: ReportCheckpoint): FailingCheck[] {
+  const withDetail = (check: string, status: string): FailingCheck => {
+    const detail = c.details?.[check];
+    return detail === undefined ? { check, status } : { check, status, detail };
+  };
+  const failed = Object.entries(c.checks).filter(([, s]) => s === 'fail').map(([name]) => withDetail(name, 'fail'));
+  if (failed.length > 0 || c.verdict !== 'failed') return failed;
+  return (['signature', 'structure'] as const).filter((n) => c.checks[n] !== 'pass').map((n) => withDetail(n, c.checks[n] ?? 'not run'));
+}
+
+export function describeChecks(list: FailingCheck[]): string {
+  return list.map((f) => `${f.check} ${f.status}${f.detail ? ` (${f.detail})` : ''}`).join('; ');
+}
+
+export function describeRun(run: CoverageRun): string {
+  const cps = run.checkpoints;
+  const range = formatRange(run);
+  if (cps.length === 1) {
+    const c = cps[0]!;
+    const why = c.verdict === 'failed' ? `: ${describeChecks(failingChecks(c))}` : '';
+    return `Checkpoint ${formatSeq(c.checkpoint_seq)}, ${range}: ${c.verdict}${why} (${c.file}:${c.line})`;
+  }
+  const which = `${cps.length} checkpoints (${formatSeq(cps[0]!.checkpoint_seq)} to ${formatSeq(cps[cps.length - 1]!.checkpoint_seq)})`;
+  if (run.verdict !== 'mixed') return `${which}, ${range}: all ${run.verdict}`;
+  const failed = cps.filter((c) => c.verdict === 'failed').length;
+  return `${which}, ${range}: ${failed} failed, ${cps.length - failed} verified`;
+}
+
+export function describeGap(g: SeqRange): string {
+  const n = g.end - g.start + 1n;
+  return `Gap, ${formatRange(g)}: no checkpoint claims ${n === 1n ? 'this seq' : `these ${formatSeq(n)} seqs`}`;
+}
+
+export function describeOverlap(o: Overlap): string {
+  return `Overlap, ${formatRange(o)}: claimed by checkpoint ${formatSeq(o.seqs[0])} and by checkpoint ${formatSeq(o.seqs[1])}`;
+}
+
+export function describeTail(lane: CoverageLane): string {
+  const parts = lane.tail.parts.map((p) => `${p.count.toLocaleString('en-US')} ${p.type}${p.minSeq !== undefined && p.maxSeq !== undefined ? ` (${formatRange({ start: p.minSeq, end: p.maxSeq })})` : ''}`);
+  const n = lane.tail.count;
+  return `Uncheckpointed tail: ${n.toLocaleString('en-US')} receipt${n === 1 ? '' : 's'} no checkpoint covers yet: ${parts.join(', ')}`;
+}
+
+/** One line per lane: how many checkpoints, their verdicts, the covered range, gaps, overlaps and tail. */
+export function describeLane(lane: CoverageLane): string {
+  const bits: string[] = [];
+  if (lane.checkpoints === 0) bits.push('no checkpoints');
+  else {
+    const verified = lane.checkpoints - lane.failed;
+    const verdicts = lane.failed === 0 ? 'all verified' : verified === 0 ? 'all failed' : `${verified} verified, ${lane.failed} failed`;
+    bits.push(`${lane.checkpoints.toLocaleString('en-US')} checkpoint${lane.checkpoints === 1 ? '' : 's'}, ${verdicts}`);
+    if (lane.covered) bits.push(`covering ${formatRange(lane.covered)}`);
+    bits.push(lane.gaps.length === 0 ? 'no gaps' : `${lane.gaps.length} gap${lane.gaps.length === 1 ? '' : 's'}`);
+    bits.push(lane.overlaps.length === 0 ? 'no overlaps' : `${lane.overlaps.length} overlap${lane.overlaps.length === 1 ? '' : 's'}`);
+  }
+  bits.push(`${lane.tail.count.toLocaleString('en-US')} receipt${lane.tail.count === 1 ? '' : 's'} not yet checkpointed`);
+  return bits.join('; ');
+}
