@@ -12,7 +12,7 @@ export default function HomePage() {
       </p>
       <LogWorkspace />
       <p className="muted">
-        <a href="/selftest">Check this browser</a> against every Ed25519 and Chio vector. The full dashboard lands here in a later step.
+        <a href="/selftest">Check this browser</a> against every Ed25519 and Chio vector (both signature engines).
       </p>
     </main>
   );
