@@ -9,7 +9,7 @@ import { toHex, bytesEqual } from '../bytes/hex';
 import { decodeCheckpoint, decodeInclusionProof, checkpointSha256 } from '../chio/checkpoint';
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
-import { decodeToolReceipt } from '../chio/tool-receipt';
+import { type DecodeResult, decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedCheckpoint, DecodedInclusionProof, DecodedReceipt } from '../chio/types';
 import { sha256Hex } from '../crypto/sha256';
 import { canonicalBytes, canonicalize } from '../json/canonicalize';
@@ -127,7 +127,7 @@ export function buildDossier(bundle: ReceiptBundle): DossierResult {
   for (const k of ['sessionId', 'requestId', 'parentRequestId', 'parentReceiptId'] as const) if (view[k] !== undefined) d.links[k] = view[k];
   describeDecision(r, d);
 
-  const cp = bundle.checkpoint !== undefined ? readCheckpoint(bundle.checkpoint, notes) : undefined;
+  const cp = bundle.checkpoint !== undefined ? readCompanion(bundle.checkpoint, 'checkpoint', (o) => decodeCheckpoint(o), notes) : undefined;
   if (cp) {
     d.checkpoint = {
       seq: cp.checkpointSeq.toString(),
@@ -140,25 +140,19 @@ export function buildDossier(bundle: ReceiptBundle): DossierResult {
       ...(cp.previousCheckpointSha256 !== undefined ? { previous: cp.previousCheckpointSha256 } : {}),
     };
   }
-  const proof = bundle.proof !== undefined ? readProof(bundle.proof, notes) : undefined;
+  const proof = bundle.proof !== undefined ? readCompanion(bundle.proof, 'proof', (o) => decodeInclusionProof(o), notes) : undefined;
   if (proof && cp) d.merkle = merklePath(r, proof, cp);
   return { ok: true, dossier: d };
 }
 
-function readCheckpoint(text: string, notes: string[]): DecodedCheckpoint | undefined {
-  const item = firstItem(text, 'checkpoint');
-  if (typeof item === 'string') return void notes.push(`The checkpoint record cannot be read: ${item}`);
-  const cp = decodeCheckpoint(item.value);
-  if (!cp.ok) return void notes.push(`The checkpoint record is malformed: ${cp.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-  return cp.value;
-}
-
-function readProof(text: string, notes: string[]): DecodedInclusionProof | undefined {
-  const item = firstItem(text, 'proof');
-  if (typeof item === 'string') return void notes.push(`The inclusion proof cannot be read: ${item}`);
-  const p = decodeInclusionProof(item.value);
-  if (!p.ok) return void notes.push(`The inclusion proof is malformed: ${p.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
-  return p.value;
+/** A companion record (the checkpoint or the proof), or a note saying why it cannot be used. */
+function readCompanion<T>(text: string, role: 'checkpoint' | 'proof', decode: (o: JsonObject) => DecodeResult<T>, notes: string[]): T | undefined {
+  const what = role === 'checkpoint' ? 'The checkpoint record' : 'The inclusion proof';
+  const item = firstItem(text, role);
+  if (typeof item === 'string') return void notes.push(`${what} cannot be read: ${item}`);
+  const decoded = decode(item.value);
+  if (!decoded.ok) return void notes.push(`${what} is malformed: ${decoded.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  return decoded.value;
 }
 
 /** Each leaf field of the receipt as given, and whether the signature covers it. */

@@ -4,7 +4,7 @@
 // Share links carry it compressed in the URL fragment, which browsers never
 // send to a server. Everything decoded here is attacker-controlled: sizes are
 // bounded and the shape is checked before anything is verified.
-import { fromBase64, toBase64 } from '../bytes/hex';
+import { concatBytes, fromBase64, toBase64 } from '../bytes/hex';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verify/report';
@@ -49,13 +49,7 @@ async function pipe(bytes: Uint8Array, stream: CompressionStream | Decompression
     }
     parts.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(...parts);
 }
 
 const toBase64Url = (b: Uint8Array) => toBase64(b).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
