@@ -1,4 +1,5 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openFiles } from './helpers';
@@ -65,3 +66,32 @@ test('an unreachable URL is named in the problems, with its HTTP status', async 
   await expect(summary).toHaveAttribute('data-ok', 'false');
   await expect(page.getByTestId('problems')).toContainText(`${url} could not be read (${url}: HTTP 404)`);
 });
+
+// Journey: several sources as one log — the server's demo plus a corpus package picked with
+// "add to the open log". The page's report agrees with the command line given both.
+test('a package added to the open server log is verified with it as one log', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  const summary = page.getByTestId('verify-summary');
+  await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+  await expect(page.getByTestId('count-verified')).toHaveText('2769');
+  await page.getByTestId('source-add').check();
+  const dir = join(process.cwd(), 'lib/testdata/corpus/good');
+  const files = readdirSync(dir);
+  await page.getByTestId('source-input').setInputFiles(files.map((f) => join(dir, f)));
+  await expect(summary).toHaveAttribute('data-source', `this server's receipt store + ${files.length} files`);
+  await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
+  const pageReport = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', 'data/demo/package', dir, '--json'], { maxBuffer: 256 << 20 });
+  const cli = JSON.parse(run.stdout.toString()) as Report;
+  expect(pageReport.summary).toEqual(cli.summary);
+  expect(pageReport.summary.receipts).toBe(2769 + 280);
+  expect(pageReport.receipts.map((r) => [r.id, r.verdict])).toEqual(cli.receipts.map((r) => [r.id, r.verdict]));
+  await page.screenshot({ path: join(testInfo.project.outputDir, 'two-sources.png'), fullPage: true });
+});
+
+interface Report {
+  summary: { receipts: number };
+  receipts: { id: string; verdict: string }[];
+}

@@ -28,11 +28,23 @@ async function droppedFiles(e: DragEvent): Promise<{ file: File; path: string }[
 
 const fromInput = (list: FileList | null) => [...(list ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
 
-export function SourcePicker({ onOpen, busy }: { onOpen: (sources: LogSource[]) => void; busy: boolean }) {
+/**
+ * `onOpen(sources, add)`: `add` is true when the user asked to add them to the
+ * log that is open (verified together as one log) instead of replacing it.
+ */
+export function SourcePicker({ onOpen, busy, canAdd }: { onOpen: (sources: LogSource[], add: boolean) => void; busy: boolean; canAdd: boolean }) {
   const [over, setOver] = useState(false);
   const [url, setUrl] = useState('');
+  const [adding, setAdding] = useState(false);
   const folder = useRef<HTMLInputElement>(null);
-  const openFiles = (files: { file: File; path: string }[]) => files.length > 0 && onOpen([{ kind: 'files', files }]);
+  const add = adding && canAdd;
+  const openFiles = (files: { file: File; path: string }[]) => files.length > 0 && onOpen([{ kind: 'files', files }], add);
+  // Emptied after each pick, so picking the same file again opens it again.
+  const picked = (input: HTMLInputElement) => {
+    const files = fromInput(input.files);
+    input.value = '';
+    openFiles(files);
+  };
   return (
     <section
       className={`picker${over ? ' over' : ''}`}
@@ -54,7 +66,7 @@ export function SourcePicker({ onOpen, busy }: { onOpen: (sources: LogSource[]) 
       <div className="picker-row">
         <label className="button">
           choose files
-          <input data-testid="source-input" type="file" multiple hidden onChange={(e) => openFiles(fromInput(e.target.files))} />
+          <input data-testid="source-input" type="file" multiple hidden onChange={(e) => picked(e.target)} />
         </label>
         <label className="button">
           choose a folder
@@ -66,10 +78,10 @@ export function SourcePicker({ onOpen, busy }: { onOpen: (sources: LogSource[]) 
             data-testid="source-folder-input"
             type="file"
             hidden
-            onChange={(e) => openFiles(fromInput(e.target.files))}
+            onChange={(e) => picked(e.target)}
           />
         </label>
-        <button type="button" className="button" disabled={busy} onClick={() => onOpen([{ kind: 'server' }])}>
+        <button type="button" className="button" disabled={busy} onClick={() => onOpen([{ kind: 'server' }], add)}>
           this server&apos;s log
         </button>
       </div>
@@ -77,7 +89,7 @@ export function SourcePicker({ onOpen, busy }: { onOpen: (sources: LogSource[]) 
         className="picker-row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (url.trim()) onOpen([{ kind: 'url', url: url.trim() }]);
+          if (url.trim()) onOpen([{ kind: 'url', url: url.trim() }], add);
         }}
       >
         <input
@@ -91,6 +103,12 @@ export function SourcePicker({ onOpen, busy }: { onOpen: (sources: LogSource[]) 
           open URL
         </button>
       </form>
+      <p className="muted">
+        <label>
+          <input type="checkbox" data-testid="source-add" checked={add} disabled={!canAdd} onChange={(e) => setAdding(e.target.checked)} /> add to the open log (verify
+          everything together as one log) instead of replacing it
+        </label>
+      </p>
       <p className="muted">Everything is read and verified in this browser; nothing you open is uploaded.</p>
     </section>
   );

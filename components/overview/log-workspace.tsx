@@ -12,11 +12,15 @@ import { CheckpointContinuity } from './checkpoint-continuity';
 import { ReportSummary } from './report-summary';
 
 export function LogWorkspace() {
-  const { session, open, cancel, ensureOpen, trust, continuity } = useLog();
+  const { session, open, cancel, ensureOpen, trust, continuity, sources } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   return (
     <>
-      <SourcePicker onOpen={open} busy={session.status === 'running'} />
+      <SourcePicker
+        onOpen={(picked, add) => open(add && sources ? [...sources, ...picked] : picked)}
+        busy={session.status === 'running'}
+        canAdd={sources !== null && session.status !== 'running'}
+      />
       {session.status === 'running' && <VerifyProgress label={session.label} progress={session.progress} rows={session.rows} onCancel={cancel} />}
       {session.status === 'running' && <p hidden data-testid="verify-summary" data-done="false" data-source={session.label} />}
       {session.status === 'cancelled' && (
