@@ -90,9 +90,10 @@ test('share links round-trip into a fresh browser, which re-verifies and says wh
   await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'missing');
   await expect(other.getByTestId('receipt-verdict')).toContainText('This link cannot be read');
 
-  // The source link opens the log and the receipt in the colleague's browser.
+  // The source link opens the log and the receipt in the colleague's browser, under their key.
   await other.goto(sourceLink);
   await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+  await expect(other.getByTestId('receipt-trust')).toContainText(DEMO_KEY);
   await colleague.close();
 
   // The downloaded evidence verifies with the command line, to the same checks.

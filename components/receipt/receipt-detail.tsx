@@ -114,7 +114,18 @@ export function ReceiptDetail({ id }: { id: string }) {
       {d && <DecisionView d={d} />}
       <h2>Checks</h2>
       <Checklist checks={entry.checks} {...(entry.details ? { details: entry.details } : {})} />
-      {trust.length === 0 && <p className="muted">No kernel keys are pinned in this browser, so signer_trusted is skipped: the signature shows the receipt is intact, not who signed it (<Link href="/trust">pin keys</Link>).</p>}
+      <p className="muted" data-testid="receipt-trust">
+        {trust.length === 0 ? (
+          <>No kernel keys are pinned in this browser, so signer_trusted is skipped: the signature shows the receipt is intact, not who signed it (<Link href="/trust">pin keys</Link>).</>
+        ) : (
+          <>
+            Trusted in this browser (pinned on <Link href="/trust">/trust</Link>):{' '}
+            {trust.map((t, i) => (
+              <code key={i}>{t.label ? `${t.label} ` : ''}{t.key} </code>
+            ))}
+          </>
+        )}
+      </p>
       {problems.length > 0 && (
         <>
           <h2>Problems</h2>
