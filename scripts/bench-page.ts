@@ -330,12 +330,12 @@ async function overview(count: number): Promise<void> {
 /** `/receipts`: time to the first row and to the verdicts, then the filter cases. */
 async function explorer(count: number): Promise<void> {
   const r = await load(browser, '/receipts', `${fmt(count)} /receipts`);
+  const rows = String(await r.page.getByTestId('explorer-count').textContent()).split(' of ')[0]!;
   say(`/receipts first row      ${fmt(r.s.firstRow!)} ms after navigation`);
-  say(`/receipts verified       ${secs(r.s.done!)} after navigation (verdicts shown)`);
+  say(`/receipts verified       ${secs(r.s.done!)} after navigation (verdicts shown): ${fmt(Number(rows.replace(/,/g, '')) / (r.s.done! / 1000))} receipts/s, page load included`);
   say(`/receipts load           ${mainThread(r)}`);
   const cases = await explore(r.page);
   await r.context.close();
-  const rows = cases.find((c) => c.name === RESET.name)?.samples[0]?.rows ?? '?';
   say(`explorer at ${rows} rows, ${reps} repetitions: ms from the input event to the frame showing the new result, and to`);
   say(`the first frame after the input; requests the page made meanwhile, on the first repetition / the others at most`);
   say(`  ${'case'.padEnd(30)} ${'rows'.padStart(9)} ${'result p50'.padStart(10)} ${'p95'.padStart(7)} ${'frame p50'.padStart(10)} ${'p95'.padStart(7)} requests`);
@@ -362,7 +362,7 @@ try {
       if (pkg.status !== 200) throw new Error(`GET /v1/evidence/package: HTTP ${pkg.status}`);
       say(`\n== ${fmt(count)} tool receipts ==`);
       say(`store                    ${store}${generatedMs === null ? ' (reused)' : ` (generated in ${secs(generatedMs)})`}`);
-      say(`server package export    ${secs(pkg.ms)} (the first request only; then cached in ${path.join(dir, 'server-cache')})`);
+      say(`GET /v1/evidence/package ${secs(pkg.ms)} (the server exports the store on its first request, then serves it from ${path.join(dir, 'server-cache')})`);
       for (const [route, run] of [['/', overview], ['/receipts', explorer]] as const) {
         if (route === '/' && count > overviewMax) continue;
         try {
