@@ -42,7 +42,7 @@ const timeoutMs = Number(arg('timeout-min', '60')) * 60_000;
 const cacheArg = argv.includes('--cache') ? path.resolve(arg('cache', '')) : null;
 const keep = argv.includes('--keep');
 if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1) || !(port > 0) || !(reps > 0)) {
-  throw new Error('usage: npm run bench:page -- [--sizes 100000,1000000] [--cache DIR] [--keep] [--port 3300] [--reps 10]');
+  throw new Error('usage: npm run bench:page -- [--sizes 100000,1000000] [--cache DIR] [--keep] [--port 3300] [--reps 10] [--overview-max N] [--timeout-min 60]');
 }
 const origin = `http://127.0.0.1:${port}`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
