@@ -135,6 +135,19 @@ describe('GET /v1/evidence/package', () => {
     expect(report.ok).toBe(true);
   });
 
+  it('each file is sent with its length (as listed); HEAD sends the length alone', async () => {
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const index = await (await fetch(`${api.origin}/v1/evidence/package`, { headers: auth })).json();
+    const listed = (index.files as { path: string; bytes: number; url: string }[]).find((f) => f.path === 'receipts.ndjson')!;
+    const get = await fetch(`${api.origin}${listed.url}`, { headers: auth });
+    expect(get.headers.get('content-length')).toBe(String(listed.bytes));
+    expect((await get.arrayBuffer()).byteLength).toBe(listed.bytes);
+    const head = await fetch(`${api.origin}${listed.url}`, { method: 'HEAD', headers: auth });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(listed.bytes));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
   it('only listed files are served; no token, no file', async () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     for (const name of ['expected.json', '..%2F..%2Fpackage.json', '%2Fetc%2Fpasswd', 'receipts.sqlite3']) {

@@ -4,8 +4,9 @@
 // Order: auth → method → input → store → bytes. The server only serves bytes;
 // every proof it computes is re-verified by whoever reads it.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { parseExportRequest } from '../../lib/query/evidence-query';
 import { checkBearer } from './auth';
 import { exportBundleChunks, writeEvidencePackage } from './export';
@@ -107,10 +108,17 @@ export async function handleEvidencePackage(request: Request, env: ReceiptApiEnv
     }
     const listed = name === 'manifest.json' || manifest.files.some((f) => f.path === name);
     if (!listed || name.includes('/') || name.includes('\\')) return errorResponse(404, 'not_found', `the package has no file ${JSON.stringify(name)}`, { param: 'file' });
-    const bytes = readFileSync(path.join(dir, name));
+    // Streamed from disk: a million receipts make a 1.4 GB receipts.ndjson, which must not be
+    // read into memory per request (nor keep the page waiting for its first byte meanwhile).
+    // Opened here, so a missing file is a 500 before any header and the length is the file's.
+    const fd = openSync(path.join(dir, name), 'r');
     const type = CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
-    const headers = { ...JSON_HEADERS, 'content-type': type, 'content-disposition': `attachment; filename="${name}"` };
-    return new Response(request.method === 'HEAD' ? null : (bytes as BodyInit), { status: 200, headers });
+    const headers = { ...JSON_HEADERS, 'content-type': type, 'content-length': String(fstatSync(fd).size), 'content-disposition': `attachment; filename="${name}"` };
+    if (request.method === 'HEAD') {
+      closeSync(fd);
+      return new Response(null, { status: 200, headers });
+    }
+    return new Response(Readable.toWeb(createReadStream('', { fd })) as ReadableStream<Uint8Array>, { status: 200, headers });
   } catch (e) {
     console.error('GET /v1/evidence/package failed:', e);
     return internalError();

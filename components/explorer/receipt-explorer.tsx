@@ -67,6 +67,8 @@ export function ReceiptExplorer() {
   const store = rows.current;
   const version = session.status === 'done' ? `done:${session.rows}` : session.status === 'running' ? `running:${session.rows}` : session.status;
   const visible = useMemo(() => (store ? filterRows(store, filter) : new Uint32Array()), [store, filter, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The menus scan every row once per column: only when the rows change, not per keystroke or filter.
+  const facets = useMemo(() => (store ? FACETS.map((f) => ({ ...f, values: facetValues(store, f.key) })) : []), [store, version]); // eslint-disable-line react-hooks/exhaustive-deps
   const [search, setSearch] = useState(filter.q ?? '');
   useEffect(() => setSearch(filter.q ?? ''), [filter.q]);
 
@@ -121,9 +123,9 @@ export function ReceiptExplorer() {
           if (k) setValue(k as ValueFilter, v.join('\u0000'));
         }}>
           <option value="">filter by…</option>
-          {FACETS.map((f) => (
+          {facets.map((f) => (
             <optgroup key={f.key} label={f.label}>
-              {facetValues(store, f.key).map((v) => (
+              {f.values.map((v) => (
                 <option key={v} value={`${f.key}\u0000${v}`}>
                   {v}
                 </option>

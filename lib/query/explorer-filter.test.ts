@@ -66,6 +66,20 @@ describe('RowStore + filterRows on the reference corpus', () => {
     expect(filterRows(store, f({ values: { decision: ['no-such-thing'] } })).length).toBe(0);
   });
 
+  it('facet menus count each value over both batches, as independent counts over the raw receipts do', async () => {
+    const { store, raw } = await storeOf('good');
+    const tools = raw.filter((r) => 'tool_name' in r) as { tool_server: string }[];
+    const tally = new Map<string, number>();
+    for (const r of tools) tally.set(r.tool_server, (tally.get(r.tool_server) ?? 0) + 1);
+    const expected = [...tally].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1));
+    expect(store.facet('toolServer')).toEqual(expected);
+    for (const column of ['decision', 'toolName', 'type'] as const) {
+      const facet = store.facet(column);
+      expect(facet.length, column).toBeGreaterThan(1);
+      for (const { value, count } of facet) expect(count, `${column} = ${value}`).toBe(filterRows(store, f({ values: { [column]: [value] } })).length);
+    }
+  });
+
   it('verdict and problem filters find the tampered receipt', async () => {
     const { store } = await storeOf('tampered-field');
     expect(ids(store, filterRows(store, f({ values: { verdict: ['failed'] } })))).toEqual(['rcpt-000042-2b8d09ef']);

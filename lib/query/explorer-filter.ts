@@ -137,9 +137,14 @@ export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
   }
   const out = new Uint32Array(store.length);
   let n = 0;
-  outer: for (let i = 0; i < store.length; i++) {
-    for (const t of tests) if (!t(i)) continue outer;
-    out[n++] = i;
+  if (tests.length === 0) {
+    // The unfiltered table (re-computed for every batch while a log streams in): no per-row calls.
+    for (; n < store.length; n++) out[n] = n;
+  } else {
+    outer: for (let i = 0; i < store.length; i++) {
+      for (const t of tests) if (!t(i)) continue outer;
+      out[n++] = i;
+    }
   }
   return sortRows(store, out.subarray(0, n), f.sort);
 }

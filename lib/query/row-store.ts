@@ -62,12 +62,15 @@ export class RowStore {
   line = new Uint32Array(1024);
   readonly dict: Record<StringColumn, Dictionary>;
   readonly codes: Record<StringColumn, Uint32Array>;
+  /** Rows per dictionary code, counted as rows arrive, so facet menus never scan the rows. */
+  private readonly counts: Record<StringColumn, Uint32Array>;
   private readonly rowOfOrder = new Map<number, number>();
   private readonly rowOfId = new Map<string, number>();
 
   constructor() {
     this.dict = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Dictionary()])) as Record<StringColumn, Dictionary>;
     this.codes = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(1024)])) as Record<StringColumn, Uint32Array>;
+    this.counts = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(1024)])) as Record<StringColumn, Uint32Array>;
   }
 
   append(views: readonly ReceiptView[]): void {
@@ -91,7 +94,12 @@ export class RowStore {
         this.cost[i] = BigInt(v.cost);
         this.hasCost[i] = 1;
       }
-      for (const c of STRING_COLUMNS) this.codes[c][i] = this.dict[c].code(v[c as keyof ReceiptView] as string | undefined);
+      for (const c of STRING_COLUMNS) {
+        const code = this.dict[c].code(v[c as keyof ReceiptView] as string | undefined);
+        this.codes[c][i] = code;
+        if (code >= this.counts[c].length) this.counts[c] = grow(this.counts[c], code + 1);
+        this.counts[c][code]!++;
+      }
       this.rowOfOrder.set(v.order, i);
       if (!this.rowOfId.has(v.id)) this.rowOfId.set(v.id, i);
     }
@@ -160,9 +168,7 @@ export class RowStore {
 
   /** Distinct values of a column with their row counts, most frequent first (for filter menus). */
   facet(column: StringColumn): { value: string; count: number }[] {
-    const counts = new Uint32Array(this.dict[column].values.length);
-    const codes = this.codes[column];
-    for (let i = 0; i < this.length; i++) counts[codes[i]!]!++;
+    const counts = this.counts[column];
     const out: { value: string; count: number }[] = [];
     this.dict[column].values.forEach((value, code) => {
       if (code !== 0 && counts[code]! > 0) out.push({ value, count: counts[code]! });
