@@ -6,9 +6,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { LogEvent, LogSource, Progress } from '../../lib/workers/protocol';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
+import { fromReceiptColumns } from '../../lib/verify/receipt-columns';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
 import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
+
+/** Receipts rebuilt per task when a report arrives (about 10 ms each). */
+const REBUILD_SLICE = 20_000;
 
 export type Session =
   | { status: 'idle' }
@@ -57,8 +61,23 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         } else if (m.type === 'progress') {
           setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));
         } else if (m.type === 'done') {
-          rows.current.applyReport(m.report);
-          setSession({ status: 'done', label, progress: m.progress, report: m.report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints });
+          // The receipts arrive as columns; rebuilt a slice per task so the page never freezes.
+          const receipts: ReportReceipt[] = new Array(m.receipts.length);
+          let at = 0;
+          const rebuild = () => {
+            if (worker.current !== w) return; // another log was opened meanwhile
+            const end = Math.min(m.receipts.length, at + REBUILD_SLICE);
+            fromReceiptColumns(m.receipts, at, end, receipts);
+            at = end;
+            if (at < m.receipts.length) {
+              setTimeout(rebuild, 0);
+              return;
+            }
+            const report = { ...m.report, receipts };
+            rows.current.applyReport(report);
+            setSession({ status: 'done', label, progress: m.progress, report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints });
+          };
+          rebuild();
         } else if (m.type === 'bundle') {
           pending.current.get(m.req)?.(m.answer);
           pending.current.delete(m.req);

@@ -107,7 +107,8 @@ export class RowStore {
 
   /** Verdicts and problem codes from the assembled report (rows are matched by their order). */
   applyReport(report: VerificationReport): void {
-    const sortedOrders = [...this.rowOfOrder.keys()].sort((a, b) => a - b);
+    // A typed array sorts numerically in native code (a million orders: ~0.1 s, not ~1 s).
+    const sortedOrders = Float64Array.from(this.rowOfOrder.keys()).sort();
     report.receipts.forEach((r, k) => {
       const row = this.rowOfOrder.get(sortedOrders[k]!);
       if (row === undefined) return;

@@ -10,6 +10,7 @@ import { loadStore } from '../sources/store';
 import { makeProblem } from '../verify/problems';
 import type { ReceiptView } from '../verify/receipt-view';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';
+import { toReceiptColumns } from '../verify/receipt-columns';
 import { chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { type WorkerLike, VerifyPool } from './pool';
 import type { LogEvent, LogRequest, LogSource, Progress } from './protocol';
@@ -177,7 +178,8 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     const report = await p.finish(trust.length > 0);
     clearInterval(timer);
     if (views.length) post({ type: 'views', views });
-    post({ type: 'done', report, progress: progress('done'), verifiedCheckpoints: verifiedCheckpoints(p.checkpointEntries) });
+    const receipts = toReceiptColumns(report.receipts);
+    post({ type: 'done', report: { ...report, receipts: [] }, receipts, progress: progress('done'), verifiedCheckpoints: verifiedCheckpoints(p.checkpointEntries) });
   } finally {
     clearInterval(timer);
   }

@@ -4,6 +4,7 @@
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
 import type { ReceiptView } from '../verify/receipt-view';
 import type { VerificationReport } from '../verify/report';
+import type { ReceiptColumns } from '../verify/receipt-columns';
 import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
 import type { PinnedKey } from '../trust/trust-store';
 import type { BundleAnswer, BundleQuery } from '../sources/record-host';
@@ -44,6 +45,7 @@ export type LogRequest =
 export type LogEvent =
   | { type: 'progress'; progress: Progress }
   | { type: 'views'; views: ReceiptView[] }
-  | { type: 'done'; report: VerificationReport; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[] }
+  /** `report.receipts` is empty here: the receipts travel as `receipts` columns (see receipt-columns.ts). */
+  | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[] }
   | { type: 'error'; message: string }
   | { type: 'bundle'; req: number; answer: BundleAnswer };

@@ -1,0 +1,31 @@
+// The columns the worker hands the page rebuild exactly the report's receipts:
+// the exported JSON is byte-identical, on every corpus case.
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { nodeDir } from '../../bin/cli/node-source';
+import { loadPackage } from '../sources/package';
+import { testdataPath } from '../testutil/testdata';
+import { TrustStore } from '../trust/trust-store';
+import { LogVerifier } from './log-verifier';
+import { fromReceiptColumns, toReceiptColumns } from './receipt-columns';
+import type { ReportReceipt } from './report';
+import { reportToJson } from './report-json';
+
+const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
+
+describe('receipt columns', () => {
+  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  it.each(cases.flatMap((c) => [[c, 'no keys'], [c, 'pinned']]))('%s (%s): rebuilt in slices after a structured clone, the report JSON is unchanged', async (name, keys) => {
+    const trust = TrustStore.create(keys === 'pinned' ? [{ key: KEY }] : []);
+    if (!trust.ok) throw new Error(trust.error);
+    const v = new LogVerifier({ trust: trust.store });
+    const dir = testdataPath(`corpus/${name}`);
+    await loadPackage(nodeDir(dir, dir), v, 'p');
+    const report = await v.finish();
+    expect(report.receipts.length).toBeGreaterThan(100);
+    const cols = structuredClone(toReceiptColumns(report.receipts));
+    const rebuilt: ReportReceipt[] = new Array(cols.length);
+    for (let i = 0; i < cols.length; i += 37) fromReceiptColumns(cols, i, Math.min(cols.length, i + 37), rebuilt);
+    expect(reportToJson({ ...report, receipts: rebuilt })).toBe(reportToJson(report));
+  });
+});
