@@ -41,6 +41,8 @@ const cases: [string, Partial<ExplorerFilter>][] = [
   ['free text "0001f"', { q: '0001f' }],
   ['time window', { since: 1767225600 + 300_000, until: 1767225600 + 600_000 }],
   ['sort by time desc', { sort: { column: 'time', dir: 'desc' } }],
+  ['sort by cost desc', { sort: { column: 'cost', dir: 'desc' } }],
+  ['sort by tool', { sort: { column: 'toolName', dir: 'asc' } }],
 ];
 process.stdout.write(`RowStore of ${rows.toLocaleString('en-US')} rows built in ${built.toFixed(0)} ms; heap ${Math.round(mem.heapUsed / 1e6)} MB\n`);
 for (const [name, extra] of cases) {

@@ -9,7 +9,7 @@ import { TrustStore } from '../trust/trust-store';
 import { LogAssembler } from '../verify/log-assembler';
 import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../verify/record-verifier';
 import type { VerificationReport } from '../verify/report';
-import { EMPTY_FILTER, type ExplorerFilter, filterFromParams, filterRows, filterToParams } from './explorer-filter';
+import { EMPTY_FILTER, type ExplorerFilter, SORTABLE, filterFromParams, filterRows, filterToParams } from './explorer-filter';
 import { RowStore } from './row-store';
 
 /** A corpus case through the browser's per-record path, with views, into a RowStore. */
@@ -134,5 +134,41 @@ describe('the filter lives in the URL', () => {
   it('a hostile or broken link never breaks the page: bad values are dropped', () => {
     const back = filterFromParams(new URLSearchParams('since=abc&minCost=-5&sort=evil&preset=admin&decision=&verdict=failed'));
     expect(back).toEqual({ values: { verdict: ['failed'] }, sort: { column: 'order', dir: 'asc' } });
+  });
+});
+
+describe('sorting', () => {
+  /** The comparator the explorer used before sorting packed keys natively: the reference. */
+  function referenceSort(store: RowStore, rows: Uint32Array, column: (typeof SORTABLE)[number], dir: 'asc' | 'desc'): number[] {
+    const sign = dir === 'asc' ? 1 : -1;
+    const text = (i: number) => (column === 'order' || column === 'time' || column === 'cost' || column === 'verdict' ? undefined : store.str(column, i));
+    const key = (i: number): number | bigint | string =>
+      column === 'order' ? store.order[i]!
+      : column === 'time' ? store.time[i]!
+      : column === 'cost' ? (store.hasCost[i] ? store.cost[i]! : -1n)
+      : column === 'verdict' ? store.verdict[i]!
+      : (text(i) ?? '');
+    const absentFirst = (i: number) => (text(i) === undefined && !['order', 'time', 'cost', 'verdict'].includes(column) ? 0 : 1);
+    return [...rows].sort((a, b) => {
+      const pa = absentFirst(a);
+      const pb = absentFirst(b);
+      if (pa !== pb) return (pa - pb) * sign;
+      const ka = key(a);
+      const kb = key(b);
+      return ka < kb ? -sign : ka > kb ? sign : store.order[a]! - store.order[b]!;
+    });
+  }
+
+  it.each(['good', 'duplicate-key'])('%s: every sortable column, both directions, all rows and filtered rows, equals the comparator sort', async (name) => {
+    const { store } = await storeOf(name);
+    for (const column of SORTABLE) {
+      for (const dir of ['asc', 'desc'] as const) {
+        for (const values of [{}, { decision: ['deny', 'allow'] }, { toolServer: ['srv-pay'] }]) {
+          const base = filterRows(store, f({ values }));
+          const got = [...filterRows(store, f({ values, sort: { column, dir } }))];
+          expect(got, `${column} ${dir} ${JSON.stringify(values)}`).toEqual(referenceSort(store, base, column, dir));
+        }
+      }
+    }
   });
 });

@@ -121,6 +121,26 @@ export class RowStore {
     }
   }
 
+  private logOrder: { length: number; posOfRow: Uint32Array; rowAtPos: Uint32Array } | null = null;
+
+  /**
+   * Each row's position in log order and the row at each position (rows arrive
+   * in worker-batch order, not log order), computed once per store length.
+   */
+  positions(): { posOfRow: Uint32Array; rowAtPos: Uint32Array } {
+    if (this.logOrder?.length === this.length) return this.logOrder;
+    const sorted = Float64Array.from(this.rowOfOrder.keys()).sort();
+    const posOfRow = new Uint32Array(this.length);
+    const rowAtPos = new Uint32Array(this.length);
+    for (let k = 0; k < sorted.length; k++) {
+      const row = this.rowOfOrder.get(sorted[k]!)!;
+      posOfRow[row] = k;
+      rowAtPos[k] = row;
+    }
+    this.logOrder = { length: this.length, posOfRow, rowAtPos };
+    return this.logOrder;
+  }
+
   rowById(id: string): number | undefined {
     return this.rowOfId.get(id);
   }
