@@ -132,8 +132,12 @@ export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
   }
   if (f.q) {
     const q = f.q.toLowerCase();
-    const hits = SEARCHED.map((c) => [store.codes[c], textMatches(store, c, q)] as const);
-    tests.push((i) => hits.some(([codes, hit]) => hit[codes[i]!] === 1));
+    // Only the columns where some value matches are looked at per row, in a plain loop.
+    const hits = SEARCHED.map((c) => ({ codes: store.codes[c], hit: textMatches(store, c, q) })).filter((h) => h.hit.includes(1));
+    tests.push((i) => {
+      for (const h of hits) if (h.hit[h.codes[i]!] === 1) return true;
+      return false;
+    });
   }
   const out = new Uint32Array(store.length);
   let n = 0;
