@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ContinuityOutcome, type RememberedCheckpoint, compareWithMemory } from '../../lib/trust/checkpoint-memory';
 import { checkpointMemoryToJson, parseCheckpointMemory } from '../../lib/trust/checkpoint-memory-json';
 import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
-import type { LogSource } from '../../lib/workers/protocol';
+import { type LogSource, describeSources } from '../../lib/workers/protocol';
 import type { Session } from './use-log-session';
 
 const STORAGE = 'receipt-audit.checkpoints.v1';
@@ -17,18 +17,6 @@ export interface Continuity {
   /** The load these outcomes are for (the session's own array, so a later load never shows them). */
   load: VerifiedCheckpoint[];
   outcomes: ContinuityOutcome[];
-}
-
-/** How a source is named in the memory ("seen … from …"): file and folder names, not "2 files". */
-export function describeLoad(sources: readonly LogSource[]): string {
-  return sources
-    .map((s) => {
-      if (s.kind === 'server') return "this server's receipt store";
-      if (s.kind === 'url') return s.url;
-      const names = [...new Set(s.files.map((f) => f.path.split('/')[0] || f.file.name))];
-      return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
-    })
-    .join(' + ');
 }
 
 function read() {
@@ -65,7 +53,7 @@ export function useCheckpointMemory(session: Session, sources: () => readonly Lo
     compared.current = load;
     const opened = sources();
     const { memory, issues: found } = read();
-    const result = compareWithMemory(memory, load, { atMs: Date.now(), source: opened ? describeLoad(opened) : session.label });
+    const result = compareWithMemory(memory, load, { atMs: Date.now(), source: opened ? describeSources(opened, { files: 'names' }) : session.label });
     const text = checkpointMemoryToJson(result.memory);
     if (text !== checkpointMemoryToJson(memory)) {
       try {

@@ -3,7 +3,7 @@
 // reads the sources and runs the verify workers), and exposes progress, the
 // streamed receipt rows and the final report. The main thread never verifies.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { LogEvent, LogSource, Progress } from '../../lib/workers/protocol';
+import { type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
 import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
@@ -20,12 +20,6 @@ export type Session =
   | { status: 'done'; label: string; progress: Progress; report: VerificationReport; rows: number; verifiedCheckpoints: VerifiedCheckpoint[] }
   | { status: 'cancelled'; label: string }
   | { status: 'error'; label: string; message: string };
-
-export function describeSources(sources: LogSource[]): string {
-  return sources
-    .map((s) => (s.kind === 'server' ? "this server's receipt store" : s.kind === 'url' ? s.url : `${s.files.length} file${s.files.length === 1 ? '' : 's'}`))
-    .join(' + ');
-}
 
 const NO_KEYS: PinnedKey[] = [];
 

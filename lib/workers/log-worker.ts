@@ -13,7 +13,7 @@ import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { toReceiptColumns } from '../verify/receipt-columns';
 import { chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { type WorkerLike, VerifyPool } from './pool';
-import type { LogEvent, LogRequest, LogSource, Progress } from './protocol';
+import { type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
 
 const post = (m: LogEvent) => (self as unknown as Worker).postMessage(m);
 let pool: VerifyPool | null = null;
@@ -83,17 +83,11 @@ async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: num
   );
 }
 
-/** Where a source lives, for the bundle's origin (a person reads it; nothing trusts it). */
-function sourceLabel(sources: LogSource[]): string {
-  return sources
-    .map((s) => (s.kind === 'server' ? new URL('/v1/evidence/package/', self.location.href).href : s.kind === 'url' ? s.url : s.files.map((f) => f.path).join(', ')))
-    .join(' + ');
-}
-
 async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust']): Promise<void> {
   const started = performance.now();
   host?.close();
-  const h = new RecordHost(sourceLabel(sources));
+  // Where a shared receipt came from, as its recipient can read it: this server by its address.
+  const h = new RecordHost(describeSources(sources, { files: 'names', server: new URL('/v1/evidence/package/', self.location.href).href }));
   host = h;
   let bytesRead = 0;
   let bytesTotal: number | null = 0;

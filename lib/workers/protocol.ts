@@ -15,6 +15,24 @@ export type LogSource =
   | { kind: 'url'; url: string }
   | { kind: 'server' };
 
+/**
+ * A log's sources for people. `count` (the page's label): "3 files". `names`
+ * (where a load or a shared receipt came from, read later or elsewhere): the
+ * picked files' top folders or names; with `server` given, this server's log
+ * is named by that address rather than "this server's receipt store".
+ */
+export function describeSources(sources: readonly LogSource[], detail: { files: 'count' | 'names'; server?: string } = { files: 'count' }): string {
+  return sources
+    .map((s) => {
+      if (s.kind === 'server') return detail.server ?? "this server's receipt store";
+      if (s.kind === 'url') return s.url;
+      if (detail.files === 'count') return `${s.files.length} file${s.files.length === 1 ? '' : 's'}`;
+      const names = [...new Set(s.files.map((f) => f.path.split('/')[0] || f.file.name))];
+      return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+    })
+    .join(' + ');
+}
+
 export interface RecordTask {
   text: string;
   origin: RecordOrigin;
