@@ -63,8 +63,7 @@ export function LogProvider({ children }: { children: ReactNode }) {
     if (Array.isArray(want)) setPreferred(JSON.stringify(want));
     setWanted(true);
   }, []);
-  const openedSources = useCallback(() => last.current, []);
-  const memory = useCheckpointMemory(session, openedSources);
+  const memory = useCheckpointMemory(session, openSources);
 
   const open = useCallback(
     (sources: LogSource[]) => {

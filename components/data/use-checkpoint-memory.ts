@@ -27,7 +27,7 @@ function read() {
   }
 }
 
-export function useCheckpointMemory(session: Session, sources: () => readonly LogSource[] | null) {
+export function useCheckpointMemory(session: Session, sources: readonly LogSource[] | null) {
   const [remembered, setRemembered] = useState<RememberedCheckpoint[]>([]);
   const [issues, setIssues] = useState<string[]>([]);
   const [continuity, setContinuity] = useState<Continuity | null>(null);
@@ -51,9 +51,8 @@ export function useCheckpointMemory(session: Session, sources: () => readonly Lo
     if (session.status !== 'done' || compared.current === session.verifiedCheckpoints) return;
     const load = session.verifiedCheckpoints;
     compared.current = load;
-    const opened = sources();
     const { memory, issues: found } = read();
-    const result = compareWithMemory(memory, load, { atMs: Date.now(), source: opened ? describeSources(opened, { files: 'names' }) : session.label });
+    const result = compareWithMemory(memory, load, { atMs: Date.now(), source: sources ? describeSources(sources, { files: 'names' }) : session.label });
     const text = checkpointMemoryToJson(result.memory);
     if (text !== checkpointMemoryToJson(memory)) {
       try {
