@@ -5,16 +5,14 @@
 // re-serialized, so u64 amounts survive. The server is not trusted: the page
 // re-verifies everything this produces.
 import type { Statement } from 'better-sqlite3';
-import { toHex } from '../../lib/bytes/hex';
 import { checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';
 import { receiptLeafHash } from '../../lib/chio/leaf';
 import { canonicalize } from '../../lib/json/canonicalize';
 import { parseJson } from '../../lib/json/parse';
 import { isJsonObject } from '../../lib/json/value';
-import { inclusionProofFor } from '../../lib/merkle';
 import type { EvidenceQuery } from '../../lib/query/evidence-query';
 import { type ClaimLogRow, type CheckpointRow, type ReceiptRow } from '../../lib/sources/sqlite-store';
-import { coverageOrder } from '../../lib/sources/store';
+import { checkpointRecordText, coverageOrder, inclusionProofText } from '../../lib/sources/store';
 import type { CheckpointEntry } from '../../lib/verify/entries';
 import { expectedConsistency, expectedPublication, expectedWitness } from '../../lib/verify/transparency';
 import type { StoreDb } from './db';
@@ -159,17 +157,7 @@ export class StoreEvidence {
 
   /** `ReceiptInclusionProof` JSON for the receipt at `seq`, or null when its batch cannot be rebuilt. */
   proofJson(c: CheckpointRow, seq: number, leaves: (Uint8Array | null)[]): string | null {
-    const index = seq - c.batchStartSeq;
-    if (leaves.length !== c.treeSize || leaves.some((l) => l === null)) return null;
-    const path = inclusionProofFor(leaves as Uint8Array[], index);
-    if (!path) return null;
-    const root = `0x${c.merkleRoot.replace(/^0x/, '')}`;
-    return `{"checkpoint_seq":${c.checkpointSeq},"receipt_seq":${seq},"leaf_index":${index},"merkle_root":${JSON.stringify(root)},"proof":{"tree_size":${c.treeSize},"leaf_index":${index},"audit_path":[${path.map((h) => `"0x${toHex(h)}"`).join(',')}]}}`;
-  }
-
-  /** `KernelCheckpoint` JSON: the stored statement and its signature. */
-  static checkpointJson(c: CheckpointRow): string {
-    return `{"body":${c.statementJson},"signature":${JSON.stringify(c.signature)}}`;
+    return inclusionProofText(c, seq, seq - c.batchStartSeq, leaves);
   }
 
   /** Publications for `seqs`, and witness/consistency records between consecutive ones, as NDJSON-ready text. */
@@ -195,7 +183,7 @@ export class StoreEvidence {
   private entry(row: CheckpointRow): CheckpointEntry | undefined {
     const cached = this.entries.get(row.checkpointSeq);
     if (cached) return cached;
-    const parsed = parseJson(StoreEvidence.checkpointJson(row));
+    const parsed = parseJson(checkpointRecordText(row));
     if (!parsed.ok || !isJsonObject(parsed.value)) return undefined;
     const d = decodeCheckpoint(parsed.value);
     if (!d.ok) return undefined;

@@ -7,6 +7,7 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync
 import path from 'node:path';
 import type { EvidenceQuery } from '../../lib/query/evidence-query';
 import type { CheckpointRow } from '../../lib/sources/sqlite-store';
+import { checkpointRecordText } from '../../lib/sources/store';
 import { logIdFor } from '../../lib/verify/transparency';
 import type { StoreDb } from './db';
 import { StoreEvidence } from './evidence';
@@ -123,7 +124,7 @@ export function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: string
 
   const cps = [...touched.values()].sort((a, b) => a.checkpointSeq - b.checkpointSeq);
   const checkpoints = file('checkpoints.ndjson');
-  for (const c of cps) checkpoints.line(StoreEvidence.checkpointJson(c));
+  for (const c of cps) checkpoints.line(checkpointRecordText(c));
   checkpoints.close();
   const t = ev.transparency(cps.map((c) => c.checkpointSeq));
   const records: [string, string[]][] = [
@@ -228,7 +229,7 @@ export function* exportBundleChunks(db: StoreDb, dbFile: string, query: Evidence
   yield `,"inclusionProofs":[`;
   yield* list(proofs(), (p) => p);
   const cps = [...touched.values()].sort((a, b) => a.checkpointSeq - b.checkpointSeq);
-  yield `],"checkpoints":[${cps.map((c) => StoreEvidence.checkpointJson(c)).join(',')}]`;
+  yield `],"checkpoints":[${cps.map((c) => checkpointRecordText(c)).join(',')}]`;
   yield `,"capabilityLineage":[${ev.lineage(ev.capabilityIds()).join(',')}]`;
   yield `,"uncheckpointedReceipts":${JSON.stringify(unproven)}`;
   yield `,"retention":${JSON.stringify({ liveDbSizeBytes: statSync(dbFile).size })}}`;

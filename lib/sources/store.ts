@@ -9,8 +9,8 @@
 // two agree until a child receipt is logged. So, as §9.6 advises, the store is
 // probed by content: the first checkpoint's root is recomputed both ways and
 // the order that reproduces it decides how every receipt is placed.
-import { rootFromLeafHashes } from '../merkle';
-import { bytesEqual } from '../bytes/hex';
+import { inclusionProofFor, rootFromLeafHashes } from '../merkle';
+import { bytesEqual, toHex } from '../bytes/hex';
 import { parseHash } from '../chio/checkpoint';
 import { receiptLeafHash } from '../chio/leaf';
 import type { LogSink } from '../verify/log-sink';
@@ -104,42 +104,64 @@ export function coverageOrder(store: Pick<ChioStoreReader, 'toolReceipts' | 'chi
   if (!interleaved) return 'claim-log';
   const root = parseHash(first.merkleRoot);
   if (!root) return 'claim-log';
-  const inRange = (n: number) => n >= first.batchStartSeq && n <= first.batchEndSeq;
-  const wantedTool = new Set<number>();
-  const wantedChild = new Set<number>();
-  for (const e of claimLog) if (inRange(e.entrySeq)) (e.receiptKind === 'tool_receipt' ? wantedTool : wantedChild).add(e.sourceSeq);
-  const maxTool = Math.max(first.batchEndSeq, ...wantedTool);
-  const toolLeaves = new Map<number, Uint8Array>();
-  for (const row of store.toolReceipts()) {
-    if (isRowError(row)) continue;
-    if (row.seq > maxTool) break;
-    if (inRange(row.seq) || wantedTool.has(row.seq)) {
-      const leaf = receiptLeafHash(row.rawJson, 'tool');
-      if (leaf) toolLeaves.set(row.seq, leaf);
-    }
-  }
-  const childLeaves = new Map<number, Uint8Array>();
-  if (wantedChild.size > 0) {
-    const maxChild = Math.max(...wantedChild);
-    for (const row of store.childReceipts()) {
-      if (isRowError(row)) continue;
-      if (row.seq > maxChild) break;
-      if (wantedChild.has(row.seq)) {
-        const leaf = receiptLeafHash(row.rawJson, 'child');
-        if (leaf) childLeaves.set(row.seq, leaf);
-      }
-    }
-  }
-  const byEntry = claimLog
-    .filter((e) => inRange(e.entrySeq))
-    .sort((a, b) => a.entrySeq - b.entrySeq)
-    .map((e) => (e.receiptKind === 'tool_receipt' ? toolLeaves : childLeaves).get(e.sourceSeq));
-  const byTool = [...toolLeaves.entries()].filter(([seq]) => inRange(seq)).sort((a, b) => a[0] - b[0]).map(([, l]) => l);
   const matches = (leaves: (Uint8Array | undefined)[]) => {
     if (leaves.some((l) => l === undefined)) return false;
     const r = rootFromLeafHashes(leaves as Uint8Array[]);
     return r !== null && bytesEqual(r, root);
   };
-  if (matches(byEntry)) return 'claim-log';
-  return matches(byTool) ? 'tool-seq' : 'claim-log';
+  if (matches(batchLeaves(store, claimLog, first, 'claim-log'))) return 'claim-log';
+  return matches(batchLeaves(store, claimLog, first, 'tool-seq')) ? 'tool-seq' : 'claim-log';
+}
+
+/**
+ * The leaf hashes of a checkpoint's batch in a coverage order: tool-seq, the
+ * readable tool receipts of the range by seq; claim-log, one per claim-log
+ * entry of the range (undefined where its receipt is missing or unreadable).
+ * Rows are read in seq order only as far as the batch needs.
+ */
+export function batchLeaves(
+  store: Pick<ChioStoreReader, 'toolReceipts' | 'childReceipts'>,
+  claimLog: readonly ClaimLogRow[],
+  cp: CheckpointRow,
+  order: CoverageOrder,
+): (Uint8Array | undefined)[] {
+  const inRange = (n: number) => n >= cp.batchStartSeq && n <= cp.batchEndSeq;
+  if (order === 'tool-seq') {
+    const leaves: Uint8Array[] = [];
+    for (const row of store.toolReceipts()) {
+      if (isRowError(row)) continue;
+      if (row.seq > cp.batchEndSeq) break;
+      const leaf = inRange(row.seq) ? receiptLeafHash(row.rawJson, 'tool') : null;
+      if (leaf) leaves.push(leaf);
+    }
+    return leaves;
+  }
+  const entries = claimLog.filter((e) => inRange(e.entrySeq)).sort((a, b) => a.entrySeq - b.entrySeq);
+  const found = { tool: new Map<number, Uint8Array>(), child: new Map<number, Uint8Array>() };
+  for (const kind of ['tool', 'child'] as const) {
+    const wanted = new Set(entries.filter((e) => (e.receiptKind === 'tool_receipt') === (kind === 'tool')).map((e) => e.sourceSeq));
+    if (wanted.size === 0) continue;
+    let max = -Infinity;
+    for (const seq of wanted) if (seq > max) max = seq;
+    for (const row of kind === 'tool' ? store.toolReceipts() : store.childReceipts()) {
+      if (isRowError(row)) continue;
+      if (row.seq > max) break;
+      const leaf = wanted.has(row.seq) ? receiptLeafHash(row.rawJson, kind) : null;
+      if (leaf) found[kind].set(row.seq, leaf);
+    }
+  }
+  return entries.map((e) => found[e.receiptKind === 'tool_receipt' ? 'tool' : 'child'].get(e.sourceSeq));
+}
+
+/**
+ * A ReceiptInclusionProof record for the leaf at `index` of a checkpoint's
+ * complete batch, or null when the batch is incomplete (the exported proofs and
+ * the receipt page's computed ones).
+ */
+export function inclusionProofText(c: CheckpointRow, receiptSeq: number, index: number, leaves: readonly (Uint8Array | null | undefined)[]): string | null {
+  if (leaves.length !== c.treeSize || leaves.some((l) => !l)) return null;
+  const path = inclusionProofFor(leaves as Uint8Array[], index);
+  if (!path) return null;
+  const root = `0x${c.merkleRoot.replace(/^0x/, '')}`;
+  return `{"checkpoint_seq":${c.checkpointSeq},"receipt_seq":${receiptSeq},"leaf_index":${index},"merkle_root":${JSON.stringify(root)},"proof":{"tree_size":${c.treeSize},"leaf_index":${index},"audit_path":[${path.map((h) => `"0x${toHex(h)}"`).join(',')}]}}`;
 }
