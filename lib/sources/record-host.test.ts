@@ -31,7 +31,7 @@ describe('RecordHost', () => {
       const dir = join(CORPUS, name);
       const report = await packageReport(dir);
       const host = new RecordHost('test');
-      await host.addPackage(nodeDir(dir, dir));
+      host.addPackage(nodeDir(dir, dir));
       let proven = 0;
       for (const r of report.receipts.filter((_, i) => i % 9 === 0 || _.verdict !== 'verified')) {
         const answer = await host.bundle({ id: r.id, file: r.file, line: r.line });
@@ -49,7 +49,7 @@ describe('RecordHost', () => {
   it('a wrong line or id is a clear answer, not a different receipt', async () => {
     const dir = join(CORPUS, 'good');
     const host = new RecordHost('test');
-    await host.addPackage(nodeDir(dir, dir));
+    host.addPackage(nodeDir(dir, dir));
     const first = JSON.parse(readFileSync(join(dir, 'receipts.ndjson'), 'utf8').split('\n')[0]!).receipt.id as string;
     expect(await host.bundle({ id: first, file: 'receipts.ndjson', line: 2 })).toEqual({ ok: false, message: expect.stringContaining(`receipts.ndjson:2 no longer holds receipt ${first}`) });
   });

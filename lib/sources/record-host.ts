@@ -5,17 +5,14 @@
 // record text is held in memory for the whole log. Stores keep no proofs: the
 // proof is computed from the checkpoint's batch, and the bundle says so. The
 // bundle is verified again by whoever reads it; nothing here is trusted.
-import { toHex } from '../bytes/hex';
-import { receiptLeafHash } from '../chio/leaf';
 import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
 import { canonicalize } from '../json/canonicalize';
-import { inclusionProofFor } from '../merkle';
 import type { BundleRole, ReceiptBundle } from '../share/bundle';
 import { type ItemKind, type LogItem, type RecordRole, intakeRecord } from '../verify/intake';
 import { type SourceDir, type SourceFile, roleForFileName } from './package';
 import { splitRecords } from './records';
 import { type ChioStoreReader, type CheckpointRow, type ClaimLogRow, isRowError } from './sqlite-store';
-import { checkpointRecordText, coverageOrder } from './store';
+import { type CoverageOrder, batchLeaves, checkpointRecordText, coverageOrder, inclusionProofText } from './store';
 
 export interface BundleQuery {
   id: string;
@@ -26,10 +23,18 @@ export interface BundleQuery {
 
 export type BundleAnswer = { ok: true; bundle: ReceiptBundle; note?: string } | { ok: false; message: string };
 
+/** What a store's bundles need beyond the receipt itself, read on the first request. */
+interface StoreContext {
+  claimLog: ClaimLogRow[];
+  checkpoints: CheckpointRow[];
+  order: CoverageOrder;
+}
+
 type Held =
-  | { kind: 'package'; label: string; dir: SourceDir; names: Set<string> }
-  | { kind: 'file'; label: string; file: SourceFile; name: string }
-  | { kind: 'store'; label: string; name: string; store: ChioStoreReader };
+  /** The listing is read on the first request (loading the log already listed the folder once). */
+  | { kind: 'package'; dir: SourceDir; names?: Promise<Set<string>> }
+  | { kind: 'file'; file: SourceFile; name: string }
+  | { kind: 'store'; name: string; store: ChioStoreReader; context?: StoreContext };
 
 interface Found {
   item: LogItem;
@@ -45,17 +50,17 @@ export class RecordHost {
 
   constructor(private readonly sourceLabel: string) {}
 
-  async addPackage(dir: SourceDir): Promise<void> {
-    this.held.push({ kind: 'package', label: dir.path, dir, names: new Set(await dir.list()) });
+  addPackage(dir: SourceDir): void {
+    this.held.push({ kind: 'package', dir });
   }
 
   addFile(file: SourceFile, name: string): void {
-    this.held.push({ kind: 'file', label: name, file, name });
+    this.held.push({ kind: 'file', file, name });
   }
 
   /** Keeps the store open until close(). */
   addStore(name: string, store: ChioStoreReader): void {
-    this.held.push({ kind: 'store', label: name, name, store });
+    this.held.push({ kind: 'store', name, store });
   }
 
   close(): void {
@@ -67,12 +72,12 @@ export class RecordHost {
     for (const h of this.held) {
       if (h.kind === 'store') {
         if (q.file.startsWith(`${h.name}#`)) {
-          const answer = storeBundle(h.store, h.name, q, this.sourceLabel);
+          const answer = storeBundle(h, q, this.sourceLabel);
           if (answer) return answer;
         }
         continue;
       }
-      const file = h.kind === 'package' ? (h.names.has(q.file) ? h.dir.open(q.file) : null) : h.name === q.file ? h.file : null;
+      const file = h.kind === 'package' ? ((await listing(h)).has(q.file) ? h.dir.open(q.file) : null) : h.name === q.file ? h.file : null;
       if (!file) continue;
       const found = await findRecord(file, roleForFileName(q.file), q.line, (it) => it.value.get('id') === q.id && RECEIPT_KINDS.includes(it.kind));
       if (!found) continue;
@@ -90,7 +95,8 @@ export class RecordHost {
   private async attachProof(h: Held, bundle: ReceiptBundle, logSeq: bigint): Promise<void> {
     const files: [SourceFile, RecordRole][] = [];
     if (h.kind === 'package') {
-      for (const name of ['inclusion-proofs.ndjson', 'checkpoints.ndjson']) if (h.names.has(name)) files.push([h.dir.open(name)!, roleForFileName(name)]);
+      const names = await listing(h);
+      for (const name of ['inclusion-proofs.ndjson', 'checkpoints.ndjson']) if (names.has(name)) files.push([h.dir.open(name)!, roleForFileName(name)]);
     } else {
       for (const o of this.held) if (o.kind === 'file') files.push([o.file, roleForFileName(o.name)]);
     }
@@ -123,6 +129,11 @@ export class RecordHost {
       }
     }
   }
+}
+
+function listing(h: Extract<Held, { kind: 'package' }>): Promise<Set<string>> {
+  h.names ??= h.dir.list().then((names) => new Set(names));
+  return h.names;
 }
 
 function u64(v: JsonValue | undefined): bigint | undefined {
@@ -169,7 +180,8 @@ async function findRecord(file: SourceFile, role: RecordRole, line: number | nul
 }
 
 /** A store receipt with its checkpoint and a proof computed from the checkpoint's batch. */
-function storeBundle(store: ChioStoreReader, name: string, q: BundleQuery, sourceLabel: string): BundleAnswer | null {
+function storeBundle(h: Extract<Held, { kind: 'store' }>, q: BundleQuery, sourceLabel: string): BundleAnswer | null {
+  const { store, name } = h;
   const table = q.file.slice(name.length + 1);
   const origin = { source: sourceLabel, file: q.file, line: q.line };
   if (table === 'http_receipts') {
@@ -182,19 +194,15 @@ function storeBundle(store: ChioStoreReader, name: string, q: BundleQuery, sourc
   }
   const role = table === 'chio_tool_receipts' ? 'tool' : table === 'chio_child_receipts' ? 'child' : null;
   if (!role) return null;
-  const rows = role === 'tool' ? store.toolReceipts() : store.childReceipts();
   let raw: string | undefined;
-  for (const row of rows) {
-    if (isRowError(row)) continue;
-    if (row.seq === q.line && row.receiptId === q.id) raw = row.rawJson;
+  for (const row of role === 'tool' ? store.toolReceipts() : store.childReceipts()) {
+    if (isRowError(row) || row.seq !== q.line || row.receiptId !== q.id) continue;
+    raw = row.rawJson;
+    break;
   }
   if (raw === undefined) return null;
   const bundle: ReceiptBundle = { v: 1, role, receipt: raw, origin };
-  const claimLog: ClaimLogRow[] = [];
-  for (const row of store.claimLog()) if (!isRowError(row)) claimLog.push(row);
-  const checkpoints: CheckpointRow[] = [];
-  for (const row of store.checkpoints()) if (!isRowError(row)) checkpoints.push(row);
-  const order = coverageOrder(store, claimLog, checkpoints);
+  const { claimLog, checkpoints, order } = (h.context ??= storeContext(store));
   const claimKind = role === 'tool' ? 'tool_receipt' : 'child_receipt';
   const logSeq = order === 'tool-seq' ? (role === 'tool' ? q.line : undefined) : claimLog.find((e) => e.receiptKind === claimKind && e.receiptId === q.id)?.entrySeq;
   if (logSeq === undefined) return { ok: true, bundle, note: 'this store does not checkpoint child receipts' };
@@ -202,31 +210,16 @@ function storeBundle(store: ChioStoreReader, name: string, q: BundleQuery, sourc
   const cp = checkpoints.find((c) => c.batchStartSeq <= logSeq && logSeq <= c.batchEndSeq);
   if (!cp) return { ok: true, bundle, note: 'no checkpoint covers this receipt yet (the uncheckpointed tail)' };
   bundle.checkpoint = checkpointRecordText(cp);
-  // The batch's leaves, in the order the store's checkpoints cover them.
-  const wanted = new Map<string, number>();
-  if (order === 'tool-seq') {
-    for (let s = cp.batchStartSeq; s <= cp.batchEndSeq; s++) wanted.set(`tool:${s}`, s - cp.batchStartSeq);
-  } else {
-    for (const e of claimLog) if (e.entrySeq >= cp.batchStartSeq && e.entrySeq <= cp.batchEndSeq) wanted.set(`${e.receiptKind === 'tool_receipt' ? 'tool' : 'child'}:${e.sourceSeq}`, e.entrySeq - cp.batchStartSeq);
-  }
-  const leaves: (Uint8Array | undefined)[] = new Array(cp.batchEndSeq - cp.batchStartSeq + 1);
-  for (const [kind, gen] of [['tool', store.toolReceipts()], ['child', store.childReceipts()]] as const) {
-    for (const row of gen) {
-      if (isRowError(row)) continue;
-      const at = wanted.get(`${kind}:${row.seq}`);
-      if (at !== undefined) leaves[at] = receiptLeafHash(row.rawJson, kind) ?? undefined;
-    }
-  }
-  const index = logSeq - cp.batchStartSeq;
-  if (leaves.some((l) => l === undefined)) return { ok: true, bundle, note: `the store lacks a readable receipt of checkpoint ${cp.checkpointSeq}'s batch, so no proof can be computed` };
-  const path = inclusionProofFor(leaves as Uint8Array[], index);
-  if (!path) return { ok: true, bundle, note: 'no proof can be computed for this batch' };
-  bundle.proof = JSON.stringify({
-    checkpoint_seq: cp.checkpointSeq,
-    receipt_seq: logSeq,
-    leaf_index: index,
-    merkle_root: cp.merkleRoot,
-    proof: { tree_size: leaves.length, leaf_index: index, audit_path: path.map((h) => `0x${toHex(h)}`) },
-  });
+  const proof = inclusionProofText(cp, logSeq, logSeq - cp.batchStartSeq, batchLeaves(store, claimLog, cp, order));
+  if (!proof) return { ok: true, bundle, note: `the store lacks a readable receipt of checkpoint ${cp.checkpointSeq}'s batch, so no proof can be computed` };
+  bundle.proof = proof;
   return { ok: true, bundle, note: 'this store keeps no inclusion proofs: the proof was computed from the checkpoint\'s batch in the store, and is checked against the signed root like any other' };
+}
+
+function storeContext(store: ChioStoreReader): StoreContext {
+  const claimLog: ClaimLogRow[] = [];
+  for (const row of store.claimLog()) if (!isRowError(row)) claimLog.push(row);
+  const checkpoints: CheckpointRow[] = [];
+  for (const row of store.checkpoints()) if (!isRowError(row)) checkpoints.push(row);
+  return { claimLog, checkpoints, order: coverageOrder(store, claimLog, checkpoints) };
 }

@@ -54,7 +54,7 @@ async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: num
   const name = decodeURIComponent(u.pathname.split('/').pop() || u.host);
   if (u.pathname.endsWith('/') || name === 'manifest.json') {
     await loadPackage(urlPackageDir(new URL('.', u).href, count), p, space);
-    await h.addPackage(urlPackageDir(new URL('.', u).href, uncounted));
+    h.addPackage(urlPackageDir(new URL('.', u).href, uncounted));
     return;
   }
   const res = await fetch(u);
@@ -135,7 +135,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
           if (group.kind === 'package') {
             await isolated(group.dir, async () => {
               await loadPackage(packageDir(group, count), p, s);
-              await h.addPackage(packageDir(group, uncounted));
+              h.addPackage(packageDir(group, uncounted));
             });
           } else if (group.kind === 'file') {
             await isolated(group.name, async () => {
@@ -161,7 +161,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         const base = new URL('/v1/evidence/package/', self.location.href).href;
         await isolated(base, async () => {
           await loadPackage(urlPackageDir(base, count), p, space);
-          await h.addPackage(urlPackageDir(base, uncounted));
+          h.addPackage(urlPackageDir(base, uncounted));
         });
       } else {
         bytesTotal = null;
