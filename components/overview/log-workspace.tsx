@@ -4,7 +4,7 @@
 // export the report in the command line's format.
 import { useEffect } from 'react';
 import { reportToJson } from '../../lib/verify/report-json';
-import { downloadJson } from '../data/download';
+import { downloadText } from '../data/download';
 import { useLog } from '../data/log-provider';
 import { SourcePicker } from '../loader/source-picker';
 import { VerifyProgress } from '../loader/verify-progress';
@@ -37,7 +37,7 @@ export function LogWorkspace() {
         <>
           {continuity?.load === session.verifiedCheckpoints && <CheckpointContinuity outcomes={continuity.outcomes} />}
           <p>
-            <button type="button" className="button" data-testid="export-report" onClick={() => downloadJson('receipt-audit-report.json', reportToJson(session.report) + '\n')}>
+            <button type="button" className="button" data-testid="export-report" onClick={() => downloadText('receipt-audit-report.json', reportToJson(session.report) + '\n')}>
               Export the report (JSON, as <code>receipt-audit verify --json</code> prints it)
             </button>
           </p>

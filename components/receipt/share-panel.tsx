@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import type { ReceiptBundle } from '../../lib/share/bundle';
 import { bundleToNdjson, encodeBundle } from '../../lib/share/bundle';
 import type { LogSource } from '../../lib/workers/protocol';
-import { downloadJson } from '../data/download';
+import { downloadText } from '../data/download';
 
 /** The `?source=` value that reopens a log served over HTTP, or null for files on this computer. */
 export function sourceParam(sources: LogSource[] | null): string | null {
@@ -77,7 +77,7 @@ export function SharePanel({ id, bundle, sources, kernelKey }: { id: string; bun
         <p className="muted">Preparing the self-contained link…</p>
       )}
       <p>
-        <button type="button" className="button" data-testid="share-download" onClick={() => downloadJson(file, bundleToNdjson(bundle), 'application/x-ndjson')}>
+        <button type="button" className="button" data-testid="share-download" onClick={() => downloadText(file, bundleToNdjson(bundle), 'application/x-ndjson')}>
           Download the evidence ({file})
         </button>{' '}
         and check it with the command line:

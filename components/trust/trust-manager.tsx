@@ -7,7 +7,7 @@ import { normalizeKernelKey } from '../../lib/chio/keys';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { useLog } from '../data/log-provider';
 import { type TrustEntry, parseTrustEntries } from '../../lib/trust/trust-file';
-import { downloadJson } from '../data/download';
+import { downloadText } from '../data/download';
 import { RememberedCheckpoints } from './remembered-checkpoints';
 
 const toUnix = (local: string): number | undefined => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
@@ -92,7 +92,7 @@ export function TrustManager() {
         </table>
       )}
       <p className="picker-row">
-        <button type="button" className="button" onClick={() => downloadJson('receipt-audit-trust.json', JSON.stringify(trust, null, 2) + '\n')} disabled={trust.length === 0}>
+        <button type="button" className="button" onClick={() => downloadText('receipt-audit-trust.json', JSON.stringify(trust, null, 2) + '\n')} disabled={trust.length === 0}>
           Export (for receipt-audit --trust-file)
         </button>
         <label className="button">
