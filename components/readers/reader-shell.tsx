@@ -1,0 +1,65 @@
+'use client';
+// The frame of every reader view (DAG, finance, compliance, security): opens
+// the shared log if none is open, shows its progress while it verifies, and
+// renders the view only once verdicts exist, since those views count verified
+// receipts only. `VerifiedNote` says on each view what its numbers stand on.
+import Link from 'next/link';
+import { type ReactNode, useEffect, useMemo } from 'react';
+import type { RowStore } from '../../lib/query/row-store';
+import { type VerifiedScope, verifiedScope } from '../../lib/readers/scope';
+import type { VerificationReport } from '../../lib/verify/report';
+import { useLog } from '../data/log-provider';
+import { VerifyProgress } from '../loader/verify-progress';
+
+export interface ReaderData {
+  store: RowStore;
+  report: VerificationReport;
+  scope: VerifiedScope;
+  label: string;
+}
+
+export function ReaderShell({ children }: { children: (data: ReaderData) => ReactNode }) {
+  const { session, rows, cancel, ensureOpen } = useLog();
+  useEffect(ensureOpen, [ensureOpen]);
+  const done = session.status === 'done' ? session : null;
+  const store = rows.current;
+  const scope = useMemo(() => (done && store ? verifiedScope(store) : null), [done, store]);
+  if (session.status === 'running') {
+    return (
+      <>
+        <VerifyProgress label={session.label} progress={session.progress} rows={session.rows} onCancel={cancel} />
+        <p className="muted" data-testid="reader-waiting">
+          This view counts verified receipts only: it appears when the whole log has been checked.
+        </p>
+      </>
+    );
+  }
+  if (session.status === 'error') return <p role="alert">Could not verify {session.label}: {session.message}</p>;
+  if (session.status === 'cancelled') return <p role="status">Cancelled: {session.label} was not verified. <Link href="/">Open a log</Link></p>;
+  if (!done || !scope || !store) return <p className="muted">Opening the log…</p>;
+  return <>{children({ store, report: done.report, scope, label: done.label })}</>;
+}
+
+/** What a view's numbers stand on: the verified receipts, and what was left out. */
+export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: string }) {
+  const { failed, unverified, pending } = scope.left;
+  const out = failed + unverified + pending;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  return (
+    <p className="muted" data-testid="verified-note" data-counted={scope.rows.length} data-left={out}>
+      Counted from the {fmt(scope.rows.length)} verified receipts of {label}
+      {out > 0 ? (
+        <>
+          {'; left out: '}
+          {[failed && `${fmt(failed)} failed`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}
+          {' ('}
+          <Link href="/receipts?verdict=failed&verdict=unverified">see them</Link>
+          {')'}
+        </>
+      ) : (
+        '; none left out'
+      )}
+      .
+    </p>
+  );
+}

@@ -1,0 +1,34 @@
+// What the reader views (DAG, finance, compliance, security) count: verified
+// receipts only, in log order, and how many were left out and why, so every
+// number on those pages can say what it stands on. Pure.
+import { type RowStore, VERDICTS } from '../query/row-store';
+
+export interface VerifiedScope {
+  /** Rows whose verdict is `verified`, in log order. */
+  rows: Uint32Array;
+  /** Rows left out, by verdict. */
+  left: { failed: number; unverified: number; pending: number };
+  /** All rows of the log. */
+  total: number;
+}
+
+/** The verified rows of `store` (optionally only those `keep` accepts), in log order. */
+export function verifiedScope(store: RowStore, keep?: (row: number) => boolean): VerifiedScope {
+  const { rowAtPos } = store.positions();
+  const verified = VERDICTS.indexOf('verified');
+  const out = new Uint32Array(store.length);
+  const tally = new Uint32Array(VERDICTS.length);
+  let n = 0;
+  for (let p = 0; p < rowAtPos.length; p++) {
+    const row = rowAtPos[p]!;
+    if (keep && !keep(row)) continue;
+    const v = store.verdict[row]!;
+    if (v === verified) out[n++] = row;
+    else tally[v]!++;
+  }
+  return {
+    rows: out.subarray(0, n),
+    left: { failed: tally[VERDICTS.indexOf('failed')]!, unverified: tally[VERDICTS.indexOf('unverified')]!, pending: tally[VERDICTS.indexOf('pending')]! },
+    total: store.length,
+  };
+}
