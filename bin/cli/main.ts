@@ -8,6 +8,7 @@ import initSqlJs from 'sql.js';
 import { LogVerifier } from '../../lib/verify/log-verifier';
 import { reportToJson } from '../../lib/verify/report-json';
 import type { VerificationReport } from '../../lib/verify/report';
+import type { ReceiptView } from '../../lib/verify/receipt-view';
 import { loadFile, loadPackage } from '../../lib/sources/package';
 import { openChioStore } from '../../lib/sources/sqlite-store';
 import { loadStore } from '../../lib/sources/store';
@@ -84,7 +85,7 @@ export async function verifyPaths(paths: string[], trust: TrustStore): Promise<V
 }
 
 /** Reads every path into one verifier, not yet finished (tests also read its checkpoint entries). */
-export async function loadPaths(paths: string[], trust: TrustStore): Promise<LogVerifier> {
+export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (views: ReceiptView[]) => void): Promise<LogVerifier> {
   // Refuse unreadable or unrecognized input before verifying anything.
   const inputs: { path: string; kind: InputKind }[] = [];
   for (const p of paths) {
@@ -93,7 +94,7 @@ export async function loadPaths(paths: string[], trust: TrustStore): Promise<Log
     if (s.kind === 'unknown') throw new UsageError(`unknown format: ${p}: ${s.reason}`);
     inputs.push({ path: p, kind: s.kind });
   }
-  const verifier = new LogVerifier({ trust });
+  const verifier = new LogVerifier({ trust, ...(onViews ? { onViews } : {}) });
   let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
   for (const [i, input] of inputs.entries()) {
     const abs = path.resolve(input.path);

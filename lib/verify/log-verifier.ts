@@ -7,8 +7,9 @@ import type { CheckpointEntry } from './entries';
 import { LogAssembler } from './log-assembler';
 import type { LogSink } from './log-sink';
 import type { Problem } from './problems';
-import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput } from './record-verifier';
+import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews } from './record-verifier';
 import type { PackageReport, VerificationReport } from './report';
+import type { ReceiptView } from './receipt-view';
 
 export type { RecordOrigin } from './record-verifier';
 
@@ -16,12 +17,15 @@ export interface LogVerifierOptions {
   trust?: TrustStore;
   /** Signature checks allowed in flight before intake waits (keeps memory flat, WebCrypto busy). */
   maxInFlight?: number;
+  /** Receives each record's display fields (ReceiptView) once its checks settle, as the browser's workers send them. */
+  onViews?: (views: ReceiptView[]) => void;
 }
 
 export class LogVerifier implements LogSink {
   private readonly trust: TrustStore;
   private readonly maxInFlight: number;
   private readonly records: RecordVerifier;
+  private readonly onViews: ((views: ReceiptView[]) => void) | undefined;
   private readonly assembler = new LogAssembler();
   private pending: Promise<void>[] = [];
   private recordCount = 0;
@@ -30,15 +34,22 @@ export class LogVerifier implements LogSink {
   constructor(options: LogVerifierOptions = {}) {
     this.trust = options.trust ?? TrustStore.empty();
     this.maxInFlight = options.maxInFlight ?? 1024;
-    this.records = new RecordVerifier(this.trust);
+    this.onViews = options.onViews;
+    this.records = new RecordVerifier(this.trust, { views: this.onViews !== undefined });
   }
 
   /** Adds one record's text. Awaiting it applies backpressure; never throws on bad input. */
   async addRecord(text: string, origin: RecordOrigin): Promise<void> {
     this.assertOpen();
     const out = emptyOutput();
-    this.pending.push(...this.records.verify(text, origin, this.recordCount++ * ORDER_STRIDE, out));
+    const settled = this.records.verify(text, origin, this.recordCount++ * ORDER_STRIDE, out);
+    this.pending.push(...settled);
     this.assembler.add(out);
+    const onViews = this.onViews;
+    if (onViews && out.views.length > 0) this.pending.push(Promise.all(settled).then(() => {
+        markFailedViews(out);
+        onViews(out.views);
+      }));
     if (this.pending.length >= this.maxInFlight) await this.settle();
   }
 
