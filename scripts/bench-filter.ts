@@ -55,5 +55,5 @@ for (const [name, extra] of cases) {
     times.push(performance.now() - s);
   }
   times.sort((a, b) => a - b);
-  process.stdout.write(`${name.padEnd(30)} ${n.toLocaleString('en-US').padStart(10)} rows  median ${times[2]!.toFixed(1)} ms\n`);
+  process.stdout.write(`${name.padEnd(30)} ${n.toLocaleString('en-US').padStart(10)} rows  median ${times[2]!.toFixed(1)} ms  min ${times[0]!.toFixed(1)} ms\n`);
 }

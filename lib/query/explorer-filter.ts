@@ -2,6 +2,7 @@
 // codes, free text, a reader preset and a sort — kept in the URL, so a
 // filtered view is itself a link. Pure: the URL codec and the row scan.
 import { PROBLEM_CODES } from '../verify/problems';
+import { radixSortRows } from './radix-sort';
 import { type RowStore, type StringColumn, VERDICTS } from './row-store';
 
 /** Fields filtered by exact value (any of the listed values). */
@@ -88,15 +89,13 @@ function codeSet(store: RowStore, column: StringColumn, values: string[]): Uint8
   return set;
 }
 
-/** Dictionary codes whose text contains `q` (case-insensitive). */
-function textMatches(store: RowStore, column: StringColumn, q: string): Uint8Array {
-  const values = store.dict[column].lowered();
-  const hit = new Uint8Array(values.length);
-  for (let c = 1; c < values.length; c++) if (values[c]!.includes(q)) hit[c] = 1;
-  return hit;
-}
-
 const SEARCHED: StringColumn[] = ['id', 'toolServer', 'toolName', 'guard', 'reason', 'capabilityId', 'tenant', 'decision', 'file', 'sessionId', 'requestId'];
+
+/** Prepares up to `maxValues` more values of the searched columns for free text (idle time); true once all are. */
+export function warmSearch(store: RowStore, maxValues: number): boolean {
+  for (const c of SEARCHED) if (!store.dict[c].warmSearch(maxValues)) return false;
+  return true;
+}
 
 /** Row indexes that pass `f`, in the filter's sort order. */
 export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
@@ -133,19 +132,23 @@ export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
   if (f.q) {
     const q = f.q.toLowerCase();
     // Only the columns where some value matches are looked at per row, in a plain loop.
-    const hits = SEARCHED.map((c) => ({ codes: store.codes[c], hit: textMatches(store, c, q) })).filter((h) => h.hit.includes(1));
+    const hits = SEARCHED.map((c) => ({ codes: store.codes[c], hit: store.dict[c].matches(q) })).filter((h) => h.hit.includes(1));
     tests.push((i) => {
       for (const h of hits) if (h.hit[h.codes[i]!] === 1) return true;
       return false;
     });
   }
+  // Rows are scanned in log order, so the result is in log order before any sort (and ties stay in it).
+  const { rowAtPos } = store.positions();
   const out = new Uint32Array(store.length);
   let n = 0;
   if (tests.length === 0) {
     // The unfiltered table (re-computed for every batch while a log streams in): no per-row calls.
-    for (; n < store.length; n++) out[n] = n;
+    out.set(rowAtPos);
+    n = store.length;
   } else {
-    outer: for (let i = 0; i < store.length; i++) {
+    outer: for (let p = 0; p < rowAtPos.length; p++) {
+      const i = rowAtPos[p]!;
       for (const t of tests) if (!t(i)) continue outer;
       out[n++] = i;
     }
@@ -153,103 +156,71 @@ export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
   return sortRows(store, out.subarray(0, n), f.sort);
 }
 
+/**
+ * Sorts rows given in log order; equal keys stay in log order, in either
+ * direction. Descending is the ascending sort of the reversed rows, reversed
+ * (stable both ways), so keys never need inverting.
+ */
 function sortRows(store: RowStore, rows: Uint32Array, sort: ExplorerFilter['sort']): Uint32Array {
-  if (sort.column === 'order' && sort.dir === 'asc' && isAscending(store, rows)) return rows;
-  return sortByRank(store, rows, sort.column === 'order' ? null : primaryRanks(store, rows, sort.column), sort.dir);
+  if (sort.column === 'order') return sort.dir === 'asc' ? rows : rows.slice().reverse();
+  const desc = sort.dir === 'desc';
+  const input = desc ? rows.slice().reverse() : rows.slice();
+  const sorted = sortAscending(store, input, sort.column);
+  return desc ? sorted.reverse() : sorted;
 }
 
-/**
- * Each row's rank under the column (equal keys, equal ranks; absent keys
- * first), as integers below `count`.
- */
-function primaryRanks(store: RowStore, rows: Uint32Array, column: Exclude<SortColumn, 'order'>): { rank: Float64Array; count: number } {
+function sortAscending(store: RowStore, rows: Uint32Array, column: Exclude<SortColumn, 'order'>): Uint32Array {
   const n = rows.length;
-  const rank = new Float64Array(n);
-  if (column === 'time') {
-    // Whole seconds: the offset from the earliest time is the rank when the span is not huge.
-    let min = Infinity;
-    let max = -Infinity;
-    for (let j = 0; j < n; j++) {
-      const t = store.time[rows[j]!]!;
-      if (t < min) min = t;
-      if (t > max) max = t;
+  if (column === 'time' || column === 'cost') {
+    // Unknown times and rows without a cost sort first.
+    const known = column === 'time' ? (i: number) => !Number.isNaN(store.time[i]!) : (i: number) => store.hasCost[i] === 1;
+    let k = 0;
+    for (let j = 0; j < n; j++) if (known(rows[j]!)) k++;
+    const keyed = new Uint32Array(k);
+    const out = new Uint32Array(n);
+    for (let j = 0, a = 0, b = 0; j < n; j++) {
+      const r = rows[j]!;
+      if (known(r)) keyed[a++] = r;
+      else out[b++] = r;
     }
-    const span = max - min + 2;
-    if (Number.isSafeInteger(min) && Number.isSafeInteger(max) && span * store.length < 2 ** 52) {
-      for (let j = 0; j < n; j++) {
-        const t = store.time[rows[j]!]!;
-        rank[j] = Number.isNaN(t) ? 0 : t - min + 1; // unknown times first
-      }
-      return { rank, count: span };
-    }
-    const keys = new Float64Array(n);
-    for (let j = 0; j < n; j++) keys[j] = Number.isNaN(store.time[rows[j]!]!) ? -Infinity : store.time[rows[j]!]!;
-    const distinct = uniqueSorted(keys.slice().sort());
-    for (let j = 0; j < n; j++) rank[j] = lowerBound(distinct, keys[j]!);
-    return { rank, count: distinct.length };
+    const lo = new Uint32Array(k);
+    const hi = new Uint32Array(k);
+    if (column === 'time') timeKeys(store, keyed, lo, hi);
+    else costKeys(store, keyed, lo, hi);
+    out.set(radixSortRows(keyed, lo, hi), n - k);
+    return out;
   }
-  if (column === 'cost') {
-    const keys = new BigUint64Array(n);
-    let costs = 0;
-    for (let j = 0; j < n; j++) if (store.hasCost[rows[j]!]) keys[costs++] = store.cost[rows[j]!]!;
-    const distinct = uniqueSorted(keys.subarray(0, costs).slice().sort());
-    // Rank 0 is "no cost" (the old comparator's -1n), then the costs in order.
-    for (let j = 0; j < n; j++) rank[j] = store.hasCost[rows[j]!] ? 1 + lowerBound(distinct, store.cost[rows[j]!]!) : 0;
-    return { rank, count: distinct.length + 1 };
-  }
+  const lo = new Uint32Array(n);
   if (column === 'verdict') {
-    for (let j = 0; j < n; j++) rank[j] = store.verdict[rows[j]!]!;
-    return { rank, count: 256 };
+    for (let j = 0; j < n; j++) lo[j] = store.verdict[rows[j]!]!;
+  } else {
+    const byCode = dictRank(store, column);
+    const codes = store.codes[column];
+    for (let j = 0; j < n; j++) lo[j] = byCode[codes[rows[j]!]!]!;
   }
-  const byCode = dictRank(store, column);
-  const codes = store.codes[column];
-  for (let j = 0; j < n; j++) rank[j] = byCode[codes[rows[j]!]!]!;
-  return { rank, count: byCode.length };
+  return radixSortRows(rows, lo, null);
 }
 
-/**
- * Sorts rows by rank (ascending or descending), ties in log order, with one
- * native Float64Array sort of packed keys (rank × rows + position in log
- * order): a comparator over a million rows took 0.2–1 s of the main thread.
- */
-function sortByRank(store: RowStore, rows: Uint32Array, primary: { rank: Float64Array; count: number } | null, dir: 'asc' | 'desc'): Uint32Array {
-  const n = rows.length;
-  const { posOfRow, rowAtPos } = store.positions();
-  const size = store.length;
-  const keys = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    const pos = posOfRow[rows[j]!]!;
-    // Sorting by log order itself (primary null): descending reverses the positions.
-    if (primary === null) keys[j] = dir === 'asc' ? pos : size - 1 - pos;
-    else keys[j] = (dir === 'asc' ? primary.rank[j]! : primary.count - 1 - primary.rank[j]!) * size + pos;
+/** Whole seconds as offsets from the earliest (up to 2^53, in two 32-bit words). */
+function timeKeys(store: RowStore, rows: Uint32Array, lo: Uint32Array, hi: Uint32Array): void {
+  let min = Infinity;
+  for (let j = 0; j < rows.length; j++) min = Math.min(min, store.time[rows[j]!]!);
+  for (let j = 0; j < rows.length; j++) {
+    const x = store.time[rows[j]!]! - min;
+    lo[j] = x % 2 ** 32;
+    hi[j] = Math.floor(x / 2 ** 32);
   }
-  keys.sort();
-  const out = new Uint32Array(n);
-  for (let j = 0; j < n; j++) out[j] = rowAtPos[primary === null && dir === 'desc' ? size - 1 - keys[j]! : keys[j]! % size]!;
-  return out;
 }
 
-function uniqueSorted<T extends Float64Array | BigUint64Array>(sorted: T): T {
-  let m = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[m - 1]) sorted[m++] = sorted[i]!;
-  return sorted.subarray(0, m) as T;
-}
-
-/** First index whose value is ≥ x (the arrays are sorted ascending). */
-function lowerBound<T extends number | bigint>(a: { length: number; [i: number]: T }, x: T): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
+/** The exact u64 amounts, read as their two 32-bit words (no BigInt per row). */
+function costKeys(store: RowStore, rows: Uint32Array, lo: Uint32Array, hi: Uint32Array): void {
+  const words = new Uint32Array(store.cost.buffer, store.cost.byteOffset, store.cost.length * 2);
+  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  for (let j = 0; j < rows.length; j++) {
+    const r = rows[j]!;
+    lo[j] = words[2 * r + (little ? 0 : 1)]!;
+    hi[j] = words[2 * r + (little ? 1 : 0)]!;
   }
-  return lo;
-}
-
-function isAscending(store: RowStore, rows: Uint32Array): boolean {
-  for (let i = 1; i < rows.length; i++) if (store.order[rows[i]!]! < store.order[rows[i - 1]!]!) return false;
-  return true;
 }
 
 /** Alphabetical rank of each dictionary code (absent sorts first). */

@@ -6,6 +6,8 @@
 import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
 import type { ReceiptView } from '../verify/receipt-view';
 import type { VerificationReport } from '../verify/report';
+import { radixSortRows } from './radix-sort';
+import { TextIndex } from './text-index';
 
 /** Columns held as dictionary codes (0 = absent). */
 export const STRING_COLUMNS = [
@@ -34,11 +36,16 @@ export class Dictionary {
   lookup(v: string): number | undefined {
     return this.index.get(v);
   }
-  private lower: string[] = [];
-  /** The values lower-cased, for free-text search (kept between searches). */
-  lowered(): string[] {
-    for (let c = this.lower.length; c < this.values.length; c++) this.lower.push(this.values[c]!.toLowerCase());
-    return this.lower;
+  private readonly text = new TextIndex();
+  /** One byte per code: 1 where the value contains `q` (lower-case), case-insensitively. */
+  matches(q: string): Uint8Array {
+    const hit = new Uint8Array(this.values.length);
+    this.text.search(this.values, q, hit);
+    return hit;
+  }
+  /** Prepares up to `maxValues` more values for search (idle time); true once all are ready. */
+  warmSearch(maxValues: number): boolean {
+    return this.text.warm(this.values, maxValues);
   }
 }
 
@@ -64,7 +71,6 @@ export class RowStore {
   readonly codes: Record<StringColumn, Uint32Array>;
   /** Rows per dictionary code, counted as rows arrive, so facet menus never scan the rows. */
   private readonly counts: Record<StringColumn, Uint32Array>;
-  private readonly rowOfOrder = new Map<number, number>();
   private readonly rowOfId = new Map<string, number>();
 
   constructor() {
@@ -100,19 +106,16 @@ export class RowStore {
         if (code >= this.counts[c].length) this.counts[c] = grow(this.counts[c], code + 1);
         this.counts[c][code]!++;
       }
-      this.rowOfOrder.set(v.order, i);
       if (!this.rowOfId.has(v.id)) this.rowOfId.set(v.id, i);
     }
   }
 
   /** Verdicts and problem codes from the assembled report (rows are matched by their order). */
   applyReport(report: VerificationReport): void {
-    // A typed array sorts numerically in native code (a million orders: ~0.1 s, not ~1 s).
-    const sortedOrders = Float64Array.from(this.rowOfOrder.keys()).sort();
+    const { rowAtPos } = this.positions();
     report.receipts.forEach((r, k) => {
-      const row = this.rowOfOrder.get(sortedOrders[k]!);
-      if (row === undefined) return;
-      this.verdict[row] = VERDICTS.indexOf(r.verdict);
+      const row = rowAtPos[k];
+      if (row !== undefined) this.verdict[row] = VERDICTS.indexOf(r.verdict);
     });
     for (const p of report.problems) {
       if (p.receipt_id === undefined) continue;
@@ -129,15 +132,21 @@ export class RowStore {
    */
   positions(): { posOfRow: Uint32Array; rowAtPos: Uint32Array } {
     if (this.logOrder?.length === this.length) return this.logOrder;
-    const sorted = Float64Array.from(this.rowOfOrder.keys()).sort();
-    const posOfRow = new Uint32Array(this.length);
-    const rowAtPos = new Uint32Array(this.length);
-    for (let k = 0; k < sorted.length; k++) {
-      const row = this.rowOfOrder.get(sorted[k]!)!;
-      posOfRow[row] = k;
-      rowAtPos[k] = row;
+    // Orders are integers below 2^53: a radix sort of their two 32-bit words.
+    const n = this.length;
+    const lo = new Uint32Array(n);
+    const hi = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const o = this.order[i]!;
+      lo[i] = o % 2 ** 32;
+      hi[i] = Math.floor(o / 2 ** 32);
     }
-    this.logOrder = { length: this.length, posOfRow, rowAtPos };
+    const rows = new Uint32Array(n);
+    for (let i = 0; i < n; i++) rows[i] = i;
+    const rowAtPos = radixSortRows(rows, lo, hi);
+    const posOfRow = new Uint32Array(n);
+    for (let k = 0; k < n; k++) posOfRow[rowAtPos[k]!] = k;
+    this.logOrder = { length: n, posOfRow, rowAtPos };
     return this.logOrder;
   }
 
