@@ -49,8 +49,8 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
       w.onmessage = (e: MessageEvent<LogEvent>) => {
         if (worker.current !== w) return; // a stale session
         const m = e.data;
-        if (m.type === 'views') {
-          rows.current.append(m.views);
+        if (m.type === 'rows') {
+          rows.current.applyDelta(m.delta);
           setSession((s) => (s.status === 'running' ? { ...s, rows: rows.current.length } : s));
         } else if (m.type === 'progress') {
           setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));

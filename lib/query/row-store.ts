@@ -1,8 +1,10 @@
 // The explorer's rows, columnar: one typed array per column and dictionary
 // codes for strings, so a million receipts cost tens of megabytes instead of a
-// million objects, and filters scan arrays rather than objects. Rows arrive in
-// batches (ReceiptView, in any order) and get their verdicts when the log is
-// assembled. Pure; runs on the page or in a worker.
+// million objects, and filters scan arrays rather than objects. The log worker
+// encodes the receipts' display fields (RowEncoder: codes assigned there, with
+// the dictionaries' maps) and sends the new rows as a RowDelta of typed arrays
+// it gives away; the page's RowStore only copies them in. Rows arrive in any
+// order and get their verdicts when the log is assembled. Pure.
 import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
 import type { ReceiptView } from '../verify/receipt-view';
 import type { VerificationReport } from '../verify/report';
@@ -20,22 +22,26 @@ export type StringColumn = (typeof STRING_COLUMNS)[number];
 export const VERDICTS = ['pending', 'verified', 'failed', 'unverified'] as const;
 export type RowVerdict = (typeof VERDICTS)[number];
 
+/** Beyond this many values, a lookup scans the values instead of building a map of them. */
+const LOOKUP_MAP_MAX = 100_000;
+
+/** A column's distinct values on the page (code = index; code 0, "", is "absent"). */
 export class Dictionary {
   readonly values: string[] = [''];
   private readonly index = new Map<string, number>([['', 0]]);
-  code(v: string | undefined): number {
-    if (v === undefined) return 0;
-    let c = this.index.get(v);
-    if (c === undefined) {
-      c = this.values.length;
-      this.values.push(v);
-      this.index.set(v, c);
+  private indexed = 1;
+
+  /** The code of `v`, if the column has it. `many`: more lookups follow, so index every value (once). */
+  lookup(v: string, many = false): number | undefined {
+    if (!many && this.values.length > LOOKUP_MAP_MAX && this.indexed < this.values.length) {
+      // A column of (nearly) unique values, like receipt ids: one native scan, no million-entry map.
+      const c = this.values.indexOf(v);
+      return c < 0 ? undefined : c;
     }
-    return c;
-  }
-  lookup(v: string): number | undefined {
+    for (; this.indexed < this.values.length; this.indexed++) if (!this.index.has(this.values[this.indexed]!)) this.index.set(this.values[this.indexed]!, this.indexed);
     return this.index.get(v);
   }
+
   private readonly text = new TextIndex();
   /** One byte per code: 1 where the value contains `q` (lower-case), case-insensitively. */
   matches(q: string): Uint8Array {
@@ -46,6 +52,81 @@ export class Dictionary {
   /** Prepares up to `maxValues` more values for search (idle time); true once all are ready. */
   warmSearch(maxValues: number): boolean {
     return this.text.warm(this.values, maxValues);
+  }
+}
+
+/** New rows for a RowStore: columns for rows `from`…`from + count - 1` and each dictionary's new values. */
+export interface RowDelta {
+  from: number;
+  count: number;
+  order: Float64Array;
+  time: Float64Array;
+  cost: BigUint64Array;
+  hasCost: Uint8Array;
+  /** Verdict codes known already (a receipt whose own checks failed), else 0 (pending). */
+  verdict: Uint8Array;
+  line: Uint32Array;
+  codes: Record<StringColumn, Uint32Array>;
+  /** Values first seen in these rows, in code order, continuing each dictionary. */
+  values: Record<StringColumn, string[]>;
+}
+
+/** The typed arrays a delta can give away in postMessage (none of them is kept by the sender). */
+export function deltaTransfer(d: RowDelta): ArrayBuffer[] {
+  return [d.order, d.time, d.cost, d.hasCost, d.verdict, d.line, ...STRING_COLUMNS.map((c) => d.codes[c])].map((a) => a.buffer as ArrayBuffer);
+}
+
+/**
+ * Encodes receipts' display fields into RowDeltas (in the log worker): assigns
+ * dictionary codes, holding a map per column, and keeps no rows once taken.
+ */
+export class RowEncoder {
+  private rows = 0;
+  private readonly maps = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Map<string, number>([['', 0]])])) as Record<StringColumn, Map<string, number>>;
+  private pending: ReceiptView[] = [];
+
+  add(views: readonly ReceiptView[]): void {
+    for (const v of views) this.pending.push(v);
+  }
+
+  /** The rows added since the last take, or null if none. */
+  take(): RowDelta | null {
+    const views = this.pending;
+    if (views.length === 0) return null;
+    this.pending = [];
+    const n = views.length;
+    const d: RowDelta = {
+      from: this.rows, count: n, order: new Float64Array(n), time: new Float64Array(n), cost: new BigUint64Array(n), hasCost: new Uint8Array(n),
+      verdict: new Uint8Array(n), line: new Uint32Array(n),
+      codes: Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(n)])) as Record<StringColumn, Uint32Array>,
+      values: Object.fromEntries(STRING_COLUMNS.map((c) => [c, []])) as unknown as Record<StringColumn, string[]>,
+    };
+    const failed = VERDICTS.indexOf('failed');
+    views.forEach((v, i) => {
+      d.order[i] = v.order;
+      d.time[i] = v.time ?? NaN;
+      d.line[i] = v.line;
+      // A check of the record itself failed: the verdict is already final (the log cannot mend it).
+      if (v.failedEarly) d.verdict[i] = failed;
+      if (v.cost !== undefined && /^\d+$/.test(v.cost) && BigInt(v.cost) < 2n ** 64n) {
+        d.cost[i] = BigInt(v.cost);
+        d.hasCost[i] = 1;
+      }
+      for (const c of STRING_COLUMNS) {
+        const value = v[c as keyof ReceiptView] as string | undefined;
+        if (value === undefined) continue;
+        const map = this.maps[c];
+        let code = map.get(value);
+        if (code === undefined) {
+          code = map.size;
+          map.set(value, code);
+          d.values[c].push(value);
+        }
+        d.codes[c][i] = code;
+      }
+    });
+    this.rows += n;
+    return d;
   }
 }
 
@@ -71,7 +152,8 @@ export class RowStore {
   readonly codes: Record<StringColumn, Uint32Array>;
   /** Rows per dictionary code, counted as rows arrive, so facet menus never scan the rows. */
   private readonly counts: Record<StringColumn, Uint32Array>;
-  private readonly rowOfId = new Map<string, number>();
+  /** Per id code: 1 + the first row with that id (0: none). */
+  private rowOfIdCode = new Uint32Array(1024);
 
   constructor() {
     this.dict = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Dictionary()])) as Record<StringColumn, Dictionary>;
@@ -79,8 +161,19 @@ export class RowStore {
     this.counts = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(1024)])) as Record<StringColumn, Uint32Array>;
   }
 
+  /** Adds receipts directly (tests, Node): the same encoding the log worker does, applied here. */
   append(views: readonly ReceiptView[]): void {
-    const n = this.length + views.length;
+    this.encoder ??= new RowEncoder();
+    this.encoder.add(views);
+    const d = this.encoder.take();
+    if (d) this.applyDelta(d);
+  }
+  private encoder: RowEncoder | null = null;
+
+  /** Copies in the rows of a delta from the log worker (deltas arrive in order). */
+  applyDelta(d: RowDelta): void {
+    if (d.from !== this.length) throw new Error(`rows ${d.from}… arrived after ${this.length} rows: a delta was lost or reordered`);
+    const n = this.length + d.count;
     this.order = grow(this.order, n);
     this.time = grow(this.time, n);
     this.cost = grow(this.cost, n);
@@ -88,26 +181,27 @@ export class RowStore {
     this.verdict = grow(this.verdict, n);
     this.problems = grow(this.problems, n);
     this.line = grow(this.line, n);
-    for (const c of STRING_COLUMNS) this.codes[c] = grow(this.codes[c], n);
-    for (const v of views) {
-      const i = this.length++;
-      this.order[i] = v.order;
-      this.time[i] = v.time ?? NaN;
-      this.line[i] = v.line;
-      // A check of the record itself failed: the verdict is already final (the log cannot mend it).
-      if (v.failedEarly) this.verdict[i] = VERDICTS.indexOf('failed');
-      if (v.cost !== undefined && /^\d+$/.test(v.cost)) {
-        this.cost[i] = BigInt(v.cost);
-        this.hasCost[i] = 1;
-      }
-      for (const c of STRING_COLUMNS) {
-        const code = this.dict[c].code(v[c as keyof ReceiptView] as string | undefined);
-        this.codes[c][i] = code;
-        if (code >= this.counts[c].length) this.counts[c] = grow(this.counts[c], code + 1);
-        this.counts[c][code]!++;
-      }
-      if (!this.rowOfId.has(v.id)) this.rowOfId.set(v.id, i);
+    const at = this.length;
+    this.order.set(d.order, at);
+    this.time.set(d.time, at);
+    this.cost.set(d.cost, at);
+    this.hasCost.set(d.hasCost, at);
+    this.verdict.set(d.verdict, at);
+    this.line.set(d.line, at);
+    for (const c of STRING_COLUMNS) {
+      const values = this.dict[c].values;
+      for (const v of d.values[c]) values.push(v);
+      this.codes[c] = grow(this.codes[c], n);
+      this.codes[c].set(d.codes[c], at);
+      const counts = (this.counts[c] = grow(this.counts[c], values.length));
+      const codes = d.codes[c];
+      for (let i = 0; i < d.count; i++) counts[codes[i]!]!++;
     }
+    // The first row of each id (the receipt page's lookup).
+    this.rowOfIdCode = grow(this.rowOfIdCode, this.dict.id.values.length);
+    const ids = d.codes.id;
+    for (let i = 0; i < d.count; i++) if (this.rowOfIdCode[ids[i]!] === 0) this.rowOfIdCode[ids[i]!] = at + i + 1;
+    this.length = n;
   }
 
   /** Verdicts and problem codes from the assembled report (rows are matched by their order). */
@@ -117,9 +211,10 @@ export class RowStore {
       const row = rowAtPos[k];
       if (row !== undefined) this.verdict[row] = VERDICTS.indexOf(r.verdict);
     });
+    const many = report.problems.length > 16;
     for (const p of report.problems) {
       if (p.receipt_id === undefined) continue;
-      const row = this.rowOfId.get(p.receipt_id);
+      const row = this.rowById(p.receipt_id, many);
       if (row !== undefined) this.problems[row]! |= 1 << PROBLEM_CODES.indexOf(p.code);
     }
   }
@@ -150,8 +245,10 @@ export class RowStore {
     return this.logOrder;
   }
 
-  rowById(id: string): number | undefined {
-    return this.rowOfId.get(id);
+  rowById(id: string, many = false): number | undefined {
+    const code = this.dict.id.lookup(id, many);
+    const row = code === undefined || code === 0 ? 0 : this.rowOfIdCode[code]!;
+    return row === 0 ? undefined : row - 1;
   }
 
   str(column: StringColumn, row: number): string | undefined {

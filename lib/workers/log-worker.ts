@@ -8,14 +8,14 @@ import { openChioStore } from '../sources/sqlite-store';
 import { RecordHost } from '../sources/record-host';
 import { loadStore } from '../sources/store';
 import { makeProblem } from '../verify/problems';
-import type { ReceiptView } from '../verify/receipt-view';
+import { RowEncoder, deltaTransfer } from '../query/row-store';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { toReceiptColumns } from '../verify/receipt-columns';
 import { chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { type WorkerLike, VerifyPool } from './pool';
 import { type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
 
-const post = (m: LogEvent) => (self as unknown as Worker).postMessage(m);
+const post = (m: LogEvent, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 let pool: VerifyPool | null = null;
 /** The opened sources, kept after `done` so the page can ask for one receipt again. */
 let host: RecordHost | null = null;
@@ -92,11 +92,16 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
   let bytesRead = 0;
   let bytesTotal: number | null = 0;
   const count = (n: number) => (bytesRead += n);
-  let views: ReceiptView[] = [];
+  // The explorer's rows are encoded here, off the page's main thread, and sent as typed arrays.
+  const rows = new RowEncoder();
+  const sendRows = () => {
+    const delta = rows.take();
+    if (delta) post({ type: 'rows', delta }, deltaTransfer(delta));
+  };
   const p = new VerifyPool(() => new Worker(new URL('./verify-worker.ts', import.meta.url), { type: 'module' }) as unknown as WorkerLike, {
     workers: workerCount(),
     trust,
-    onOutput: (out) => views.push(...out.views),
+    onOutput: (out) => rows.add(out.views),
   });
   pool = p;
   const progress = (phase: Progress['phase']): Progress => ({
@@ -109,8 +114,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     phase,
   });
   const flush = () => {
-    if (views.length) post({ type: 'views', views });
-    views = [];
+    sendRows();
     post({ type: 'progress', progress: progress('reading') });
   };
   const timer = setInterval(flush, 200);
@@ -171,7 +175,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     post({ type: 'progress', progress: progress('assembling') });
     const report = await p.finish(trust.length > 0);
     clearInterval(timer);
-    if (views.length) post({ type: 'views', views });
+    sendRows();
     const receipts = toReceiptColumns(report.receipts);
     post({ type: 'done', report: { ...report, receipts: [] }, receipts, progress: progress('done'), verifiedCheckpoints: verifiedCheckpoints(p.checkpointEntries) });
   } finally {

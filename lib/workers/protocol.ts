@@ -2,7 +2,7 @@
 // and the verify workers (check records). Everything here survives a
 // structured clone: plain objects, bigint, Uint8Array, File.
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { RowDelta } from '../query/row-store';
 import type { VerificationReport } from '../verify/report';
 import type { ReceiptColumns } from '../verify/receipt-columns';
 import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
@@ -62,7 +62,8 @@ export type LogRequest =
 
 export type LogEvent =
   | { type: 'progress'; progress: Progress }
-  | { type: 'views'; views: ReceiptView[] }
+  /** The receipts read since the last event, as explorer rows (typed arrays, transferred). */
+  | { type: 'rows'; delta: RowDelta }
   /** `report.receipts` is empty here: the receipts travel as `receipts` columns (see receipt-columns.ts). */
   | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[] }
   | { type: 'error'; message: string }
