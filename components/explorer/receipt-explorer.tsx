@@ -3,13 +3,13 @@
 // and a virtualized table that stays smooth at a million rows; the filter is
 // the URL (a filtered view is a link). Keyboard: ↑/↓ (j/k) move, PgUp/PgDn,
 // Home/End, Enter opens the receipt.
-import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PROBLEM_CODES } from '../../lib/verify/problems';
 import { type ExplorerFilter, PRESETS, type Preset, type SortColumn, type ValueFilter, filterFromParams, filterRows, filterToParams, warmSearch } from '../../lib/query/explorer-filter';
 import type { RowStore, StringColumn } from '../../lib/query/row-store';
+import { type WindowGeometry, offsetAt, offsetShowing, scrollHeight, scrollTopFor, visibleRows } from '../../lib/query/row-window';
 import { useLog } from '../data/log-provider';
 import { formatAmount, formatTime } from './format';
 
@@ -169,16 +169,60 @@ export function ReceiptExplorer() {
   );
 }
 
-function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Uint32Array; sort: ExplorerFilter['sort']; onSort: (c: SortColumn) => void }) {
+const ROW_HEIGHT = 32;
+
+/**
+ * The window of rows on screen (lib/query/row-window.ts): fixed-height rows,
+ * nothing measured per row, and a scroll range mapped onto the rows when they
+ * would be taller than a browser lets an element be (a million rows are).
+ */
+function useRowWindow(count: number) {
   const parent = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState(600);
+  // The spacer's scrollTop and the rows' own offset shown there (set exactly when we scroll to a row).
+  const [at, setAt] = useState({ top: 0, offset: 0 });
+  const expected = useRef<{ top: number; offset: number } | null>(null);
+  const g: WindowGeometry = useMemo(() => ({ count, rowHeight: ROW_HEIGHT, viewport }), [count, viewport]);
+  useEffect(() => {
+    const el = parent.current;
+    if (!el) return;
+    const resize = new ResizeObserver(() => setViewport(el.clientHeight || 600));
+    resize.observe(el);
+    return () => resize.disconnect();
+  }, []);
+  // A new row count (a filter) keeps the scroll position, re-read against the new rows.
+  useEffect(() => {
+    const top = parent.current?.scrollTop ?? 0;
+    setAt({ top, offset: offsetAt(g, top) });
+  }, [g]);
+  const onScroll = useCallback(() => {
+    const top = parent.current?.scrollTop ?? 0;
+    const e = expected.current;
+    expected.current = null;
+    setAt({ top, offset: e && Math.abs(e.top - top) < 1 ? e.offset : offsetAt(g, top) });
+  }, [g]);
+  const scrollToIndex = (index: number) => {
+    const el = parent.current;
+    if (!el) return;
+    const offset = offsetShowing(g, at.offset, index);
+    const top = scrollTopFor(g, offset);
+    expected.current = { top, offset };
+    el.scrollTop = top;
+    setAt({ top: el.scrollTop, offset });
+  };
+  return { parent, onScroll, scrollToIndex, height: scrollHeight(g), rows: visibleRows(g, at.offset, at.top, 10) };
+}
+
+function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Uint32Array; sort: ExplorerFilter['sort']; onSort: (c: SortColumn) => void }) {
   const router = useRouter();
   const [active, setActive] = useState(0);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parent.current, estimateSize: () => 32, overscan: 20 });
+  const view = useRowWindow(rows.length);
+  const parent = view.parent;
   useEffect(() => setActive((a) => Math.min(a, Math.max(0, rows.length - 1))), [rows.length]);
   const move = (to: number) => {
     const next = Math.max(0, Math.min(rows.length - 1, to));
     setActive(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
+    view.scrollToIndex(next);
   };
   const onKey = (e: KeyboardEvent) => {
     const page = Math.max(1, Math.floor((parent.current?.clientHeight ?? 320) / 32) - 1);
@@ -212,22 +256,22 @@ function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Ui
           </button>
         ))}
       </div>
-      <div ref={parent} className="tbody">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => {
+      <div ref={parent} className="tbody" onScroll={view.onScroll}>
+        <div style={{ height: view.height, position: 'relative' }}>
+          {view.rows.map((item) => {
             const row = rows[item.index]!;
             const id = store.str('id', row)!;
             const verdict = store.verdictOf(row);
             const cost = store.hasCost[row] ? formatAmount(store.cost[row]!, store.str('currency', row)) : store.str('attemptedCost', row) ? `(${store.str('attemptedCost', row)} refused)` : '';
             return (
               <Link
-                key={item.key}
+                key={item.index}
                 href={`/receipts/${encodeURIComponent(id)}`}
                 role="row"
                 aria-rowindex={item.index + 1}
                 aria-selected={item.index === active}
                 className={`tr${item.index === active ? ' active' : ''}`}
-                style={{ transform: `translateY(${item.start}px)` }}
+                style={{ transform: `translateY(${item.top}px)` }}
                 data-receipt-id={id}
                 data-verdict={verdict}
                 tabIndex={-1}
