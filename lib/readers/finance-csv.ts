@@ -2,7 +2,7 @@
 // as the exact integer in minor units (`…_minor`) and formatted with its
 // currency's decimals; times as Unix seconds and ISO 8601 UTC. Every row of
 // each table, not only those the page shows. Pure.
-import { formatMinor, formatUnits, currencyDecimals } from '../finance/money';
+import { formatMinor } from '../finance/money';
 import type { RowStore } from '../query/row-store';
 import type { CsvTable } from './csv';
 import { type BudgetRow, type CurrencyTotals, type HolderTotals, type RowList, SETTLEMENTS } from './finance';
@@ -82,11 +82,9 @@ export function oracleCsv(store: RowStore, view: OracleView): CsvTable {
       const head = [store.str('id', row) ?? '', unix(store.time[row]!), iso(store.time[row]!)];
       if (!d?.ok) return [...head, ...new Array<string>(17).fill(''), d?.error ?? 'unreadable'];
       const e = d.value;
-      const original = BigInt(e.originalCostUnits);
-      const od = currencyDecimals(e.originalCurrency);
       return [
         ...head, e.base, e.quote, e.rateNumerator, e.rateDenominator, e.originalCurrency, e.originalCostUnits,
-        od === undefined ? formatMinor(original, e.originalCurrency) : `${formatUnits(original, od)} ${e.originalCurrency}`,
+        formatMinor(BigInt(e.originalCostUnits), e.originalCurrency),
         e.grantCurrency, e.convertedCostUnits, formatMinor(BigInt(e.convertedCostUnits), e.grantCurrency), chargedOrAttempted(store, row)?.toString() ?? '',
         e.source, e.authority, e.feedAddress, e.updatedAt, e.cacheAgeSeconds, e.maxAgeSeconds, '',
       ];

@@ -9,6 +9,7 @@ import type { BudgetRow } from '../../../lib/readers/finance';
 import type { FinanceReport } from '../../../lib/finance/reconcile';
 import { ReceiptLink, explorerHref, n } from './parts';
 
+const COLUMNS = 11;
 const usedPct = (charged: bigint, total: bigint) => (total === 0n ? 0 : Math.min(100, Number((charged * 1000n) / total) / 10));
 
 export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: FinanceReport }) {
@@ -24,7 +25,9 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
               <th scope="col" className="num">charged</th>
               <th scope="col" className="num">remaining</th>
               <th scope="col">used</th>
-              <th scope="col" className="num">settled · pending · failed</th>
+              <th scope="col" className="num">settled</th>
+              <th scope="col" className="num">pending</th>
+              <th scope="col" className="num">failed</th>
               <th scope="col" className="num" title="receipts whose signature passed (§9) · of them verified">receipts · verified</th>
               <th scope="col">reconciles?</th>
             </tr>
@@ -33,7 +36,7 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
             {rows.map(({ group: g, verified, explorer }) => {
               const broken = g.breaks.length > 0;
               const pct = usedPct(g.charged, g.budget_total);
-              return (
+              return [
                 <tr
                   key={`${g.capability_id}/${g.grant_index}`}
                   className={broken ? 'fin-break-row' : undefined}
@@ -55,7 +58,7 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
                     </Link>{' '}
                     <span className="muted">· grant {g.grant_index.toString()}</span>
                   </td>
-                  <td>{g.root_budget_holder}</td>
+                  <td style={{ whiteSpace: 'nowrap' }}>{g.root_budget_holder}</td>
                   <td className="num">{formatMinor(g.budget_total, g.currency)}</td>
                   <td className="num">{formatMinor(g.charged, g.currency)}</td>
                   <td className="num">{formatMinor(g.remaining, g.currency)}</td>
@@ -65,36 +68,28 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
                     </span>
                     {pct}%
                   </td>
-                  <td className="num">
-                    <span className="fin-good">{formatMinor(g.by_settlement.settled, g.currency)}</span>
-                    <br />
-                    <span className="fin-warn">{formatMinor(g.by_settlement.pending, g.currency)}</span>
-                    <br />
-                    <span className={g.by_settlement.failed > 0n ? 'fin-bad' : 'muted'}>{formatMinor(g.by_settlement.failed, g.currency)}</span>
-                  </td>
+                  <td className="num">{formatMinor(g.by_settlement.settled, g.currency)}</td>
+                  <td className="num">{formatMinor(g.by_settlement.pending, g.currency)}</td>
+                  <td className={`num${g.by_settlement.failed > 0n ? ' fin-bad' : ' muted'}`}>{formatMinor(g.by_settlement.failed, g.currency)}</td>
                   <td className="num">
                     {n(g.receipts)} · <span className={verified < g.receipts ? 'fin-warn' : undefined}>{n(verified)}</span>
                   </td>
-                  <td>
-                    {broken ? (
-                      <>
-                        <strong className="fin-bad">
-                          {g.breaks.length} break{g.breaks.length === 1 ? '' : 's'}
-                        </strong>
-                        <ul className="fin-breaks">
-                          {g.break_details.map((b) => (
-                            <li key={b.receipt_id} data-testid="finance-break">
-                              <ReceiptLink id={b.receipt_id} />: {b.rule}
-                            </li>
-                          ))}
-                        </ul>
-                      </>
-                    ) : (
-                      <span className="fin-good">✓ yes</span>
-                    )}
-                  </td>
-                </tr>
-              );
+                  <td>{broken ? <strong className="fin-bad">{g.breaks.length} break{g.breaks.length === 1 ? '' : 's'} ↓</strong> : <span className="fin-good">✓ yes</span>}</td>
+                </tr>,
+                broken && (
+                  <tr key={`${g.capability_id}/${g.grant_index}/breaks`} className="fin-break-row">
+                    <td colSpan={COLUMNS}>
+                      <ul className="fin-breaks">
+                        {g.break_details.map((b) => (
+                          <li key={b.receipt_id} data-testid="finance-break">
+                            <ReceiptLink id={b.receipt_id} />: {b.rule}
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                  </tr>
+                ),
+              ];
             })}
           </tbody>
         </table>

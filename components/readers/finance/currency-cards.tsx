@@ -24,7 +24,7 @@ export function CurrencyCards({ totals }: { totals: CurrencyTotals[] }) {
           <h3>Charged in {t.currency}</h3>
           <span className="fin-big">{formatMinor(t.charged, t.currency)}</span>
           <p className="muted">
-            <Link href={explorerHref(verifiedFilter({ currency: [t.currency] }))}>{n(t.receipts)} verified receipts</Link> with a cost in {t.currency}
+            over <Link href={explorerHref(verifiedFilter({ currency: [t.currency] }))}>{n(t.receipts)} verified receipts</Link> under {t.currency} budgets
           </p>
           <div className="fin-split" role="img" aria-label={KEYS.map((k) => `${k.label} ${pct(t.settlement[k.key].amount, t.charged)}`).join(', ')}>
             {KEYS.map((k) => (
@@ -41,6 +41,13 @@ export function CurrencyCards({ totals }: { totals: CurrencyTotals[] }) {
                 <span className="fin-amount">{formatMinor(t.settlement[k.key].amount, t.currency)}</span>
               </li>
             ))}
+            {t.settlement.not_applicable.receipts > 0 && (
+              <li data-testid="finance-currency-not_applicable">
+                <span className="fin-dot fin-na" />
+                <Link href={explorerHref(verifiedFilter({ currency: [t.currency], settlement: ['not_applicable'] }))}>nothing to settle ({n(t.settlement.not_applicable.receipts)})</Link>
+                <span className="fin-amount">{formatMinor(t.settlement.not_applicable.amount, t.currency)}</span>
+              </li>
+            )}
           </ul>
           <p>
             {t.denials === 0 ? (

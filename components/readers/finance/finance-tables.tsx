@@ -4,7 +4,7 @@
 // conversions. Each row leads to the explorer or to its receipt. Lists show
 // their first rows; the CSV holds them all. Presentational.
 import Link from 'next/link';
-import { currencyDecimals, formatMinor, formatRatio, formatUnits } from '../../../lib/finance/money';
+import { formatMinor, formatRatio } from '../../../lib/finance/money';
 import type { HolderTotals, RowList } from '../../../lib/readers/finance';
 import { chargedOrAttempted, isStale, type OracleView } from '../../../lib/readers/finance-oracle';
 import type { RowStore } from '../../../lib/query/row-store';
@@ -95,11 +95,6 @@ export function ReceiptListTable({ store, list, amount, lastTime, testId }: { st
   );
 }
 
-function originalText(units: string, currency: string): string {
-  const d = currencyDecimals(currency);
-  return d === undefined ? formatMinor(BigInt(units), currency) : `${formatUnits(BigInt(units), d)} ${currency}`;
-}
-
 export function OracleTable({ store, view }: { store: RowStore; view: OracleView }) {
   const shown = view.rows.subarray(0, LIST_LIMIT);
   return (
@@ -148,7 +143,7 @@ export function OracleTable({ store, view }: { store: RowStore; view: OracleView
                 {rate ? `${rate.exact ? '' : '≈ '}${rate.text}` : '–'} {e.quote}/{e.base}
               </td>
               <td className="num" title={`${e.originalCostUnits} minor units`}>
-                {originalText(e.originalCostUnits, e.originalCurrency)}
+                {formatMinor(BigInt(e.originalCostUnits), e.originalCurrency)}
               </td>
               <td className="num">{formatMinor(BigInt(e.convertedCostUnits), e.grantCurrency)}</td>
               <td className={`num${mismatch ? ' fin-bad' : ''}`} title={mismatch ? 'differs from converted_cost_units' : undefined}>

@@ -72,7 +72,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
               <strong>
                 {n(breaks)} receipt{breaks === 1 ? '' : 's'} break{breaks === 1 ? 's' : ''} a budget’s running balance.
               </strong>{' '}
-              They are marked in red in the budget table below, each linked to its receipt.
+              {breaks === 1 ? 'It is' : 'They are'} marked in red in the budget table below, each linked to its receipt.
             </>
           )}
           {settlement.failed.rows.length > 0 && <> {n(settlement.failed.rows.length)} payments failed to settle.</>}
@@ -255,7 +255,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
               <ul data-testid="finance-oracle-pairs">
                 {oracle.pairs.map((p) => (
                   <li key={`${p.originalCurrency}/${p.grantCurrency}`}>
-                    {n(p.receipts)} conversions from {p.originalCurrency} to {p.grantCurrency}: {formatMinor(p.converted, p.grantCurrency)} in all
+                    {n(p.receipts)} conversion{p.receipts === 1 ? '' : 's'} of {formatMinor(p.original, p.originalCurrency)} into {formatMinor(p.converted, p.grantCurrency)}
                     {p.stale > 0 && <span className="fin-bad">; {n(p.stale)} used a price older than its allowed age</span>}.
                   </li>
                 ))}

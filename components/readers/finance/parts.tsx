@@ -43,7 +43,7 @@ export function CsvButton({ table, testId }: { table: () => CsvTable; testId: st
 
 export function Section({ id, title, counts, tools, children }: { id: string; title: string; counts: ReactNode; tools?: ReactNode; children: ReactNode }) {
   return (
-    <section className="fin-section" id={id} data-testid={`finance-${id}`} aria-labelledby={`${id}-title`}>
+    <section className="fin-section" id={id} data-testid={`finance-section-${id}`} aria-labelledby={`${id}-title`}>
       <div className="fin-head">
         <h2 id={`${id}-title`}>{title}</h2>
         {tools && <div className="fin-tools">{tools}</div>}

@@ -54,6 +54,7 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
         name: k,
         type: 'bar',
         stack: 'spend',
+        barMaxWidth: 56,
         itemStyle: { color: COLORS[k] },
         emphasis: { focus: 'series' },
         data: series.amount[k].map((a) => minorToApproxMajor(a, cur)),
@@ -95,7 +96,15 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
                 <tr key={label}>
                   <th scope="row">{label}</th>
                   {statuses.map((k) => (
-                    <td key={k} className="num">
+                    <td
+                      key={k}
+                      className="num"
+                      data-bucket={i}
+                      data-status={k}
+                      data-since={spend.start + i * spend.bucketSeconds}
+                      data-receipts={series.receipts[k][i]}
+                      data-amount={series.amount[k][i]!.toString()}
+                    >
                       {series.receipts[k][i] ? <Link href={explorerHref(bucketFilter(spend, i, series.currency, k))}>{formatMinor(series.amount[k][i]!, series.currency)}</Link> : '–'}
                       {series.receipts[k][i] ? <span className="muted"> ({n(series.receipts[k][i]!)})</span> : null}
                     </td>
