@@ -44,7 +44,7 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
         // The tooltip is HTML: every piece of text is escaped (the currency comes from receipts).
         formatter: (items: { dataIndex: number }[]) => {
           const i = items[0]?.dataIndex ?? 0;
-          const lines = statuses.map((k) => `${escapeHtml(k)}: ${escapeHtml(formatMinor(series.amount[k][i]!, cur))} (${series.receipts[k][i]} receipts)`);
+          const lines = statuses.map((k) => `${escapeHtml(k)}: ${escapeHtml(formatMinor(series.amount[k][i]!, cur))} (${series.receipts[k][i]} receipt${series.receipts[k][i] === 1 ? '' : 's'})`);
           return [`<strong>${escapeHtml(labels[i]!)} UTC</strong>`, ...lines].join('<br/>');
         },
       },
@@ -56,7 +56,6 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
         stack: 'spend',
         barMaxWidth: 56,
         itemStyle: { color: COLORS[k] },
-        emphasis: { focus: 'series' },
         data: series.amount[k].map((a) => minorToApproxMajor(a, cur)),
       })),
     };
