@@ -28,8 +28,10 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
               <th scope="col" className="num">settled</th>
               <th scope="col" className="num">pending</th>
               <th scope="col" className="num">failed</th>
-              <th scope="col" className="num" title="receipts whose signature passed (§9) · of them verified">receipts · verified</th>
-              <th scope="col">reconciles?</th>
+              <th scope="col" className="num" title="receipts whose signature passed (§9), and how many of them are verified">
+                receipts
+              </th>
+              <th scope="col">adds up?</th>
             </tr>
           </thead>
           <tbody>
@@ -53,10 +55,10 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
                   data-breaks={g.breaks.length}
                 >
                   <td>
-                    <Link href={explorerHref(explorer)} className="fin-mono" title="Open this budget's receipts in the explorer">
-                      {g.capability_id}
+                    <Link href={explorerHref(explorer)} className="fin-mono" title={`${g.capability_id}: open this budget's receipts in the explorer`} style={{ whiteSpace: 'nowrap' }}>
+                      {g.capability_id.length > 20 ? `${g.capability_id.slice(0, 18)}…` : g.capability_id}
                     </Link>{' '}
-                    <span className="muted">· grant {g.grant_index.toString()}</span>
+                    <span className="muted" style={{ whiteSpace: 'nowrap' }}>· grant {g.grant_index.toString()}</span>
                   </td>
                   <td style={{ whiteSpace: 'nowrap' }}>{g.root_budget_holder}</td>
                   <td className="num">{formatMinor(g.budget_total, g.currency)}</td>
@@ -72,7 +74,9 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
                   <td className="num">{formatMinor(g.by_settlement.pending, g.currency)}</td>
                   <td className={`num${g.by_settlement.failed > 0n ? ' fin-bad' : ' muted'}`}>{formatMinor(g.by_settlement.failed, g.currency)}</td>
                   <td className="num">
-                    {n(g.receipts)} · <span className={verified < g.receipts ? 'fin-warn' : undefined}>{n(verified)}</span>
+                    {n(g.receipts)}
+                    <br />
+                    <small className={verified < g.receipts ? 'fin-warn' : 'muted'}>{n(verified)} verified</small>
                   </td>
                   <td>{broken ? <strong className="fin-bad">{g.breaks.length} break{g.breaks.length === 1 ? '' : 's'} ↓</strong> : <span className="fin-good">✓ yes</span>}</td>
                 </tr>,
