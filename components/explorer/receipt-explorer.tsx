@@ -39,6 +39,8 @@ const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'receiptKind', label: 'Gen B kind' },
   { key: 'trustLevel', label: 'trust level' },
   { key: 'capabilityId', label: 'capability' },
+  { key: 'grantIndex', label: 'grant' },
+  { key: 'rootBudgetHolder', label: 'budget holder' },
   { key: 'policyHash', label: 'policy hash' },
   { key: 'kernelKey', label: 'signer' },
   { key: 'problem', label: 'problem' },

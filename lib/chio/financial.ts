@@ -46,3 +46,53 @@ export function parseFinancial(metadata: JsonValue, path: string): FinancialPars
     },
   };
 }
+
+/** OracleConversionEvidence (chio-format.md §6), integers as exact decimal strings (`original_cost_units` may be wei, above 2^53). */
+export interface OracleEvidence {
+  base: string;
+  quote: string;
+  authority: string;
+  source: string;
+  feedAddress: string;
+  originalCurrency: string;
+  grantCurrency: string;
+  rateNumerator: string;
+  rateDenominator: string;
+  updatedAt: string;
+  maxAgeSeconds: string;
+  cacheAgeSeconds: string;
+  convertedCostUnits: string;
+  originalCostUnits: string;
+}
+
+export const ORACLE_SCHEMA = 'chio.oracle-conversion-evidence.v1';
+
+/**
+ * Reads `metadata.financial.oracle_evidence` for display (the finance view);
+ * undefined when absent. Not a verification input: the evidence is signed as
+ * part of `metadata`, and its shape does not change any verdict.
+ */
+export function parseOracleEvidence(metadata: JsonValue | undefined): { ok: true; value: OracleEvidence } | { ok: false; error: string } | undefined {
+  if (!isJsonObject(metadata)) return undefined;
+  const fin = metadata.get('financial');
+  if (!isJsonObject(fin)) return undefined;
+  const ev = fin.get('oracle_evidence');
+  if (ev === undefined || ev === null) return undefined;
+  const path = '$.metadata.financial.oracle_evidence';
+  if (!isJsonObject(ev)) return { ok: false, error: `${path} is not an object` };
+  const sink: ProjectionSink = { issues: [], unsigned: [] };
+  const p = new ObjectProjector(ev, path, sink);
+  const schema = p.string('schema');
+  const s = (k: string) => p.string(k) ?? '';
+  const n = (k: string) => p.u64(k)?.toString() ?? '';
+  const value: OracleEvidence = {
+    base: s('base'), quote: s('quote'), authority: s('authority'), source: s('source'), feedAddress: s('feed_address'),
+    originalCurrency: s('original_currency'), grantCurrency: s('grant_currency'),
+    rateNumerator: n('rate_numerator'), rateDenominator: n('rate_denominator'), updatedAt: n('updated_at'),
+    maxAgeSeconds: n('max_age_seconds'), cacheAgeSeconds: n('cache_age_seconds'),
+    convertedCostUnits: n('converted_cost_units'), originalCostUnits: n('original_cost_units'),
+  };
+  if (schema !== undefined && schema !== ORACLE_SCHEMA) sink.issues.push({ path: `${path}.schema`, message: `expected ${ORACLE_SCHEMA}, found ${JSON.stringify(schema)}` });
+  if (sink.issues.length > 0) return { ok: false, error: sink.issues.map((i) => `${i.path}: ${i.message}`).join('; ') };
+  return { ok: true, value };
+}

@@ -3,7 +3,8 @@
 // numbers (clone-cheap); amounts stay decimal strings, never floats. These are
 // the receipt's *claims*: the verdict says whether they are signed and intact.
 import { type JsonValue, isJsonObject } from '../json/value';
-import type { DecodedReceipt } from '../chio/types';
+import { parseOracleEvidence } from '../chio/financial';
+import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 
 export interface ReceiptView {
   order: number;
@@ -30,6 +31,14 @@ export interface ReceiptView {
   attemptedCost?: string;
   currency?: string;
   settlement?: string;
+  /** metadata.financial: the budget this receipt draws on (decimal strings; amounts in minor units). */
+  rootBudgetHolder?: string;
+  grantIndex?: string;
+  budgetTotal?: string;
+  budgetRemaining?: string;
+  paymentReference?: string;
+  /** metadata.financial.oracle_evidence as JSON text (lib/readers/finance.ts decodes it), or `{"error":…}` when malformed. */
+  oracle?: string;
   /** Request tree links (child receipts; tool receipts through governed call-chain metadata). */
   sessionId?: string;
   requestId?: string;
@@ -62,6 +71,25 @@ function callChain(metadata: JsonValue | undefined): Partial<ReceiptView> {
   return out;
 }
 
+/** The financial columns of a tool receipt (absent when it has no well-formed metadata.financial). */
+function financialView(r: DecodedToolReceipt): Partial<ReceiptView> {
+  const f = r.financial;
+  if (!f) return {};
+  const oracle = parseOracleEvidence(r.metadata);
+  return {
+    cost: f.costCharged.toString(),
+    currency: f.currency,
+    settlement: f.settlementStatus,
+    rootBudgetHolder: f.rootBudgetHolder,
+    grantIndex: f.grantIndex.toString(),
+    budgetTotal: f.budgetTotal.toString(),
+    budgetRemaining: f.budgetRemaining.toString(),
+    ...(f.paymentReference !== undefined ? { paymentReference: f.paymentReference } : {}),
+    ...(f.attemptedCost !== undefined ? { attemptedCost: f.attemptedCost.toString() } : {}),
+    ...(oracle ? { oracle: JSON.stringify(oracle.ok ? oracle.value : { error: oracle.error }) } : {}),
+  };
+}
+
 export function receiptView(r: DecodedReceipt, where: { order: number; file: string; line: number; seq?: bigint }): ReceiptView {
   const t = Number(r.timestamp);
   const base: ReceiptView = {
@@ -81,7 +109,6 @@ export function receiptView(r: DecodedReceipt, where: { order: number; file: str
   if (r.type === 'http') {
     return { ...base, toolServer: r.method, toolName: r.routePattern, decision: r.verdict, requestId: r.requestId, ...(r.capabilityId ? { capabilityId: r.capabilityId } : {}) };
   }
-  const f = r.financial;
   return {
     ...base,
     generation: r.generation,
@@ -94,8 +121,7 @@ export function receiptView(r: DecodedReceipt, where: { order: number; file: str
     ...(r.decision?.reason !== undefined ? { reason: r.decision.reason } : {}),
     ...(r.genB ? { receiptKind: r.genB.receiptKind } : {}),
     ...(r.tenantId !== undefined ? { tenant: r.tenantId } : {}),
-    ...(f ? { cost: f.costCharged.toString(), currency: f.currency, settlement: f.settlementStatus } : {}),
-    ...(f?.attemptedCost !== undefined ? { attemptedCost: f.attemptedCost.toString() } : {}),
+    ...financialView(r),
     ...callChain(r.metadata),
   };
 }

@@ -48,6 +48,22 @@ export interface DemoCounts {
   budgetDenials: number;
   oracleReceipts: number;
   tenantReceipts: number;
+  /** What the financial receipts add up to per currency, in minor units (for the finance view's tests). */
+  money: Record<string, MoneyCounts>;
+  /** Sum of oracle_evidence.original_cost_units (wei). */
+  oracleOriginalUnits: bigint;
+}
+
+export interface MoneyCounts {
+  receipts: number;
+  /** cost_charged in total and per settlement status. */
+  charged: bigint;
+  settled: bigint;
+  pending: bigint;
+  failed: bigint;
+  /** attempted_cost of the budget denials. */
+  attempted: bigint;
+  denials: number;
 }
 
 export interface GenerateResult {
@@ -62,7 +78,7 @@ function emptyCounts(): DemoCounts {
     decisions: { allow: 0, deny: 0, cancelled: 0, incomplete: 0, none: 0 },
     generations: { A: 0, B: 0 },
     receiptKinds: { mediated_decision: 0, trace_observation: 0, advisory_evaluation: 0 },
-    financialReceipts: 0, budgetGroups: 0, budgetDenials: 0, oracleReceipts: 0, tenantReceipts: 0,
+    financialReceipts: 0, budgetGroups: 0, budgetDenials: 0, oracleReceipts: 0, tenantReceipts: 0, money: {}, oracleOriginalUnits: 0n,
   };
 }
 
@@ -78,7 +94,24 @@ function tally(c: DemoCounts, ev: ToolEvent, groups: Set<string>): void {
     groups.add(`${ev.cap.id}\u0000${ev.grantIndex}`);
     if (ev.decision?.guard === 'budget') c.budgetDenials++;
     if (ev.financial.oracle_evidence) c.oracleReceipts++;
+    tallyMoney(c, ev.financial);
   }
+}
+
+function tallyMoney(c: DemoCounts, f: Record<string, unknown>): void {
+  const currency = f.currency as string;
+  const m = (c.money[currency] ??= { receipts: 0, charged: 0n, settled: 0n, pending: 0n, failed: 0n, attempted: 0n, denials: 0 });
+  const charged = f.cost_charged as bigint;
+  m.receipts++;
+  m.charged += charged;
+  const status = f.settlement_status as string;
+  if (status === 'settled' || status === 'pending' || status === 'failed') m[status] += charged;
+  if (f.attempted_cost !== undefined) {
+    m.denials++;
+    m.attempted += f.attempted_cost as bigint;
+  }
+  const oracle = f.oracle_evidence as { original_cost_units: bigint } | undefined;
+  if (oracle) c.oracleOriginalUnits += oracle.original_cost_units;
 }
 
 /** Writes the demo store for `count` tool receipts; the same seed and count give the same store contents. */
