@@ -68,10 +68,10 @@ export function healthSummary(h: HealthInput): HealthLine[] {
     denialLine(h.denials, h.scope),
     signerLine(h.report, h.pinned),
     h.unsigned > 0
-      ? { topic: 'unsigned', status: 'warn', parts: [{ text: plural(h.unsigned, 'receipt carries', 'receipts carry'), href: explorerLink({ problem: ['unsigned_field'] }) }, ' fields that are not signed: anyone could have changed them.'] }
+      ? { topic: 'unsigned', status: 'warn', parts: [{ text: n(h.unsigned), href: explorerLink({ problem: ['unsigned_field'] }) }, ` ${h.unsigned === 1 ? 'receipt carries' : 'receipts carry'} fields that are not signed: anyone could have changed them.`] }
       : { topic: 'unsigned', status: 'good', parts: ['No receipt carries fields outside its signature.'] },
     h.algorithm > 0
-      ? { topic: 'algorithm', status: 'bad', parts: [{ text: plural(h.algorithm, 'receipt names', 'receipts name'), href: explorerLink({ problem: ['algorithm_mismatch'] }) }, ' a signing algorithm that disagrees with its signature.'] }
+      ? { topic: 'algorithm', status: 'bad', parts: [{ text: n(h.algorithm), href: explorerLink({ problem: ['algorithm_mismatch'] }) }, ` ${h.algorithm === 1 ? 'receipt names' : 'receipts name'} a signing algorithm that disagrees with its signature.`] }
       : { topic: 'algorithm', status: 'good', parts: ['No receipt names a signing algorithm that disagrees with its signature.'] },
     skippedLine(h.report),
   ];
@@ -131,16 +131,14 @@ function signerLine(report: VerificationReport, pinned: ReadonlySet<string>): He
   if (keys.length === 0) return { topic: 'signers', status: 'warn', parts: ['No signing key was seen in the log.'] };
   const loose = keys.filter((k) => !pinned.has(k.key));
   if (loose.length === 0) return { topic: 'signers', status: 'good', parts: [`${keys.length === 1 ? 'The signer is' : `All ${n(keys.length)} signers are`} pinned as trusted.`] };
-  const verb = loose.length === 1 ? 'is' : 'are';
+  const link = { text: keys.length === 1 ? 'only signer' : n(loose.length), href: explorerLink({ kernelKey: loose.map((k) => k.key) }) };
+  const why = `${loose.length === 1 ? 'its signatures show' : 'their signatures show'} the log is intact, not who signed it (`;
   return {
     topic: 'signers',
     status: 'warn',
-    parts: [
-      { text: n(loose.length), href: explorerLink({ kernelKey: loose.map((k) => k.key) }) },
-      ` of ${plural(keys.length, 'signer', 'signers')} ${verb} not pinned: ${loose.length === 1 ? 'its signatures show' : 'their signatures show'} the log is intact, not who signed it (`,
-      { text: 'pin keys', href: '/trust' },
-      ').',
-    ],
+    parts: keys.length === 1
+      ? ["The log's ", link, ` is not pinned: ${why}`, { text: 'pin keys', href: '/trust' }, ').']
+      : [link, ` of ${plural(keys.length, 'signer', 'signers')} ${loose.length === 1 ? 'is' : 'are'} not pinned: ${why}`, { text: 'pin keys', href: '/trust' }, ').'],
   };
 }
 

@@ -137,5 +137,11 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     expect([line('algorithm').status, text('algorithm')]).toEqual(['bad', '1 receipt names a signing algorithm that disagrees with its signature.']);
     expect(text('denials')).toBe('50% of the 8 verified calls with a decision were denied (4), mostly by the egress%20 guard (3); the most denied tool is file_read (3).');
     expect(line('checkpoints').status).toBe('warn');
+    for (const l of lines) {
+      for (const p of l.parts) {
+        if (typeof p === 'string' || !p.href.startsWith('/receipts?')) continue;
+        expect(rowsOf(store, p.href), `${p.text} → ${p.href}`).toBe(p.text.endsWith('%') ? 4 : Number(p.text));
+      }
+    }
   });
 });

@@ -176,8 +176,10 @@ export function denialsOverTime(store: RowStore, scope: VerifiedScope, by: 'guar
     totals[k]!++;
   }
   const ranked = [...totals.keys()].filter((k) => totals[k]! > 0).sort((a, b) => totals[b]! - totals[a]! || (keyValues[a]! < keyValues[b]! ? -1 : 1));
-  const series: OverTimeSeries[] = ranked.slice(0, TOP_SERIES).map((k) => ({ key: keyValues[k]!, counts: Array.from(grid.subarray(k * n, (k + 1) * n)), total: totals[k]! }));
-  const rest = ranked.slice(TOP_SERIES);
+  // Summing a single series as `other` would only hide its name.
+  const keep = ranked.length <= TOP_SERIES + 1 ? ranked.length : TOP_SERIES;
+  const series: OverTimeSeries[] = ranked.slice(0, keep).map((k) => ({ key: keyValues[k]!, counts: Array.from(grid.subarray(k * n, (k + 1) * n)), total: totals[k]! }));
+  const rest = ranked.slice(keep);
   if (rest.length > 0) {
     const counts = new Array<number>(n).fill(0);
     let total = 0;
