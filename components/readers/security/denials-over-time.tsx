@@ -66,7 +66,7 @@ export function DenialsOverTimeChart({ chart, totals, onBy, onBucket, auto }: { 
         <span role="group" aria-label="Stack the denials by" className="segmented">
           <span className="muted">Stack by</span>
           {(['guard', 'tool'] as const).map((b) => (
-            <button key={b} type="button" className={`button${chart.by === b ? ' active' : ''}`} aria-pressed={chart.by === b} onClick={() => onBy(b)} data-testid={`denials-by-${b}`}>
+            <button key={b} type="button" className={`button${chart.by === b ? ' active' : ''}`} aria-pressed={chart.by === b} onClick={() => onBy(b)} data-testid={`stack-by-${b}`}>
               {b === 'guard' ? 'blocking guard' : 'tool'}
             </button>
           ))}
@@ -95,6 +95,7 @@ export function DenialsOverTimeChart({ chart, totals, onBy, onBucket, auto }: { 
           data-starts={JSON.stringify(chart.starts)}
           data-totals={JSON.stringify(chart.starts.map((_, b) => chart.series.reduce((n, s) => n + s.counts[b]!, 0)))}
           data-bottom={JSON.stringify(bottom.map((i) => (i < 0 ? null : chart.series[i]!.key)))}
+          data-bottom-count={JSON.stringify(bottom.map((i, b) => (i < 0 ? 0 : chart.series[i]!.counts[b])))}
           data-total={total}
         >
           <EChart
