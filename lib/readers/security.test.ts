@@ -16,7 +16,8 @@ import type { VerificationReport } from '../verify/report';
 import { evaluationOrder, guardMatrix } from './guard-matrix';
 import { verifiedScope } from './scope';
 import { autoBucket, denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from './security';
-import { healthSummary, percent } from './security-health';
+import { checkTotals } from '../verify/check-totals';
+import { healthSummary, percent, skippedChecks } from './security-health';
 
 const rowsOf = (store: RowStore, href: string) => filterRows(store, filterFromParams(new URLSearchParams(href.slice('/receipts?'.length)))).length;
 
@@ -137,6 +138,11 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     expect([line('algorithm').status, text('algorithm')]).toEqual(['bad', '1 receipt names a signing algorithm that disagrees with its signature.']);
     expect(text('denials')).toBe('50% of the 8 verified calls with a decision were denied (4), mostly by the egress%20 guard (3); the most denied tool is file_read (3).');
     expect(line('checkpoints').status).toBe('warn');
+    // The skipped-check totals are check-totals' own, counted in one lighter pass.
+    expect(skippedChecks(report).map((t) => [t.name, t.total, [...t.why]])).toEqual(
+      checkTotals(report.receipts).filter((t) => t.skipped.size > 0).map((t) => [t.name, [...t.skipped.values()].reduce((a, b) => a + b, 0), [...t.skipped]]),
+    );
+    expect(skippedChecks(report).map((t) => t.name)).toEqual(['inclusion']);
     for (const l of lines) {
       for (const p of l.parts) {
         if (typeof p === 'string' || !p.href.startsWith('/receipts?')) continue;
