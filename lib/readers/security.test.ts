@@ -104,6 +104,12 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     for (const t of d.byGuard) expect(rowsOf(store, t.href)).toBe(t.count);
     const chart = denialsOverTime(store, scope, 'guard');
     expect(chart.series.map((s) => [s.key, s.total])).toEqual([[G2, 3], [G1, 1]]);
+    // Receipts 10 s apart and one an hour later: one-minute bars; G1's denial in the last one.
+    expect([chart.bucketSeconds, chart.starts.length]).toEqual([60, Math.floor(1767229300 / 60) - Math.floor(1767225610 / 60) + 1]);
+    expect(chart.series[1]!.counts.at(-1)).toBe(1);
+    // Hour-wide bars on request.
+    const hourly = denialsOverTime(store, scope, 'tool', 3600);
+    expect([hourly.bucketSeconds, hourly.starts, hourly.series.map((s) => [s.key, s.counts])]).toEqual([3600, [1767225600, 1767229200], [['file_read', [3, 0]], ['http_get', [0, 1]]]]);
   });
 
   it('the matrix: fails, passes, not reached after a denial, and not run where the guard does not apply', () => {

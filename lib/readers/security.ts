@@ -157,7 +157,10 @@ export function denialsOverTime(store: RowStore, scope: VerifiedScope, by: 'guar
   }
   if (min > max) return { by, bucketSeconds: bucketSeconds ?? BUCKET_SECONDS[0], starts: [], series: [], untimed: countDenials(store, scope, deny) };
   let width = bucketSeconds && bucketSeconds > 0 ? bucketSeconds : autoBucket(max - min);
-  while (Math.floor(max / width) - Math.floor(min / width) + 1 > MAX_BUCKETS * 20) width *= 2;
+  // A requested width too narrow for the span is widened to the next listed one that fits (then doubled, past a week).
+  const bars = (w: number) => Math.floor(max / w) - Math.floor(min / w) + 1;
+  for (const w of BUCKET_SECONDS) if (w > width && bars(width) > MAX_BUCKETS * 20) width = w;
+  while (bars(width) > MAX_BUCKETS * 20) width *= 2;
   const first = Math.floor(min / width);
   const n = Math.floor(max / width) - first + 1;
   const nKeys = keyValues.length;
