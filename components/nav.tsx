@@ -10,6 +10,7 @@ export function Nav() {
       <Link href="/">Overview</Link>
       <Link href="/receipts">Receipts</Link>
       <Link href="/finance">Finance</Link>
+      <Link href="/security">Security</Link>
       <Link href="/trust">Trust</Link>
       <Link href="/selftest">Self-test</Link>
     </nav>

@@ -31,6 +31,7 @@ const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'toolServer', label: 'tool server' },
   { key: 'toolName', label: 'tool' },
   { key: 'guard', label: 'blocking guard' },
+  { key: 'guardFailed', label: 'failed guard (evidence)' },
   { key: 'settlement', label: 'settlement' },
   { key: 'currency', label: 'currency' },
   { key: 'tenant', label: 'tenant' },

@@ -5,6 +5,7 @@
 import { type JsonValue, isJsonObject } from '../json/value';
 import { parseOracleEvidence } from '../chio/financial';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
+import { encodeGuardTrail, firstFailedGuard } from './guard-trail';
 
 export interface ReceiptView {
   order: number;
@@ -20,6 +21,10 @@ export interface ReceiptView {
   decision?: string;
   /** The guard that blocked a denied call. */
   guard?: string;
+  /** Tool: the guard evidence in evaluation order, `name:pass|fail,…` (lib/verify/guard-trail.ts). */
+  guards?: string;
+  /** Tool: the first guard whose evidence failed (the blocking one on a denial; the would-deny one on an advisory receipt). */
+  guardFailed?: string;
   reason?: string;
   capabilityId?: string;
   policyHash: string;
@@ -109,6 +114,8 @@ export function receiptView(r: DecodedReceipt, where: { order: number; file: str
   if (r.type === 'http') {
     return { ...base, toolServer: r.method, toolName: r.routePattern, decision: r.verdict, requestId: r.requestId, ...(r.capabilityId ? { capabilityId: r.capabilityId } : {}) };
   }
+  const guards = encodeGuardTrail(r.evidence);
+  const guardFailed = firstFailedGuard(r.evidence);
   return {
     ...base,
     generation: r.generation,
@@ -119,6 +126,8 @@ export function receiptView(r: DecodedReceipt, where: { order: number; file: str
     ...(r.decision ? { decision: r.decision.verdict } : {}),
     ...(r.decision?.guard !== undefined ? { guard: r.decision.guard } : {}),
     ...(r.decision?.reason !== undefined ? { reason: r.decision.reason } : {}),
+    ...(guards !== undefined ? { guards } : {}),
+    ...(guardFailed !== undefined ? { guardFailed } : {}),
     ...(r.genB ? { receiptKind: r.genB.receiptKind } : {}),
     ...(r.tenantId !== undefined ? { tenant: r.tenantId } : {}),
     ...financialView(r),

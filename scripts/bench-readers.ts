@@ -1,0 +1,193 @@
+// Measures the reader views at scale: builds a demo store of N tool receipts (scripts/demo),
+// verifies it the way the command line does and fills the page's RowStore from its views
+// (lib/testutil/reader-log.ts), then times each reader aggregation; and, unless --no-page, the
+// real page in Chromium: the app is served on that store, the log verified in the page, and each
+// reader route opened from the explorer by its nav link (the log already verified, as a reader
+// moves between views), timed from the click to the frame after the view is drawn (its charts'
+// canvases included). Prints numbers; asserts nothing.
+//
+//   npm run bench:readers -- [--count 100000] [--reps 15] [--cache DIR] [--port 3310] [--no-page]
+//
+// Another view's aggregations join by adding entries to READERS; its route to ROUTES.
+import { chromium, type Page } from '@playwright/test';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RowStore } from '../lib/query/row-store';
+import { guardMatrix } from '../lib/readers/guard-matrix';
+import { type VerifiedScope, verifiedScope } from '../lib/readers/scope';
+import { denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from '../lib/readers/security';
+import { healthSummary } from '../lib/readers/security-health';
+import { verifiedLog } from '../lib/testutil/reader-log';
+import type { VerificationReport } from '../lib/verify/report';
+import { generateDemoStore } from './demo/generate';
+
+interface Log { store: RowStore; report: VerificationReport; scope: VerifiedScope }
+
+/** Every reader aggregation, by name: what each view computes when it renders. */
+const READERS: { name: string; run: (l: Log) => unknown }[] = [
+  { name: 'scope: verifiedScope', run: (l) => verifiedScope(l.store) },
+  { name: 'security: denialTotals', run: (l) => denialTotals(l.store, l.scope) },
+  { name: 'security: denialsOverTime by guard', run: (l) => denialsOverTime(l.store, l.scope, 'guard') },
+  { name: 'security: denialsOverTime by tool', run: (l) => denialsOverTime(l.store, l.scope, 'tool') },
+  { name: 'security: guardMatrix', run: (l) => guardMatrix(l.store, l.scope) },
+  { name: 'security: verificationFailures', run: (l) => verificationFailures(l.store, l.report) },
+  { name: 'security: flaggedReceipts ×2', run: (l) => [flaggedReceipts(l.store, l.report, 'unsigned_field'), flaggedReceipts(l.store, l.report, 'algorithm_mismatch')] },
+  {
+    name: 'security: healthSummary',
+    run: (l) => healthSummary({ report: l.report, scope: l.scope, failures: verificationFailures(l.store, l.report), denials: denialTotals(l.store, l.scope), unsigned: 0, algorithm: 0, pinned: new Set() }),
+  },
+];
+
+/** Reader routes: the page is drawn when `ready` is in the DOM. */
+const ROUTES: { link: string; path: string; ready: string }[] = [{ link: 'Security', path: '/security', ready: '[data-testid=security-view]' }];
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const argv = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
+};
+const count = Number(arg('count', '100000').replace(/_/g, ''));
+const reps = Number(arg('reps', '15'));
+const port = Number(arg('port', '3310'));
+const cacheArg = argv.includes('--cache') ? path.resolve(arg('cache', '')) : null;
+const say = (s: string) => process.stdout.write(`${s}\n`);
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function ensureStore(dir: string): Promise<string> {
+  const out = path.join(dir, `store-${count}`);
+  const store = path.join(out, 'receipts.sqlite3');
+  const marker = path.join(out, 'counts.json');
+  if (existsSync(marker) && existsSync(store)) return store;
+  rmSync(out, { recursive: true, force: true });
+  log(`generating a demo store of ${fmt(count)} tool receipts in ${out} …`);
+  const r = await generateDemoStore({ count, out });
+  writeFileSync(marker, `${JSON.stringify(r.counts, null, 2)}\n`);
+  return store;
+}
+
+async function aggregations(storePath: string): Promise<void> {
+  let t0 = performance.now();
+  // The demo key is pinned, as an auditor of the demo would (signer_trusted then runs too).
+  const { store, report } = await verifiedLog([storePath], [await demoKey()]);
+  say(`verified (as the CLI does) in ${(performance.now() - t0) / 1000 | 0} s: ${fmt(report.summary.receipts)} receipts, ${fmt(report.summary.verified)} verified, ${fmt(store.length)} rows`);
+  t0 = performance.now();
+  const scope = verifiedScope(store);
+  say(`first verifiedScope (includes the one-off log-order index): ${ms(performance.now() - t0)}`);
+  const l: Log = { store, report, scope };
+  say(`\naggregation over ${fmt(store.length)} rows (${fmt(scope.rows.length)} verified)   first run   median of ${reps}   min`);
+  let total = 0;
+  for (const r of READERS) {
+    const times: number[] = [];
+    for (let i = 0; i <= reps; i++) {
+      const t = performance.now();
+      r.run(l);
+      times.push(performance.now() - t);
+    }
+    const [first, ...rest] = times;
+    total += median(rest);
+    say(`  ${r.name.padEnd(52)} ${ms(first!).padStart(10)} ${ms(median(rest)).padStart(14)} ${ms(Math.min(...rest)).padStart(9)}`);
+  }
+  say(`  ${'sum of medians'.padEnd(52)} ${''.padStart(10)} ${ms(total).padStart(14)}`);
+}
+
+async function demoKey(): Promise<string> {
+  const { demoKernelKeyHex, DEMO_SEED_DEFAULT } = await import('./demo/generate');
+  return demoKernelKeyHex(DEMO_SEED_DEFAULT);
+}
+
+async function up(url: string): Promise<boolean> {
+  try {
+    return (await fetch(url)).ok;
+  } catch {
+    return false;
+  }
+}
+
+async function serve(store: string, cacheDir: string): Promise<() => Promise<void>> {
+  const origin = `http://127.0.0.1:${port}`;
+  if (await up(origin)) throw new Error(`something already listens on ${origin} (use --port)`);
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: ROOT,
+    env: { ...process.env, RECEIPT_DB: store, RECEIPT_CACHE_DIR: cacheDir, RECEIPT_API_TOKEN: '', HOST: '127.0.0.1', PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+  const deadline = Date.now() + 15 * 60_000; // a stale build is rebuilt first
+  while (!(await up(origin))) {
+    const gone = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
+    if (gone !== null || Date.now() > deadline) throw new Error(`the app did not start (exit ${gone})`);
+  }
+  return async () => {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+}
+
+/** Resolves in the page at the frame after `selector` appears (and its canvases, if any, are drawn). */
+const DRAWN = (selector: string) => `new Promise((resolve) => {
+  const t0 = performance.now();
+  const check = () => {
+    const el = document.querySelector(${JSON.stringify(selector)});
+    if (el && [...el.querySelectorAll('[role=img]')].every((c) => c.querySelector('canvas'))) {
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
+    } else requestAnimationFrame(check);
+  };
+  check();
+})`;
+
+async function page(storePath: string, dir: string): Promise<void> {
+  const stop = await serve(storePath, path.join(dir, 'server-cache'));
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const p: Page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const origin = `http://127.0.0.1:${port}`;
+    say(`\npage (Chromium ${browser.version()}), ${fmt(count)} tool receipts served from ${storePath}`);
+    for (const route of ROUTES) {
+      // Cold: the route opened directly, so it verifies the whole log first.
+      const t0 = Date.now();
+      await p.goto(origin + route.path);
+      await p.waitForSelector(route.ready, { timeout: 30 * 60_000 });
+      say(`  ${route.path} opened directly: view drawn ${((Date.now() - t0) / 1000).toFixed(1)} s after navigation (the page verifies the whole log first)`);
+      const times: number[] = [];
+      for (let i = 0; i < Math.max(3, Math.min(reps, 7)); i++) {
+        await p.getByRole('navigation').getByRole('link', { name: 'Receipts', exact: true }).click();
+        await p.waitForSelector('[data-testid=explorer-count]');
+        await p.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
+        const start = (await p.evaluate('performance.now()')) as number;
+        const drawn = p.evaluate(DRAWN(route.ready)) as Promise<number>;
+        await p.getByRole('navigation').getByRole('link', { name: route.link, exact: true }).click();
+        times.push((await drawn) - start);
+      }
+      say(`  ${route.path} from the explorer (log verified): click → view drawn, median ${ms(median(times))}, all: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    }
+  } finally {
+    await browser.close();
+    await stop();
+  }
+}
+
+if (!Number.isSafeInteger(count) || count < 1 || !(reps > 0)) throw new Error('usage: npm run bench:readers -- [--count 100000] [--reps 15] [--cache DIR] [--port 3310] [--no-page]');
+const dir = cacheArg ?? mkdtempSync(path.join(os.tmpdir(), 'receipt-audit-bench-readers-'));
+mkdirSync(dir, { recursive: true });
+const cpu = os.cpus();
+say(`Receipt Audit reader views benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+say(`machine: ${cpu.length} CPUs (${cpu[0]?.model ?? '?'}), node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (other work makes the numbers noisy)`);
+try {
+  const storePath = await ensureStore(dir);
+  await aggregations(storePath);
+  if (!argv.includes('--no-page')) await page(storePath, dir);
+} finally {
+  if (!cacheArg) rmSync(dir, { recursive: true, force: true });
+}
