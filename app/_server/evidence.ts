@@ -85,20 +85,26 @@ export class StoreEvidence {
     };
   }
 
-  /** Which order the checkpoints cover; only the first batch is read. */
+  /**
+   * Which order the checkpoints cover, decided on the first checkpoint whose batch the two orders
+   * read differently (lib/sources/store.ts coverageOrder); only the claim log up to it is read.
+   */
   private coverage(): 'tool-seq' | 'claim-log' | 'claim-log-interleaved' {
-    const first = this.checkpointRows[0];
-    if (!first || !this.tables.has('claim_receipt_log_entries')) return 'tool-seq';
+    if (this.checkpointRows.length === 0 || !this.tables.has('claim_receipt_log_entries')) return 'tool-seq';
+    const parts = (
+      this.db.prepare("SELECT MIN(entry_seq) AS seq FROM claim_receipt_log_entries WHERE receipt_kind != 'tool_receipt' OR source_seq != entry_seq").get() as { seq: number | null }
+    ).seq;
+    // The orders never part, or part only after the last checkpointed batch: each batch reads alike.
+    const deciding = parts === null ? undefined : this.checkpointRows.filter((c) => c.batchEndSeq >= parts).sort((a, b) => a.checkpointSeq - b.checkpointSeq)[0];
+    if (!deciding) return 'claim-log';
     const claimLog = this.db
       .prepare('SELECT entry_seq AS entrySeq, receipt_id AS receiptId, receipt_kind AS receiptKind, source_seq AS sourceSeq FROM claim_receipt_log_entries WHERE entry_seq <= ? ORDER BY entry_seq')
-      .all(first.batchEndSeq) as ClaimLogRow[];
+      .all(deciding.batchEndSeq) as ClaimLogRow[];
     const reader = {
       toolReceipts: () => this.db.prepare('SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM chio_tool_receipts ORDER BY seq').iterate() as Generator<ReceiptRow>,
       childReceipts: () => this.db.prepare('SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM chio_child_receipts ORDER BY seq').iterate() as Generator<ReceiptRow>,
     };
-    if (coverageOrder(reader, claimLog, [first]) === 'tool-seq') return 'tool-seq';
-    const interleaved = claimLog.some((e) => e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq);
-    return interleaved ? 'claim-log-interleaved' : 'claim-log';
+    return coverageOrder(reader, claimLog, [deciding]) === 'tool-seq' ? 'tool-seq' : 'claim-log-interleaved';
   }
 
   /** Tool receipts of the query, in seq order. */

@@ -200,8 +200,6 @@ describe('security view on a generated demo store', () => {
   let report: VerificationReport;
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'ra-security-'));
-    // (Seed 'security-view' makes a store whose first checkpoint batch holds no child receipt, which
-    // lib/sources/store.ts coverageOrder misreads as claim-log order: reported, not this view's concern.)
     generated = await generateDemoStore({ count: 900, seed: 'security', out: dir });
     ({ store, report } = await verifiedLog([generated.storePath], [generated.kernelKeyHex]));
   }, 120_000);

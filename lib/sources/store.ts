@@ -93,24 +93,30 @@ export async function loadStore(store: ChioStoreReader, name: string, verifier: 
 }
 
 /**
- * Claim-log order unless the claim log interleaves child receipts into the
- * first checkpoint's range and only tool-seq order reproduces that checkpoint's
- * root. Reads only the rows of the first batch.
+ * Claim-log order unless the claim log interleaves child receipts and only
+ * tool-seq order reproduces the root of the first checkpoint whose batch the two
+ * orders read differently. (Deciding on the first checkpoint alone read a store
+ * whose first batch held no child receipt as claim-log order, and every later
+ * checkpoint then failed inclusion.) Reads only the rows up to that batch.
  */
 export function coverageOrder(store: Pick<ChioStoreReader, 'toolReceipts' | 'childReceipts'>, claimLog: ClaimLogRow[], checkpoints: CheckpointRow[]): CoverageOrder {
-  const first = checkpoints.reduce<CheckpointRow | undefined>((m, c) => (m === undefined || c.checkpointSeq < m.checkpointSeq ? c : m), undefined);
-  if (!first) return 'claim-log';
-  const interleaved = claimLog.some((e) => e.entrySeq <= first.batchEndSeq && (e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq));
-  if (!interleaved) return 'claim-log';
-  const root = parseHash(first.merkleRoot);
+  // The first claim-log entry where the orders part: a child receipt, or a tool receipt out of step.
+  let parts = Infinity;
+  for (const e of claimLog) if ((e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq) && e.entrySeq < parts) parts = e.entrySeq;
+  const deciding = checkpoints
+    .filter((c) => c.batchEndSeq >= parts)
+    .reduce<CheckpointRow | undefined>((m, c) => (m === undefined || c.checkpointSeq < m.checkpointSeq ? c : m), undefined);
+  // No checkpoint reaches the first difference: both orders read every batch alike.
+  if (!deciding) return 'claim-log';
+  const root = parseHash(deciding.merkleRoot);
   if (!root) return 'claim-log';
   const matches = (leaves: (Uint8Array | undefined)[]) => {
     if (leaves.some((l) => l === undefined)) return false;
     const r = rootFromLeafHashes(leaves as Uint8Array[]);
     return r !== null && bytesEqual(r, root);
   };
-  if (matches(batchLeaves(store, claimLog, first, 'claim-log'))) return 'claim-log';
-  return matches(batchLeaves(store, claimLog, first, 'tool-seq')) ? 'tool-seq' : 'claim-log';
+  if (matches(batchLeaves(store, claimLog, deciding, 'claim-log'))) return 'claim-log';
+  return matches(batchLeaves(store, claimLog, deciding, 'tool-seq')) ? 'tool-seq' : 'claim-log';
 }
 
 /**

@@ -1,0 +1,62 @@
+// Which order a store's checkpoints cover (claim-log entries, or tool receipts
+// by seq) must be decided on a batch where the two orders differ. A demo store
+// whose first batch holds no child receipt reads alike in both orders there;
+// deciding on it made every later checkpoint fail inclusion. The browser and
+// CLI path (loadStore) and the server's export must both get it right.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import initSqlJs from 'sql.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../app/_server/store-handle';
+import { writeEvidencePackage } from '../../app/_server/export';
+import { verifyPaths } from '../../bin/cli/main';
+import { generateDemoStore } from '../../scripts/demo/generate';
+import { TrustStore } from '../trust/trust-store';
+import { isRowError, openChioStore } from './sqlite-store';
+
+let dir: string;
+let generated: Awaited<ReturnType<typeof generateDemoStore>>;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'ra-coverage-'));
+  // This seed's first checkpoint batch (tool seqs 1-100) holds no child receipt.
+  generated = await generateDemoStore({ count: 400, seed: 'security-view', out: dir });
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const trust = () => {
+  const t = TrustStore.create([{ key: generated.kernelKeyHex }]);
+  if (!t.ok) throw new Error(t.error);
+  return t.store;
+};
+
+describe('coverage order decided where the orders differ', () => {
+  it('the store is the case: no child receipt in the first batch, children later', async () => {
+    const opened = openChioStore(await initSqlJs(), new Uint8Array(readFileSync(generated.storePath)));
+    if (!opened.ok) throw new Error(opened.message);
+    const log = [...opened.store.claimLog()].filter((r) => !isRowError(r));
+    const cps = [...opened.store.checkpoints()].filter((r) => !isRowError(r));
+    opened.store.close();
+    const first = cps.reduce((m, c) => (c.checkpointSeq < m.checkpointSeq ? c : m));
+    const parting = log.filter((e) => e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq);
+    expect(parting.length).toBeGreaterThan(0);
+    expect(parting.every((e) => e.entrySeq > first.batchEndSeq)).toBe(true);
+    expect(cps.length).toBeGreaterThan(1);
+  });
+
+  it('the store verifies whole', async () => {
+    const report = await verifyPaths([generated.storePath], trust());
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.verified).toBe(report.summary.receipts);
+    expect(report.checkpoints.every((c) => c.verdict === 'verified')).toBe(true);
+  });
+
+  it("the server's evidence package of it verifies whole", async () => {
+    const out = path.join(dir, 'package');
+    writeEvidencePackage(openStore(generated.storePath), generated.storePath, out, {}, 1767999999);
+    const report = await verifyPaths([out], trust());
+    expect(report.summary.failed).toBe(0);
+    expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
+  });
+});
