@@ -11,7 +11,7 @@ import type { VerificationReport } from '../verify/report';
 export const STRING_COLUMNS = [
   'id', 'type', 'generation', 'toolServer', 'toolName', 'decision', 'guard', 'reason', 'capabilityId', 'policyHash', 'trustLevel',
   'receiptKind', 'tenant', 'currency', 'settlement', 'sessionId', 'requestId', 'parentRequestId', 'parentReceiptId', 'operationKind',
-  'kernelKey', 'file', 'cost', 'attemptedCost', 'seq',
+  'kernelKey', 'file', 'cost', 'attemptedCost', 'seq', 'boundaryClass',
 ] as const;
 export type StringColumn = (typeof STRING_COLUMNS)[number];
 

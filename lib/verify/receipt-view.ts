@@ -24,6 +24,8 @@ export interface ReceiptView {
   policyHash: string;
   trustLevel?: string;
   receiptKind?: string;
+  /** Gen B: what the kernel could enforce (`prevent`, `detect_only`, `advisory_only`). */
+  boundaryClass?: string;
   tenant?: string;
   /** Financial claims, as decimal strings in minor units. */
   cost?: string;
@@ -92,7 +94,7 @@ export function receiptView(r: DecodedReceipt, where: { order: number; file: str
     ...(r.decision ? { decision: r.decision.verdict } : {}),
     ...(r.decision?.guard !== undefined ? { guard: r.decision.guard } : {}),
     ...(r.decision?.reason !== undefined ? { reason: r.decision.reason } : {}),
-    ...(r.genB ? { receiptKind: r.genB.receiptKind } : {}),
+    ...(r.genB ? { receiptKind: r.genB.receiptKind, boundaryClass: r.genB.boundaryClass } : {}),
     ...(r.tenantId !== undefined ? { tenant: r.tenantId } : {}),
     ...(f ? { cost: f.costCharged.toString(), currency: f.currency, settlement: f.settlementStatus } : {}),
     ...(f?.attemptedCost !== undefined ? { attemptedCost: f.attemptedCost.toString() } : {}),
