@@ -5,6 +5,7 @@
 // takes from the verified scope (lib/readers/scope.ts). Pure: typed arrays,
 // one pass per aggregate; the only sort is the time order of the policy
 // timeline. The printed report's per-range totals are in compliance-report.ts.
+import { EMPTY_FILTER, type ValueFilter, filterToParams } from '../query/explorer-filter';
 import type { RowStore, StringColumn } from '../query/row-store';
 import type { TrustEntry } from '../trust/trust-file';
 import type { VerificationReport } from '../verify/report';
@@ -14,6 +15,44 @@ export interface ComplianceSelection {
   since?: number;
   until?: number;
   policy?: string;
+}
+
+const seconds = (s: string | null): number | undefined => (s !== null && /^\d{1,15}$/.test(s) ? Number(s) : undefined);
+
+/** The page's own state in its URL: `since`/`until` (Unix seconds, inclusive) and `policy`; malformed values are dropped. */
+export function selectionFromParams(p: URLSearchParams): ComplianceSelection {
+  const sel: ComplianceSelection = {};
+  const since = seconds(p.get('since'));
+  const until = seconds(p.get('until'));
+  const policy = p.get('policy');
+  if (since !== undefined) sel.since = since;
+  if (until !== undefined) sel.until = until;
+  if (policy && policy.length <= 512) sel.policy = policy;
+  return sel;
+}
+
+export function selectionToParams(sel: ComplianceSelection): URLSearchParams {
+  const p = new URLSearchParams();
+  if (sel.since !== undefined) p.set('since', String(sel.since));
+  if (sel.until !== undefined) p.set('until', String(sel.until));
+  if (sel.policy !== undefined) p.set('policy', sel.policy);
+  return p;
+}
+
+/**
+ * The explorer over the verified receipts of the selection that also have
+ * `values` (a link for each number on the page): the same rows the number counts.
+ */
+export function explorerLink(sel: ComplianceSelection, values: Partial<Record<ValueFilter, string[]>> = {}, range?: { since: number; until: number }): string {
+  const since = Math.max(range?.since ?? -Infinity, sel.since ?? -Infinity);
+  const until = Math.min(range?.until ?? Infinity, sel.until ?? Infinity);
+  const f = {
+    ...EMPTY_FILTER,
+    values: { verdict: ['verified'], ...(sel.policy !== undefined ? { policyHash: [sel.policy] } : {}), ...values },
+    ...(Number.isFinite(since) ? { since } : {}),
+    ...(Number.isFinite(until) ? { until } : {}),
+  };
+  return `/receipts?${filterToParams(f).toString()}`;
 }
 
 /**
@@ -35,6 +74,18 @@ export function selectionTest(store: RowStore, sel: ComplianceSelection): ((row:
     const t = time[row]!;
     return t >= lo && t <= hi;
   };
+}
+
+/** Earliest and latest usable time of the whole log (NaN when no row has one). */
+export function logTimeSpan(store: RowStore): { first: number; last: number } {
+  let first = Infinity;
+  let last = -Infinity;
+  for (let r = 0; r < store.length; r++) {
+    const t = store.time[r]!;
+    if (t < first) first = t;
+    if (t > last) last = t;
+  }
+  return first === Infinity ? { first: NaN, last: NaN } : { first, last };
 }
 
 // ---------------------------------------------------------------- policies
