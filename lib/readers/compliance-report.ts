@@ -65,6 +65,8 @@ export interface RangeReport {
   checks: CheckTotal[];
   /** Checkpoint coverage of the selection's receipts: verified ones, and the others. */
   inclusion: { verified: InclusionTally; notVerified: InclusionTally };
+  /** The verified receipts in the uncheckpointed tail, by type (kernels do not checkpoint child receipts). */
+  tailByType: Record<string, number>;
   /** Problems naming a receipt of the selection, by code in contract order. */
   problems: ProblemCount[];
   /** Problems of the whole log that name no receipt it holds (checkpoints, unreadable lines, files). */
@@ -77,6 +79,7 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
   const joined = reportRows(store, report);
   const verdicts = { pending: 0, verified: 0, failed: 0, unverified: 0 };
   const inclusion = { verified: emptyTally(), notVerified: emptyTally() };
+  const tailByType: Record<string, number> = {};
   const picked: ReportReceipt[] = [];
   const inSel = new Uint8Array(store.length);
   const ranged = sel.since !== undefined || sel.until !== undefined;
@@ -98,6 +101,10 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
     if (t > last) last = t;
     if (joined) {
       inclusion[v === verifiedCode ? 'verified' : 'notVerified'][INCLUSION[joined.inclusion[row]!]!]++;
+      if (v === verifiedCode && joined.inclusion[row] === 2) {
+        const type = store.str('type', row) ?? '';
+        tailByType[type] = (tailByType[type] ?? 0) + 1;
+      }
       picked.push(joined.receiptOf(row));
     }
   }
@@ -114,6 +121,7 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
     last: inSelection && last !== -Infinity ? last : NaN,
     checks: checkTotals(picked),
     inclusion,
+    tailByType,
     problems,
     logProblems,
     checkpoints: { total: report.checkpoints.length, verified: report.checkpoints.length - cpFailed, failed: cpFailed },

@@ -72,6 +72,8 @@ describe('compliance of corpus/good (all 280 receipts verified)', () => {
     const tail = report.receipts.filter((x) => x.checks.inclusion === 'skipped' && x.details?.inclusion === 'uncheckpointed').length;
     expect(r.inclusion.verified).toEqual({ notRun: 0, checkpointed: cp, tail, notCovered: 0, failed: 0 });
     expect(cp).toBe(200);
+    // The tail: 50 tool receipts after the last checkpoint, and the 30 child receipts (never checkpointed).
+    expect(r.tailByType).toEqual({ tool: 50, child: 30 });
     expect(r.problems).toEqual([]);
     expect(r.checkpoints).toEqual({ total: 2, verified: 2, failed: 0 });
     // Coverage over time adds up to the same.

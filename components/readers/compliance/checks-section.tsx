@@ -77,7 +77,7 @@ function ProblemTable({ rows, selection, testId }: { rows: ProblemCount[]; selec
             <td className="num">{fmt(p.problems)}</td>
             {selection && (
               <td className="num">
-                <a href={explorerLink(selection, { verdict: [], problem: [p.code] })}>{fmt(p.receipts)}</a>
+                <Link href={explorerLink(selection, { verdict: [], problem: [p.code] })}>{fmt(p.receipts)}</Link>
               </td>
             )}
           </tr>

@@ -4,6 +4,7 @@
 // failed checkpoint leaves uncovered (these are not verified), per time
 // bucket as a chart, and the log's checkpoints on its sequence axis (the
 // overview's timeline, reused: checkpoints carry no time in the report).
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { buildCoverage } from '../../../lib/overview/checkpoint-coverage';
@@ -50,8 +51,9 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
     <section className="report-section" aria-labelledby="coverage-heading" data-testid="coverage-section">
       <h2 id="coverage-heading">What the checkpoints cover</h2>
       <p className="lede">
-        A signed checkpoint fixes a batch of receipts in a Merkle tree: a receipt in one cannot be changed or removed without it showing. Receipts
-        logged after the last checkpoint (the <em>tail</em>) are signed, but nothing yet vouches that the log keeps them.
+        A signed checkpoint fixes a batch of tool receipts in a Merkle tree: a receipt in one cannot be changed or removed without it showing. The
+        uncheckpointed <em>tail</em> (tool receipts after the last checkpoint, and child receipts, which kernels do not checkpoint) is signed, but
+        nothing yet vouches that the log keeps it.
       </p>
       <dl className="counts">
         <div>
@@ -62,7 +64,9 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
         <div>
           <dt>uncheckpointed tail</dt>
           <dd data-testid="coverage-tail">{fmt(v.tail)}</dd>
-          <dd className="muted small">{pct(v.tail, verified)} of verified</dd>
+          <dd className="muted small" data-testid="coverage-tail-types">
+            {pct(v.tail, verified)} of verified{v.tail > 0 ? `: ${Object.entries(summary.tailByType).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${fmt(n)} ${t}`).join(', ')}` : ''}
+          </dd>
         </div>
         <div>
           <dt>gaps between checkpoints</dt>
@@ -77,7 +81,7 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
             nv.failed > 0 && `${fmt(nv.failed)} receipt${nv.failed === 1 ? '' : 's'} failed the inclusion proof`,
           ].filter(Boolean).join('; ')}
           : these are not verified and not counted here.{' '}
-          <a href="/receipts?verdict=unverified&verdict=failed" className="no-print">See them</a>
+          <Link href="/receipts?verdict=unverified&verdict=failed" className="no-print">See them</Link>
         </p>
       )}
       {option && overTime && (

@@ -3,6 +3,7 @@
 // observe, or only advise?) and Gen B receipt kinds with their boundary
 // class (chio-format.md §5), each with its meaning in plain words and a link
 // to exactly the receipts it counts.
+import Link from 'next/link';
 import { type ComplianceSelection, type TrustAndKinds, explorerLink } from '../../../lib/readers/compliance';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -48,7 +49,7 @@ export function KindsSection({ kinds, total, selection }: { kinds: TrustAndKinds
               <tr key={t.value} data-value={t.value} data-count={t.count}>
                 <th scope="row">{t.value === '' ? <span className="muted">none</span> : <code>{t.value}</code>}</th>
                 <td className="num">
-                  <a href={explorerLink(selection, t.value === '' ? { type: ['child', 'http'] } : { trustLevel: [t.value] })}>{fmt(t.count)}</a>
+                  <Link href={explorerLink(selection, t.value === '' ? { type: ['child', 'http'] } : { trustLevel: [t.value] })}>{fmt(t.count)}</Link>
                 </td>
                 <td><Bar n={t.count} of={total} /></td>
                 <td>{TRUST_MEANING[t.value] ?? 'A trust level this page does not know.'}</td>
@@ -72,7 +73,7 @@ export function KindsSection({ kinds, total, selection }: { kinds: TrustAndKinds
                 <td><code>{k.boundary}</code></td>
                 <td><code>{k.trustLevel}</code></td>
                 <td className="num">
-                  <a href={explorerLink(selection, { receiptKind: [k.kind], boundaryClass: [k.boundary], trustLevel: [k.trustLevel] })}>{fmt(k.count)}</a>
+                  <Link href={explorerLink(selection, { receiptKind: [k.kind], boundaryClass: [k.boundary], trustLevel: [k.trustLevel] })}>{fmt(k.count)}</Link>
                 </td>
                 <td>{KIND_MEANING[`${k.kind}/${k.boundary}`] ?? 'A combination this page does not know.'}</td>
               </tr>

@@ -3,6 +3,7 @@
 // a bar per span (ECharts custom series), overlaps named in words, and a
 // table of the policies. Clicking a span opens the explorer on that span's
 // receipts; choosing a policy narrows the whole page (and the URL) to it.
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { type ComplianceSelection, type PolicyTimeline, explorerLink } from '../../../lib/readers/compliance';
@@ -24,6 +25,8 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
   const router = useRouter();
   const lanes = timeline.policies.slice(0, MAX_LANES);
   const spans = useMemo(() => timeline.spans.filter((s) => lanes.some((l) => l.policy === s.policy)), [timeline, lanes]);
+  // The axis spans exactly the drawn receipts (first second to the end of the last).
+  const extent = useMemo(() => ({ min: Math.min(...spans.map((s) => s.start)), max: Math.max(...spans.map((s) => s.end)) + 1 }), [spans]);
   const option = useMemo<EChartOption>(() => {
     const laneOf = new Map(lanes.map((p, i) => [p.policy, i]));
     const data: SpanDatum[] = spans.map((s) => ({
@@ -40,7 +43,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
           return `${escapeHtml(policyLabel(names, s.policy))}<br/>${utc(s.start)} → ${utc(s.end)}<br/>${fmt(s.receipts)} verified receipts<br/><i>click: open them in the explorer</i>`;
         },
       },
-      xAxis: { type: 'time', axisLabel: { hideOverlap: true }, splitLine: { show: true, lineStyle: { opacity: 0.3 } } },
+      xAxis: { type: 'time', min: extent.min * 1000, max: extent.max * 1000, axisLabel: { hideOverlap: true }, splitLine: { show: true, lineStyle: { opacity: 0.3 } } },
       yAxis: {
         type: 'category',
         inverse: true,
@@ -63,7 +66,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
         },
       ],
     };
-  }, [spans, lanes, names, selection.policy]);
+  }, [spans, lanes, names, selection.policy, extent]);
 
   const summaryText = timeline.policies.map((p) => `${policyLabel(names, p.policy)}: ${fmt(p.receipts)} verified receipts in ${p.spans.length} span${p.spans.length === 1 ? '' : 's'}, ${utc(p.first)} to ${utc(p.last)}`).join('; ');
   return (
@@ -82,6 +85,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
         )}
       </p>
       {timeline.policies.length > 0 && (
+        <div className="policy-chart" data-min={extent.min} data-max={extent.max} data-lanes={lanes.length} data-grid="96 24 8 36">
         <EChart
           option={option}
           height={Math.max(120, 50 + lanes.length * 42)}
@@ -93,6 +97,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
             if (span) router.push(explorerLink({ ...selection, policy: span.policy }, {}, { since: span.start, until: span.end }));
           }}
         />
+        </div>
       )}
       {timeline.policies.length > MAX_LANES && <p className="muted">The chart draws the first {MAX_LANES} policies; all {fmt(timeline.policies.length)} are in the table.</p>}
       {timeline.overlaps.length > 0 && (
@@ -125,7 +130,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
           </thead>
           <tbody>
             {timeline.policies.map((p) => (
-              <tr key={p.policy} data-policy={p.policy} data-receipts={p.receipts} data-spans={p.spans.length} className={selection.policy === p.policy ? 'chosen' : undefined}>
+              <tr key={p.policy} data-policy={p.policy} data-receipts={p.receipts} data-spans={p.spans.length} data-first={p.first} data-last={p.last} className={selection.policy === p.policy ? 'chosen' : undefined}>
                 <th scope="row">
                   <span className="swatch" style={{ background: policyColor(names, p.policy) }} aria-hidden="true" /> {`Policy ${names.get(p.policy) ?? '?'}`}
                   <br />
@@ -137,7 +142,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
                 </td>
                 <td className="num">{p.spans.length}</td>
                 <td className="num">
-                  <a href={explorerLink({ ...selection, policy: p.policy })} data-testid="policy-explorer">{fmt(p.receipts)}</a>
+                  <Link href={explorerLink({ ...selection, policy: p.policy })} data-testid="policy-explorer">{fmt(p.receipts)}</Link>
                 </td>
                 <td>{Object.entries(p.byType).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${fmt(n)} ${t}`).join(', ')}</td>
                 <td className="no-print">

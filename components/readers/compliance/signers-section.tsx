@@ -68,7 +68,7 @@ export function SignersSection({ signers, pinned, selection }: { signers: Signer
                   )}
                 </td>
                 <td className="num">
-                  <a href={explorerLink(selection, { kernelKey: [s.key] })}>{fmt(s.receipts)}</a>
+                  <Link href={explorerLink(selection, { kernelKey: [s.key] })}>{fmt(s.receipts)}</Link>
                 </td>
                 <td className="num">
                   {fmt(s.logReceipts)}, {fmt(s.checkpoints)}
