@@ -6,7 +6,7 @@
 // and the explorer's rows; changes neither. Pure.
 import type { RowStore } from '../query/row-store';
 import { VERDICTS } from '../query/row-store';
-import { type CheckTotal, checkTotals } from '../verify/check-totals';
+import { CHECK_ORDER, type CheckTotal } from '../verify/check-totals';
 import { UNCHECKPOINTED } from '../verify/check';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verify/problems';
 import type { ReportReceipt, VerificationReport } from '../verify/report';
@@ -27,18 +27,85 @@ function inclusionOf(r: ReportReceipt): number {
   return 0;
 }
 
+/** One check's outcome per row: 0 not run, 1 pass, 2 fail, 3 skipped (with `reason[row]` into `reasons`). */
+export interface CheckColumn {
+  name: string;
+  status: Uint8Array;
+  reason: Uint32Array;
+  reasons: string[];
+}
+
+/** The report's per-receipt outcomes as columns over the rows, computed once per report. */
+export interface ReportColumns {
+  /** Each row's inclusion outcome, an index into INCLUSION. */
+  inclusion: Uint8Array;
+  checks: CheckColumn[];
+}
+
+const STATUS: Record<string, number> = { pass: 1, fail: 2, skipped: 3 };
+
 /**
- * Each row's inclusion outcome (an index into INCLUSION), and its report
- * receipt: the report lists receipts in log order, so the row at log position
- * k is report.receipts[k] (as RowStore.applyReport matches them). Null when
- * the rows and the report do not line up (the log is still loading).
+ * The report's receipts as columns over the rows: the report lists receipts
+ * in log order, so the row at log position k is report.receipts[k] (as
+ * RowStore.applyReport matches them). Null when the rows and the report do
+ * not line up (the log is still loading). Any selection then totals its
+ * checks with a scan of typed arrays, not of a hundred thousand objects.
  */
-export function reportRows(store: RowStore, report: VerificationReport): { inclusion: Uint8Array; receiptOf: (row: number) => ReportReceipt } | null {
+export function reportColumns(store: RowStore, report: VerificationReport): ReportColumns | null {
   if (store.length !== report.receipts.length) return null;
-  const { posOfRow, rowAtPos } = store.positions();
-  const inclusion = new Uint8Array(store.length);
-  for (let k = 0; k < report.receipts.length; k++) inclusion[rowAtPos[k]!] = inclusionOf(report.receipts[k]!);
-  return { inclusion, receiptOf: (row) => report.receipts[posOfRow[row]!]! };
+  const { rowAtPos } = store.positions();
+  const n = store.length;
+  const inclusion = new Uint8Array(n);
+  const byName = new Map<string, CheckColumn & { reasonCode: Map<string, number> }>();
+  for (let k = 0; k < n; k++) {
+    const r = report.receipts[k]!;
+    const row = rowAtPos[k]!;
+    inclusion[row] = inclusionOf(r);
+    for (const name in r.checks) {
+      let col = byName.get(name);
+      if (!col) byName.set(name, (col = { name, status: new Uint8Array(n), reason: new Uint32Array(n), reasons: [], reasonCode: new Map() }));
+      const st = STATUS[r.checks[name]!] ?? 3;
+      col.status[row] = st;
+      if (st === 3) {
+        const why = r.details?.[name] ?? 'no reason given';
+        let code = col.reasonCode.get(why);
+        if (code === undefined) col.reasonCode.set(why, (code = col.reasons.push(why) - 1));
+        col.reason[row] = code;
+      }
+    }
+  }
+  return { inclusion, checks: [...byName.values()].map(({ name, status, reason, reasons }) => ({ name, status, reason, reasons })) };
+}
+
+/**
+ * Per-check totals over `rows` (in log order), as lib/verify/check-totals
+ * counts them over report receipts: a check appears once some row ran it;
+ * skip reasons in order of first appearance; contract order.
+ */
+export function columnCheckTotals(columns: ReportColumns, rows: Uint32Array): CheckTotal[] {
+  const out: { total: CheckTotal; first: number }[] = [];
+  for (const col of columns.checks) {
+    let pass = 0;
+    let fail = 0;
+    let first = -1;
+    const skipCount = new Uint32Array(col.reasons.length);
+    const skipOrder: number[] = [];
+    for (let j = 0; j < rows.length; j++) {
+      const st = col.status[rows[j]!]!;
+      if (st === 0) continue;
+      if (first < 0) first = j;
+      if (st === 1) pass++;
+      else if (st === 2) fail++;
+      else {
+        const c = col.reason[rows[j]!]!;
+        if (skipCount[c]!++ === 0) skipOrder.push(c);
+      }
+    }
+    if (first >= 0) out.push({ total: { name: col.name, pass, fail, skipped: new Map(skipOrder.map((c) => [col.reasons[c]!, skipCount[c]!])) }, first });
+  }
+  // checkTotals meets checks in the order receipts list them; then it sorts by contract order.
+  const rank = (name: string) => (CHECK_ORDER.includes(name) ? CHECK_ORDER.indexOf(name) : CHECK_ORDER.length);
+  return out.sort((a, b) => rank(a.total.name) - rank(b.total.name) || a.first - b.first).map((o) => o.total);
 }
 
 export interface ProblemCount {
@@ -74,13 +141,14 @@ export interface RangeReport {
   checkpoints: { total: number; verified: number; failed: number };
 }
 
-export function rangeReport(store: RowStore, report: VerificationReport, sel: ComplianceSelection): RangeReport {
+export function rangeReport(store: RowStore, report: VerificationReport, sel: ComplianceSelection, columns: ReportColumns | null = reportColumns(store, report)): RangeReport {
   const keep = selectionTest(store, sel);
-  const joined = reportRows(store, report);
+  const joined = columns;
   const verdicts = { pending: 0, verified: 0, failed: 0, unverified: 0 };
   const inclusion = { verified: emptyTally(), notVerified: emptyTally() };
   const tailByType: Record<string, number> = {};
-  const picked: ReportReceipt[] = [];
+  const picked = new Uint32Array(store.length);
+  let nPicked = 0;
   const inSel = new Uint8Array(store.length);
   const ranged = sel.since !== undefined || sel.until !== undefined;
   let untimed = 0;
@@ -105,7 +173,7 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
         const type = store.str('type', row) ?? '';
         tailByType[type] = (tailByType[type] ?? 0) + 1;
       }
-      picked.push(joined.receiptOf(row));
+      picked[nPicked++] = row;
     }
   }
   const inSelection = verdicts.pending + verdicts.verified + verdicts.failed + verdicts.unverified;
@@ -119,7 +187,7 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
     untimed,
     first: inSelection && first !== Infinity ? first : NaN,
     last: inSelection && last !== -Infinity ? last : NaN,
-    checks: checkTotals(picked),
+    checks: joined ? columnCheckTotals(joined, picked.subarray(0, nPicked)) : [],
     inclusion,
     tailByType,
     problems,

@@ -7,7 +7,7 @@ import { verifiedLog } from '../testutil/reader-log';
 import { checkTotals } from '../verify/check-totals';
 import { PROBLEM_CODES } from '../verify/problems';
 import { policyTimeline, selectionTest, signers, trustAndKinds } from './compliance';
-import { coverageOverTime, rangeReport, reportRows } from './compliance-report';
+import { coverageOverTime, rangeReport, reportColumns } from './compliance-report';
 import { verifiedScope } from './scope';
 
 interface Raw { id: string; timestamp: number; policy_hash: string; trust_level?: string; receipt_kind?: string; boundary_class?: string; type: 'tool' | 'child' }
@@ -77,7 +77,7 @@ describe('compliance of corpus/good (all 280 receipts verified)', () => {
     expect(r.problems).toEqual([]);
     expect(r.checkpoints).toEqual({ total: 2, verified: 2, failed: 0 });
     // Coverage over time adds up to the same.
-    const c = coverageOverTime(store, verifiedScope(store).rows, reportRows(store, report)!.inclusion);
+    const c = coverageOverTime(store, verifiedScope(store).rows, reportColumns(store, report)!.inclusion);
     expect([c.checkpointed.reduce((a, b) => a + b, 0), c.tail.reduce((a, b) => a + b, 0)]).toEqual([cp, tail]);
     expect(c.starts.length).toBeLessThanOrEqual(72);
   });

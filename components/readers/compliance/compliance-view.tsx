@@ -8,7 +8,7 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
 import { type ComplianceSelection, logTimeSpan, policyTimeline, selectionFromParams, selectionTest, selectionToParams, signers, trustAndKinds } from '../../../lib/readers/compliance';
-import { coverageOverTime, rangeReport, reportRows } from '../../../lib/readers/compliance-report';
+import { coverageOverTime, rangeReport, reportColumns } from '../../../lib/readers/compliance-report';
 import { verifiedScope } from '../../../lib/readers/scope';
 import { describeSources } from '../../../lib/workers/protocol';
 import { useLog } from '../../data/log-provider';
@@ -49,9 +49,9 @@ function Compliance({ data, selection, onSelect }: { data: ReaderData; selection
   const inRange = useMemo(() => (ranged ? verifiedScope(store, selectionTest(store, { since, until })) : data.scope), [store, data.scope, ranged, since, until]);
   const scope = useMemo(() => (policy === undefined ? inRange : verifiedScope(store, selectionTest(store, { since, until, policy }))), [store, inRange, since, until, policy]);
   const timeline = useMemo(() => (ranged ? policyTimeline(store, inRange.rows) : whole), [store, inRange, ranged, whole]);
-  const joined = useMemo(() => reportRows(store, report), [store, report]);
-  const summary = useMemo(() => rangeReport(store, report, { since, until, ...(policy !== undefined ? { policy } : {}) }), [store, report, since, until, policy]);
-  const overTime = useMemo(() => (joined ? coverageOverTime(store, scope.rows, joined.inclusion) : null), [store, scope, joined]);
+  const columns = useMemo(() => reportColumns(store, report), [store, report]);
+  const summary = useMemo(() => rangeReport(store, report, { since, until, ...(policy !== undefined ? { policy } : {}) }, columns), [store, report, since, until, policy, columns]);
+  const overTime = useMemo(() => (columns ? coverageOverTime(store, scope.rows, columns.inclusion) : null), [store, scope, columns]);
   const kinds = useMemo(() => trustAndKinds(store, scope.rows), [store, scope]);
   const keys = useMemo(() => signers(store, scope.rows, report, trust), [store, scope, report, trust]);
   const source = useMemo(() => (sources ? describeSources(sources, { files: 'names', server: typeof window === 'undefined' ? undefined : `this server’s receipt store (${window.location.origin})` }) : label), [sources, label]);

@@ -34,7 +34,10 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
       value: [laneOf.get(s.policy)!, s.start * 1000, (s.end + 1) * 1000, s.receipts],
       itemStyle: { color: policyColor(names, s.policy), opacity: selection.policy === undefined || selection.policy === s.policy ? 0.95 : 0.25 },
     }));
+    // Days apart: label the days; within a day or two: the hours (UTC, as every time on the page).
+    const long = extent.max - extent.min > 2 * 86400;
     return {
+      useUTC: true,
       grid: { left: 96, right: 24, top: 8, bottom: 36 },
       tooltip: {
         trigger: 'item',
@@ -43,7 +46,13 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
           return `${escapeHtml(policyLabel(names, s.policy))}<br/>${utc(s.start)} → ${utc(s.end)}<br/>${fmt(s.receipts)} verified receipts<br/><i>click: open them in the explorer</i>`;
         },
       },
-      xAxis: { type: 'time', min: extent.min * 1000, max: extent.max * 1000, axisLabel: { hideOverlap: true }, splitLine: { show: true, lineStyle: { opacity: 0.3 } } },
+      xAxis: {
+        type: 'time',
+        min: extent.min * 1000,
+        max: extent.max * 1000,
+        axisLabel: { hideOverlap: true, formatter: (ms: number) => new Date(ms).toISOString().slice(long ? 5 : 11, long ? 10 : 16) },
+        splitLine: { show: true, lineStyle: { opacity: 0.3 } },
+      },
       yAxis: {
         type: 'category',
         inverse: true,
