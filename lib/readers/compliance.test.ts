@@ -13,7 +13,8 @@ import { RowStore } from '../query/row-store';
 import type { VerificationReport } from '../verify/report';
 import type { ReceiptView } from '../verify/receipt-view';
 import { verifiedLog } from '../testutil/reader-log';
-import { SPAN_BREAK_AFTER, policyTimeline, selectionTest, signers, timeOrder, trustAndKinds } from './compliance';
+import { SPAN_BREAK_AFTER, explorerLink, policyTimeline, selectionFromParams, selectionTest, selectionToParams, signers, timeOrder, trustAndKinds } from './compliance';
+import { filterFromParams, filterRows } from '../query/explorer-filter';
 import { verifiedScope } from './scope';
 
 /** Rows with the given policies at times 1000, 1001, … (one per second), all verified unless said. */
@@ -94,6 +95,28 @@ describe('policyTimeline on rows with chosen policies', () => {
     expect(ids(selectionTest(store, { since: 20, until: 30 }))).toEqual(['r1', 'r2']);
     expect(ids(selectionTest(store, { since: 20, policy: 'A' }))).toEqual(['r2']);
     expect(ids(selectionTest(store, { policy: 'never-seen' }))).toEqual([]);
+  });
+});
+
+describe('the page state in the URL, and links to the explorer', () => {
+  it('reads back what it writes; drops malformed values', () => {
+    const sel = { since: 1767225600, until: 1767229200, policy: 'p' };
+    expect(selectionToParams(sel).toString()).toBe('since=1767225600&until=1767229200&policy=p');
+    expect(selectionFromParams(selectionToParams(sel))).toEqual(sel);
+    expect(selectionFromParams(new URLSearchParams('since=-1&until=12x&policy='))).toEqual({});
+  });
+
+  it('a link opens the explorer on exactly the rows the number counts: verified, in the selection', () => {
+    const store = rowsOf(['A', 'B', 'A', 'B', 'A', 'A'], { times: [10, 20, 30, 40, 50, 60], failed: new Set([2]) });
+    const sel = { since: 20, until: 50, policy: 'A' };
+    const href = explorerLink(sel);
+    expect(href).toBe('/receipts?verdict=verified&policyHash=A&since=20&until=50');
+    const rows = filterRows(store, filterFromParams(new URL(href, 'http://x').searchParams));
+    expect([...rows]).toEqual([...verifiedScope(store, selectionTest(store, sel)).rows]);
+    expect([...rows].map((r) => store.str('id', r))).toEqual(['r4']);
+    // A span's own range narrows further; `verdict: []` lifts the verified-only filter (problem links).
+    expect(explorerLink({ policy: 'B' }, {}, { since: 15, until: 25 })).toBe('/receipts?verdict=verified&policyHash=B&since=15&until=25');
+    expect(explorerLink(sel, { verdict: [], problem: ['signature_invalid'] })).toBe('/receipts?policyHash=A&problem=signature_invalid&since=20&until=50');
   });
 });
 

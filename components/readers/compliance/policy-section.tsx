@@ -34,8 +34,9 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
       value: [laneOf.get(s.policy)!, s.start * 1000, (s.end + 1) * 1000, s.receipts],
       itemStyle: { color: policyColor(names, s.policy), opacity: selection.policy === undefined || selection.policy === s.policy ? 0.95 : 0.25 },
     }));
-    // Days apart: label the days; within a day or two: the hours (UTC, as every time on the page).
-    const long = extent.max - extent.min > 2 * 86400;
+    // Labels in UTC, as every time on the page: days over days, minutes over hours, seconds over minutes.
+    const width = extent.max - extent.min;
+    const [from, to] = width > 2 * 86400 ? [5, 10] : width > 2 * 3600 ? [11, 16] : [11, 19];
     return {
       useUTC: true,
       grid: { left: 96, right: 24, top: 8, bottom: 36 },
@@ -50,7 +51,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
         type: 'time',
         min: extent.min * 1000,
         max: extent.max * 1000,
-        axisLabel: { hideOverlap: true, formatter: (ms: number) => new Date(ms).toISOString().slice(long ? 5 : 11, long ? 10 : 16) },
+        axisLabel: { hideOverlap: true, formatter: (ms: number) => new Date(ms).toISOString().slice(from, to) },
         splitLine: { show: true, lineStyle: { opacity: 0.3 } },
       },
       yAxis: {
