@@ -36,10 +36,11 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
     const labels = overTime.starts.map((s) => formatTime(s).slice(overTime.width >= 86400 ? 0 : 5, overTime.width >= 86400 ? 10 : 16));
     return {
       grid: { left: 56, right: 16, top: 36, bottom: 40 },
-      legend: { top: 0, data: ['in a signed checkpoint', 'uncheckpointed tail'] },
+      // Mid greys read on the light and the dark page alike.
+      legend: { top: 0, data: ['in a signed checkpoint', 'uncheckpointed tail'], textStyle: { color: '#8c959f' } },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
       xAxis: { type: 'category', data: labels, axisLabel: { hideOverlap: true } },
-      yAxis: { type: 'value', name: 'receipts', minInterval: 1 },
+      yAxis: { type: 'value', name: 'receipts', minInterval: 1, splitLine: { lineStyle: { opacity: 0.3 } } },
       series: [
         { name: 'in a signed checkpoint', type: 'bar', stack: 'c', data: overTime.checkpointed, itemStyle: { color: '#1a7f37' }, barCategoryGap: '15%' },
         { name: 'uncheckpointed tail', type: 'bar', stack: 'c', data: overTime.tail, itemStyle: { color: '#8c959f' } },
