@@ -9,6 +9,7 @@ export function Nav() {
       </Link>
       <Link href="/">Overview</Link>
       <Link href="/receipts">Receipts</Link>
+      <Link href="/compliance">Compliance</Link>
       <Link href="/finance">Finance</Link>
       <Link href="/security">Security</Link>
       <Link href="/trust">Trust</Link>

@@ -38,6 +38,7 @@ const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'type', label: 'type' },
   { key: 'generation', label: 'generation' },
   { key: 'receiptKind', label: 'Gen B kind' },
+  { key: 'boundaryClass', label: 'Gen B boundary' },
   { key: 'trustLevel', label: 'trust level' },
   { key: 'capabilityId', label: 'capability' },
   { key: 'grantIndex', label: 'grant' },

@@ -8,8 +8,8 @@ import { type RowStore, type StringColumn, VERDICTS } from './row-store';
 /** Fields filtered by exact value (any of the listed values). */
 export const VALUE_FILTERS = [
   'verdict', 'decision', 'toolServer', 'toolName', 'guard', 'currency', 'settlement', 'tenant', 'type', 'generation', 'capabilityId',
-  'policyHash', 'receiptKind', 'trustLevel', 'kernelKey', 'sessionId', 'operationKind', 'file', 'problem', 'rootBudgetHolder', 'grantIndex',
-  'guardFailed',
+  'policyHash', 'receiptKind', 'boundaryClass', 'trustLevel', 'kernelKey', 'sessionId', 'operationKind', 'file', 'problem', 'rootBudgetHolder',
+  'grantIndex', 'guardFailed',
 ] as const;
 export type ValueFilter = (typeof VALUE_FILTERS)[number];
 

@@ -16,7 +16,7 @@ export const STRING_COLUMNS = [
   'id', 'type', 'generation', 'toolServer', 'toolName', 'decision', 'guard', 'reason', 'capabilityId', 'policyHash', 'trustLevel',
   'receiptKind', 'tenant', 'currency', 'settlement', 'sessionId', 'requestId', 'parentRequestId', 'parentReceiptId', 'operationKind',
   'kernelKey', 'file', 'cost', 'attemptedCost', 'seq', 'rootBudgetHolder', 'grantIndex', 'budgetTotal', 'budgetRemaining', 'paymentReference',
-  'oracle', 'guards', 'guardFailed',
+  'oracle', 'guards', 'guardFailed', 'boundaryClass',
 ] as const;
 export type StringColumn = (typeof STRING_COLUMNS)[number];
 

@@ -30,6 +30,8 @@ export interface ReceiptView {
   policyHash: string;
   trustLevel?: string;
   receiptKind?: string;
+  /** Gen B: what the kernel could enforce (`prevent`, `detect_only`, `advisory_only`). */
+  boundaryClass?: string;
   tenant?: string;
   /** Financial claims, as decimal strings in minor units. */
   cost?: string;
@@ -128,7 +130,7 @@ export function receiptView(r: DecodedReceipt, where: { order: number; file: str
     ...(r.decision?.reason !== undefined ? { reason: r.decision.reason } : {}),
     ...(guards !== undefined ? { guards } : {}),
     ...(guardFailed !== undefined ? { guardFailed } : {}),
-    ...(r.genB ? { receiptKind: r.genB.receiptKind } : {}),
+    ...(r.genB ? { receiptKind: r.genB.receiptKind, boundaryClass: r.genB.boundaryClass } : {}),
     ...(r.tenantId !== undefined ? { tenant: r.tenantId } : {}),
     ...financialView(r),
     ...callChain(r.metadata),
