@@ -35,8 +35,8 @@ describe('coverage order decided where the orders differ', () => {
   it('the store is the case: no child receipt in the first batch, children later', async () => {
     const opened = openChioStore(await initSqlJs(), new Uint8Array(readFileSync(generated.storePath)));
     if (!opened.ok) throw new Error(opened.message);
-    const log = [...opened.store.claimLog()].filter((r) => !isRowError(r));
-    const cps = [...opened.store.checkpoints()].filter((r) => !isRowError(r));
+    const log = [...opened.store.claimLog()].flatMap((r) => (isRowError(r) ? [] : [r]));
+    const cps = [...opened.store.checkpoints()].flatMap((r) => (isRowError(r) ? [] : [r]));
     opened.store.close();
     const first = cps.reduce((m, c) => (c.checkpointSeq < m.checkpointSeq ? c : m));
     const parting = log.filter((e) => e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq);
