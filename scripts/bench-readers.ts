@@ -20,6 +20,11 @@ import { guardMatrix } from '../lib/readers/guard-matrix';
 import { type VerifiedScope, verifiedScope } from '../lib/readers/scope';
 import { denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from '../lib/readers/security';
 import { healthSummary } from '../lib/readers/security-health';
+import { budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from '../lib/readers/finance';
+import { oracleConversions } from '../lib/readers/finance-oracle';
+import { spendOverTime } from '../lib/readers/finance-spend';
+import { policyTimeline, trustAndKinds } from '../lib/readers/compliance';
+import { coverageOverTime, rangeReport, reportColumns } from '../lib/readers/compliance-report';
 import { verifiedLog } from '../lib/testutil/reader-log';
 import type { VerificationReport } from '../lib/verify/report';
 import { generateDemoStore } from './demo/generate';
@@ -39,10 +44,31 @@ const READERS: { name: string; run: (l: Log) => unknown }[] = [
     name: 'security: healthSummary',
     run: (l) => healthSummary({ report: l.report, scope: l.scope, failures: verificationFailures(l.store, l.report), denials: denialTotals(l.store, l.scope), unsigned: 0, algorithm: 0, pinned: new Set() }),
   },
+  { name: 'finance: currencyTotals', run: (l) => currencyTotals(l.store, l.scope) },
+  { name: 'finance: holderTotals', run: (l) => holderTotals(l.store, l.scope) },
+  { name: 'finance: budgetRows', run: (l) => budgetRows(l.store, l.scope, l.report) },
+  { name: 'finance: settlementLists', run: (l) => settlementLists(l.store, l.scope) },
+  { name: 'finance: budgetDenials', run: (l) => budgetDenials(l.store, l.scope) },
+  { name: 'finance: oracleConversions', run: (l) => oracleConversions(l.store, l.scope) },
+  { name: 'finance: spendOverTime', run: (l) => spendOverTime(l.store, l.scope) },
+  { name: 'compliance: policyTimeline', run: (l) => policyTimeline(l.store, l.scope.rows) },
+  { name: 'compliance: trustAndKinds', run: (l) => trustAndKinds(l.store, l.scope.rows) },
+  { name: 'compliance: reportColumns (once per report)', run: (l) => reportColumns(l.store, l.report) },
+  {
+    name: 'compliance: rangeReport + coverageOverTime',
+    run: (l) => {
+      const columns = reportColumns(l.store, l.report);
+      return [rangeReport(l.store, l.report, {}, columns), columns && coverageOverTime(l.store, l.scope.rows, columns.inclusion)];
+    },
+  },
 ];
 
 /** Reader routes: the page is drawn when `ready` is in the DOM. */
-const ROUTES: { link: string; path: string; ready: string }[] = [{ link: 'Security', path: '/security', ready: '[data-testid=security-view]' }];
+const ROUTES: { link: string; path: string; ready: string }[] = [
+  { link: 'Security', path: '/security', ready: '[data-testid=security-view]' },
+  { link: 'Finance', path: '/finance', ready: '[data-testid=finance-view]' },
+  { link: 'Compliance', path: '/compliance', ready: '[data-testid=compliance]' },
+];
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const argv = process.argv.slice(2);
