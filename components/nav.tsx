@@ -9,6 +9,7 @@ export function Nav() {
       </Link>
       <Link href="/">Overview</Link>
       <Link href="/receipts">Receipts</Link>
+      <Link href="/dag">DAG</Link>
       <Link href="/trust">Trust</Link>
       <Link href="/selftest">Self-test</Link>
     </nav>

@@ -259,3 +259,13 @@ describe('hostile links', () => {
     expect(dagGraph(store, { session: 's' }).edges).toEqual([{ id: 'r:r0>r:t', source: 'r:r0', target: 'r:t', via: 'parent_receipt_id' }]);
   });
 });
+
+describe('DAG URL state', () => {
+  it('round-trips and drops what it cannot use', async () => {
+    const { dagParamsFrom, dagParamsTo } = await import('./dag');
+    const s = { session: 'sess a&b', all: false, q: 'file_read', focus: 'r:1', fold: ['q:s/x', 'r:2'], top: true };
+    expect(dagParamsFrom(new URLSearchParams(dagParamsTo(s).toString()))).toEqual(s);
+    expect(dagParamsFrom(new URLSearchParams(`session=${'x'.repeat(600)}&q=%20%20&fold=a&fold=a&all=2`))).toEqual({ all: false, fold: ['a'], top: false });
+    expect(dagParamsTo({ all: true, session: 'ignored', fold: [], top: false }).toString()).toBe('all=1');
+  });
+});
