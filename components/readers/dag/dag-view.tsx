@@ -363,7 +363,11 @@ function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state
             testId="dag-canvas"
             minimap={graph.visible > 40 && graph.visible <= 1_500}
           />
-          {graph.matches > 0 && <p className="muted">{plural(graph.matches, 'box', 'boxes')} matching “{state.q}” are outlined in blue.</p>}
+          {graph.matches > 0 && (
+            <p className="muted">
+              {plural(graph.matches, 'box', 'boxes')} matching “{state.q}” {graph.matches === 1 ? 'is' : 'are'} outlined in blue.
+            </p>
+          )}
           <p className="muted dag-hint">
             Click a receipt to open it. <span aria-hidden="true">▾/▸</span> folds or unfolds what is below a request. Drag to pan, scroll or pinch to zoom.
           </p>
@@ -413,7 +417,7 @@ function LineagePanel({ graph, lineage }: { graph: DagGraph; lineage: LineageSet
   const used = graph.capabilities.size;
   return (
     <section className="dag-lineage" aria-label="Capability lineage" data-testid="dag-lineage" data-capabilities={used} data-lineage-rows={lineage?.entries.length ?? 0}>
-      <h2>Who granted the capabilities used here</h2>
+      <h2>Who granted the capabilities {graph.session === null ? 'these sessions' : 'this session'} used</h2>
       <p className="muted">
         From the capability lineage the log&apos;s package or store carries: which capability was delegated from which, to whom. The kernel does not sign
         these rows, so they are context, <strong>not verified evidence</strong>. Click a capability to see its receipts in the explorer.
