@@ -370,6 +370,7 @@ function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state
           )}
           <p className="muted dag-hint">
             Click a receipt to open it. <span aria-hidden="true">▾/▸</span> folds or unfolds what is below a request. Drag to pan, scroll or pinch to zoom.
+            {graph.visible > 400 ? ' This graph opens on its first requests; the ⛶ button fits all of it in view.' : ''}
           </p>
         </>
       )}

@@ -27,6 +27,7 @@ export function GraphCanvas<D extends Record<string, unknown>>({
   label,
   testId,
   minimap = false,
+  fitBelow = 400,
 }: {
   nodes: CanvasNode<D>[];
   edges: CanvasEdge[];
@@ -37,6 +38,12 @@ export function GraphCanvas<D extends Record<string, unknown>>({
   label: string;
   testId: string;
   minimap?: boolean;
+  /**
+   * Up to this many nodes the graph opens zoomed to fit. Larger graphs open at a readable zoom on
+   * their first requests, so only the nodes in view are rendered (a fit view of thousands of
+   * nodes puts every one in the DOM; the fit button still shows it all).
+   */
+  fitBelow?: number;
 }) {
   const layoutNodes = useMemo(() => nodes.map(({ id, width, height: h }) => ({ id, width, height: h })), [nodes]);
   const layoutEdges = useMemo(() => edges.map(({ id, source, target }) => ({ id, source, target })), [edges]);
@@ -77,8 +84,7 @@ export function GraphCanvas<D extends Record<string, unknown>>({
           edges={flow.edges}
           nodeTypes={nodeTypes}
           {...(onNodeClick ? { onNodeClick } : {})}
-          fitView
-          fitViewOptions={{ padding: 0.06, maxZoom: 1 }}
+          {...(nodes.length <= fitBelow ? { fitView: true, fitViewOptions: { padding: 0.06, maxZoom: 1 } } : { defaultViewport: { x: 16, y: 16, zoom: 0.8 } })}
           minZoom={0.05}
           maxZoom={2}
           onlyRenderVisibleElements
