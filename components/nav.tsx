@@ -9,8 +9,9 @@ export function Nav() {
       </Link>
       <Link href="/">Overview</Link>
       <Link href="/receipts">Receipts</Link>
-      <Link href="/compliance">Compliance</Link>
+      <Link href="/dag">DAG</Link>
       <Link href="/finance">Finance</Link>
+      <Link href="/compliance">Compliance</Link>
       <Link href="/security">Security</Link>
       <Link href="/trust">Trust</Link>
       <Link href="/selftest">Self-test</Link>

@@ -10,6 +10,7 @@ import type { ReportReceipt, VerificationReport } from '../../lib/verify/report'
 import { fromReceiptColumns } from '../../lib/verify/receipt-columns';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
 import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
+import type { LineageSet } from '../../lib/sources/lineage';
 
 /** Receipts rebuilt per task when a report arrives (about 10 ms each). */
 const REBUILD_SLICE = 20_000;
@@ -17,7 +18,16 @@ const REBUILD_SLICE = 20_000;
 export type Session =
   | { status: 'idle' }
   | { status: 'running'; label: string; progress: Progress | null; rows: number }
-  | { status: 'done'; label: string; progress: Progress; report: VerificationReport; rows: number; verifiedCheckpoints: VerifiedCheckpoint[] }
+  | {
+      status: 'done';
+      label: string;
+      progress: Progress;
+      report: VerificationReport;
+      rows: number;
+      verifiedCheckpoints: VerifiedCheckpoint[];
+      /** Capability lineage from the sources: unsigned context, not verified evidence. */
+      lineage: LineageSet;
+    }
   | { status: 'cancelled'; label: string }
   | { status: 'error'; label: string; message: string };
 
@@ -69,7 +79,7 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
             }
             const report = { ...m.report, receipts };
             rows.current.applyReport(report);
-            setSession({ status: 'done', label, progress: m.progress, report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints });
+            setSession({ status: 'done', label, progress: m.progress, report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints, lineage: m.lineage });
           };
           rebuild();
         } else if (m.type === 'bundle') {

@@ -10,6 +10,7 @@
 // (sql.js's own string path would cut at NUL and replace invalid UTF-8).
 import type { Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
 import { applyWal, readDbPageSize } from './sqlite-wal';
+import { type CapabilityLineage, MAX_LINEAGE, grantNames } from './lineage';
 
 export type ChioTable =
   | 'chio_tool_receipts'
@@ -45,6 +46,11 @@ export interface ChioStoreReader {
   claimLog(): Generator<ClaimLogRow | RowError>;
   checkpoints(): Generator<CheckpointRow | RowError>;
   httpReceipts(): Generator<HttpReceiptRow | RowError>;
+  /**
+   * The `capability_lineage` rows (unsigned context, not receipts), at most
+   * MAX_LINEAGE; `skipped` counts unreadable rows. Empty when the table is absent.
+   */
+  capabilityLineage(name: string): { entries: CapabilityLineage[]; skipped: number };
   /** Frees the database and any statement still open. Iterating afterwards yields one RowError. */
   close(): void;
 }
@@ -236,6 +242,56 @@ function walHintFor(db: Uint8Array, wal: WalInfo | null, walGiven: boolean): str
   return '';
 }
 
+const LINEAGE_COLUMNS = ['capability_id', 'subject_key', 'issuer_key', 'issued_at', 'expires_at', 'grants_json', 'delegation_depth', 'parent_capability_id'];
+
+/** capability_lineage, read leniently: it is context, so a missing column is left out and a bad row skipped. */
+function readLineage(ctx: Ctx, name: string): { entries: CapabilityLineage[]; skipped: number } {
+  const entries: CapabilityLineage[] = [];
+  let skipped = 0;
+  if (ctx.closed) return { entries, skipped };
+  let stmt: Statement | null = null;
+  try {
+    const names = (ctx.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND lower(name) = 'capability_lineage'")[0]?.values ?? []).map((v) => String(v[0]));
+    if (names.length === 0) return { entries, skipped };
+    const have = new Set((ctx.db.exec(`SELECT lower(name) FROM pragma_table_info('capability_lineage')`)[0]?.values ?? []).map((v) => String(v[0])));
+    if (!have.has('capability_id')) return { entries, skipped };
+    const cols = LINEAGE_COLUMNS.map((c) => (have.has(c) ? `CAST("${c}" AS TEXT)` : 'NULL'));
+    stmt = ctx.db.prepare(`SELECT ${cols.join(', ')} FROM capability_lineage ORDER BY rowid`);
+    ctx.open.add(stmt);
+    const text = (v: SqlValue | undefined) => (typeof v === 'string' && v.length > 0 && v.length <= 1024 ? v : undefined);
+    const int = (v: SqlValue | undefined) => (typeof v === 'string' && /^-?\d{1,16}$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : undefined);
+    while (stmt.step()) {
+      const v = stmt.get();
+      const capabilityId = text(v[0]);
+      if (capabilityId === undefined) {
+        skipped++;
+        continue;
+      }
+      if (entries.length >= MAX_LINEAGE) {
+        skipped++;
+        continue;
+      }
+      const row: CapabilityLineage = { capabilityId, parentCapabilityId: text(v[7]) ?? null, grants: grantNames(typeof v[5] === 'string' ? v[5] : undefined), source: `${name}#capability_lineage` };
+      const [subjectKey, issuerKey, issuedAt, expiresAt, depth] = [text(v[1]), text(v[2]), int(v[3]), int(v[4]), int(v[6])];
+      if (subjectKey !== undefined) row.subjectKey = subjectKey;
+      if (issuerKey !== undefined) row.issuerKey = issuerKey;
+      if (issuedAt !== undefined) row.issuedAt = issuedAt;
+      if (expiresAt !== undefined) row.expiresAt = expiresAt;
+      if (depth !== undefined) row.delegationDepth = depth;
+      entries.push(row);
+    }
+  } catch {
+    // A corrupt table: what was read so far stands; the receipts are unaffected.
+    skipped++;
+  } finally {
+    if (stmt) {
+      ctx.open.delete(stmt);
+      closeQuietly(stmt);
+    }
+  }
+  return { entries, skipped };
+}
+
 /** Opens a Chio store image, applying `wal` first when given. Never throws on the bytes. */
 export function openChioStore(SQL: SqlJsStatic, db: Uint8Array, wal?: Uint8Array): StoreOpenResult {
   let image = db;
@@ -279,6 +335,7 @@ export function openChioStore(SQL: SqlJsStatic, db: Uint8Array, wal?: Uint8Array
     claimLog: () => readTable(ctx, 'claim_receipt_log_entries', claimLogEntry),
     checkpoints: () => readTable(ctx, 'kernel_checkpoints', checkpoint),
     httpReceipts: () => readTable(ctx, 'http_receipts', (r) => ({ id: r.id as string, receiptJson: r.receipt_json as string })),
+    capabilityLineage: (name) => readLineage(ctx, name),
     close() {
       if (ctx.closed) return;
       ctx.closed = true;

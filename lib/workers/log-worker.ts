@@ -9,6 +9,8 @@ import { RecordHost } from '../sources/record-host';
 import { loadStore } from '../sources/store';
 import { makeProblem } from '../verify/problems';
 import { RowEncoder, deltaTransfer } from '../query/row-store';
+import type { LogSink } from '../verify/log-sink';
+import { LineageCollector } from '../sources/lineage';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { toReceiptColumns } from '../verify/receipt-columns';
 import { chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
@@ -49,7 +51,7 @@ self.onmessage = (e: MessageEvent<LogRequest>) => {
 };
 
 /** A URL of a package folder (ends with `/` or `manifest.json`), a SQLite store, or an NDJSON/JSON file. */
-async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: number) => void, h: RecordHost): Promise<void> {
+async function loadUrl(url: string, p: LogSink, space: string, count: (n: number) => void, h: RecordHost, lineage: LineageCollector): Promise<void> {
   const u = new URL(url, self.location.href);
   const name = decodeURIComponent(u.pathname.split('/').pop() || u.host);
   if (u.pathname.endsWith('/') || name === 'manifest.json') {
@@ -66,6 +68,7 @@ async function loadUrl(url: string, p: VerifyPool, space: string, count: (n: num
     if (!opened.ok) throw new Error(`${name}: ${opened.message}`);
     h.addStore(name, opened.store);
     await loadStore(opened.store, name, p, space);
+    lineage.addSet(opened.store.capabilityLineage(name));
     return;
   }
   const body = res.body;
@@ -104,6 +107,19 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     onOutput: (out) => rows.add(out.views),
   });
   pool = p;
+  // Capability lineage rides beside the verified log as unsigned context: the
+  // records still go to the pool (which only classifies them), and a copy is kept.
+  const lineage = new LineageCollector();
+  const sink: LogSink = {
+    addRecord(text, origin) {
+      if (origin.role === 'lineage') lineage.addText(text, origin.file);
+      return p.addRecord(text, origin);
+    },
+    addProblem: (problem) => p.addProblem(problem),
+    addPackage: (pkg, problems) => p.addPackage(pkg, problems),
+    expectUnprovenToolReceipts: (space, n) => p.expectUnprovenToolReceipts(space, n),
+    setSpaceNote: (space, note) => p.setSpaceNote(space, note),
+  };
   const progress = (phase: Progress['phase']): Progress => ({
     bytesRead,
     bytesTotal,
@@ -138,12 +154,12 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
           const s = `${space}:${j}`;
           if (group.kind === 'package') {
             await isolated(group.dir, async () => {
-              await loadPackage(packageDir(group, count), p, s);
+              await loadPackage(packageDir(group, count), sink, s);
               h.addPackage(packageDir(group, uncounted));
             });
           } else if (group.kind === 'file') {
             await isolated(group.name, async () => {
-              await loadFile(fileSource(group.file, group.name, count), p, 'files', group.name);
+              await loadFile(fileSource(group.file, group.name, count), sink, 'files', group.name);
               h.addFile(fileSource(group.file, group.name, uncounted), group.name);
             });
           } else {
@@ -155,7 +171,8 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
               if (!opened.ok) p.addProblem(makeProblem('parse_error', `${group.name}: ${opened.message}`, { file: group.name }));
               else {
                 h.addStore(group.name, opened.store);
-                await loadStore(opened.store, group.name, p, s);
+                await loadStore(opened.store, group.name, sink, s);
+                lineage.addSet(opened.store.capabilityLineage(group.name));
               }
             });
           }
@@ -164,12 +181,12 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         bytesTotal = null;
         const base = new URL('/v1/evidence/package/', self.location.href).href;
         await isolated(base, async () => {
-          await loadPackage(urlPackageDir(base, count), p, space);
+          await loadPackage(urlPackageDir(base, count), sink, space);
           h.addPackage(urlPackageDir(base, uncounted));
         });
       } else {
         bytesTotal = null;
-        await isolated(source.url, () => loadUrl(source.url, p, space, count, h));
+        await isolated(source.url, () => loadUrl(source.url, sink, space, count, h, lineage));
       }
     }
     post({ type: 'progress', progress: progress('assembling') });
@@ -177,7 +194,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     clearInterval(timer);
     sendRows();
     const receipts = toReceiptColumns(report.receipts);
-    post({ type: 'done', report: { ...report, receipts: [] }, receipts, progress: progress('done'), verifiedCheckpoints: verifiedCheckpoints(p.checkpointEntries) });
+    post({ type: 'done', report: { ...report, receipts: [] }, receipts, progress: progress('done'), verifiedCheckpoints: verifiedCheckpoints(p.checkpointEntries), lineage: lineage.result() });
   } finally {
     clearInterval(timer);
   }

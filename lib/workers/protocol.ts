@@ -8,6 +8,7 @@ import type { ReceiptColumns } from '../verify/receipt-columns';
 import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
 import type { PinnedKey } from '../trust/trust-store';
 import type { BundleAnswer, BundleQuery } from '../sources/record-host';
+import type { LineageSet } from '../sources/lineage';
 
 /** A source the page opens: files the user picked or dropped (with folder paths), a URL, or this server's store. */
 export type LogSource =
@@ -65,6 +66,10 @@ export type LogEvent =
   /** The receipts read since the last event, as explorer rows (typed arrays, transferred). */
   | { type: 'rows'; delta: RowDelta }
   /** `report.receipts` is empty here: the receipts travel as `receipts` columns (see receipt-columns.ts). */
-  | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[] }
+  /**
+   * `lineage`: the capability lineage the sources carried. Unsigned context,
+   * not part of the report (which stays the command line's, byte for byte).
+   */
+  | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[]; lineage: LineageSet }
   | { type: 'error'; message: string }
   | { type: 'bundle'; req: number; answer: BundleAnswer };

@@ -1,0 +1,458 @@
+'use client';
+// The receipt DAG (/dag): how an agent session's requests fanned out into
+// child requests and tool calls, with each receipt's terminal state and
+// verdict, and the delegation lineage of the capabilities used. What is drawn
+// (session, search, focus, folds) is the URL. The model is lib/readers/dag.ts;
+// the layout runs in a worker; this file only renders.
+import type { Node, NodeMouseHandler, NodeTypes } from '@xyflow/react';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { filterToParams, EMPTY_FILTER } from '../../../lib/query/explorer-filter';
+import {
+  type DagChoice,
+  type DagGraph,
+  type DagIndex,
+  type DagParams,
+  type LineageGraph,
+  dagGraph,
+  dagParamsFrom,
+  dagParamsTo,
+  dagSearch,
+  dagSessions,
+  lineageGraph,
+} from '../../../lib/readers/dag';
+import type { LineageSet } from '../../../lib/sources/lineage';
+import { useLog } from '../../data/log-provider';
+import { formatTime } from '../../explorer/format';
+import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';
+import { type CanvasEdge, type CanvasNode, GraphCanvas } from './graph-canvas';
+import { CAPABILITY_SIZE, type CapabilityData, type DagNodeData, CapabilityNodeView, DagActions, RECEIPT_SIZE, REQUEST_SIZE, ReceiptNodeView, RequestNodeView, shortId } from './dag-nodes';
+import './dag.css';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
+const SESSIONS_LISTED = 200;
+
+const DAG_NODE_TYPES: NodeTypes = { receipt: ReceiptNodeView, request: RequestNodeView };
+const LINEAGE_NODE_TYPES: NodeTypes = { capability: CapabilityNodeView };
+
+export function DagView() {
+  return <ReaderShell>{(d) => <DagReader {...d} />}</ReaderShell>;
+}
+
+/** The explorer, filtered to some values. */
+function explorerHref(values: Parameters<typeof filterToParams>[0]['values']): string {
+  return `/receipts?${filterToParams({ ...EMPTY_FILTER, values }).toString()}`;
+}
+
+function DagReader({ store, report, scope, label }: ReaderData) {
+  const { session } = useLog();
+  const lineage = session.status === 'done' ? session.lineage : null;
+  const params = useSearchParams();
+  const router = useRouter();
+  const state = useMemo(() => dagParamsFrom(new URLSearchParams(params.toString())), [params]);
+  const setState = useCallback(
+    (next: DagParams) => {
+      const q = dagParamsTo(next).toString();
+      router.replace(q ? `/dag?${q}` : '/dag', { scroll: false });
+    },
+    [router],
+  );
+
+  const index = useMemo(() => dagSessions(store), [store, report]); // eslint-disable-line react-hooks/exhaustive-deps
+  // With no session chosen: the one with the most verified receipts.
+  const largest = useMemo(() => index.sessions.reduce<(typeof index.sessions)[number] | undefined>((m, s) => (!m || s.child + s.tool > m.child + m.tool ? s : m), undefined), [index]);
+  const choice: DagChoice | null = state.all ? { all: true } : state.session !== undefined ? { session: state.session } : largest ? { session: largest.sessionId } : null;
+  const foldKey = state.fold.join('\n');
+  const graph = useMemo(
+    () =>
+      choice
+        ? dagGraph(store, choice, {
+            fold: new Set(foldKey ? foldKey.split('\n') : []),
+            top: state.top,
+            ...(state.focus !== undefined ? { focus: state.focus } : {}),
+            ...(state.q !== undefined ? { q: state.q } : {}),
+          })
+        : null,
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [store, report, state.all, choice && 'session' in choice ? choice.session : null, foldKey, state.top, state.focus, state.q],
+  );
+  const search = useMemo(() => (state.q ? dagSearch(store, state.q) : null), [store, report, state.q]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const toggle = useCallback(
+    (key: string) => {
+      const fold = state.fold.includes(key) ? state.fold.filter((k) => k !== key) : [...state.fold, key];
+      setState({ ...state, fold });
+    },
+    [state, setState],
+  );
+  const actions = useMemo(() => ({ toggle }), [toggle]);
+
+  if (index.sessions.length === 0) {
+    return (
+      <>
+        <VerifiedNote scope={scope} label={label} />
+        <div className="dag-empty" data-testid="dag-empty">
+          <h2>No request trees in this log</h2>
+          <p>
+            A request tree needs child receipts (a package&apos;s <code>child-receipts.ndjson</code>, a store&apos;s <code>chio_child_receipts</code>) or tool
+            receipts whose governed call chain names a session. {label} has neither, so there is nothing to draw here. The <Link href="/receipts">explorer</Link>{' '}
+            lists every receipt it has.
+          </p>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <DagActions.Provider value={actions}>
+      <VerifiedNote scope={scope} label={label} />
+      <p className="muted dag-intro">
+        Each box is a signed receipt: a child request the kernel handled for the agent, or a tool call it governed, placed under the request it was made
+        for. {index.notVerified > 0 ? 'Receipts that are not verified are still drawn, with a dashed red or amber border, so the tree is not cut; they are not counted.' : ''}
+      </p>
+      <div className="dag-layout">
+        <SessionPicker index={index} state={state} setState={setState} search={search} chosen={graph?.session ?? null} />
+        <div className="dag-main">
+          {graph && <GraphPanel graph={graph} state={state} setState={setState} toggle={toggle} />}
+          {graph && <LineagePanel graph={graph} lineage={lineage} />}
+        </div>
+      </div>
+    </DagActions.Provider>
+  );
+}
+
+function SessionPicker({
+  index,
+  state,
+  setState,
+  search,
+  chosen,
+}: {
+  index: DagIndex;
+  state: DagParams;
+  setState: (s: DagParams) => void;
+  search: ReturnType<typeof dagSearch> | null;
+  chosen: string | null;
+}) {
+  const [text, setText] = useState(state.q ?? '');
+  useEffect(() => setText(state.q ?? ''), [state.q]);
+  const listed = search ? index.sessions.filter((s) => search.bySession.has(s.sessionId)) : index.sessions;
+  const total = index.child + index.tool;
+  const pick = (s: DagParams) => setState(s);
+  return (
+    <aside className="dag-side" aria-label="Sessions">
+      <form
+        className="dag-search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const q = text.trim();
+          const next: DagParams = { ...state, fold: [] };
+          if (q) next.q = q;
+          else delete next.q;
+          delete next.focus;
+          pick(next);
+        }}
+      >
+        <label htmlFor="dag-q">Find a receipt, request, tool or session</label>
+        <div className="picker-row">
+          <input id="dag-q" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="receipt id, request id, file_read…" data-testid="dag-search" />
+          <button type="submit" className="button">
+            Find
+          </button>
+        </div>
+      </form>
+      {search && (
+        <div className="dag-hits" data-testid="dag-hits" data-total={search.total}>
+          <p>
+            {search.total === 0 ? (
+              <>No receipt of any session matches “{state.q}”.</>
+            ) : (
+              <>
+                {plural(search.total, 'receipt')} in {plural(search.bySession.size, 'session')} match “{state.q}”
+                {search.total > search.hits.length ? `; the first ${search.hits.length} are listed` : ''}. Pick one to see where it sits.
+              </>
+            )}{' '}
+            <button
+              type="button"
+              className="linkish"
+              onClick={() => {
+                const next = { ...state };
+                delete next.q;
+                pick(next);
+              }}
+            >
+              Clear
+            </button>
+          </p>
+          <ol className="dag-hit-list">
+            {search.hits.map((h) => (
+              <li key={`${h.session}/${h.receiptId}`}>
+                <button
+                  type="button"
+                  className={`dag-hit${state.focus === h.receiptId ? ' active' : ''}`}
+                  data-testid="dag-hit"
+                  onClick={() => pick({ ...state, all: false, session: h.session, focus: h.receiptId, fold: [], top: false })}
+                >
+                  <span>{h.label}</span>
+                  <code>{shortId(h.receiptId, 8)}</code>
+                  {h.verdict !== 'verified' && <span className={`dag-verdict v-${h.verdict}`}>{h.verdict}</span>}
+                </button>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+      <h2 className="dag-side-title">
+        {search ? `Sessions with a match (${fmt(listed.length)})` : `Sessions (${fmt(index.sessions.length)})`}
+      </h2>
+      <button
+        type="button"
+        className={`dag-session all${state.all ? ' active' : ''}`}
+        data-testid="dag-session-all"
+        aria-pressed={state.all}
+        onClick={() => {
+          const next: DagParams = { ...state, all: true, fold: [], top: false };
+          delete next.focus;
+          pick(next);
+        }}
+      >
+        <strong>All sessions</strong>
+        <span className="muted">{plural(total, 'verified receipt')}</span>
+      </button>
+      <ol className="dag-session-list" data-testid="dag-sessions" data-count={index.sessions.length}>
+        {listed.slice(0, SESSIONS_LISTED).map((s) => (
+          <li key={s.sessionId}>
+            <button
+              type="button"
+              className={`dag-session${!state.all && chosen === s.sessionId ? ' active' : ''}`}
+              data-testid="dag-session"
+              data-session={s.sessionId}
+              data-child={s.child}
+              data-tool={s.tool}
+              aria-pressed={!state.all && chosen === s.sessionId}
+              onClick={() => {
+                const next: DagParams = { ...state, all: false, session: s.sessionId, fold: [], top: false };
+                delete next.focus;
+                pick(next);
+              }}
+            >
+              <code>{shortId(s.sessionId, 12)}</code>
+              <span>
+                {plural(s.child, 'request')}
+                {s.tool > 0 ? `, ${plural(s.tool, 'tool call')}` : ''}
+                {search?.bySession.get(s.sessionId) ? ` · ${fmt(search.bySession.get(s.sessionId)!)} match` : ''}
+              </span>
+              <span className="muted">{formatTime(s.firstTime)} UTC</span>
+              {s.notVerified > 0 && <span className="dag-verdict v-failed">{plural(s.notVerified, 'receipt')} not verified</span>}
+            </button>
+          </li>
+        ))}
+      </ol>
+      {listed.length > SESSIONS_LISTED && (
+        <p className="muted">
+          {fmt(listed.length - SESSIONS_LISTED)} more sessions are not listed: search for a session id, receipt or tool to narrow the list.
+        </p>
+      )}
+    </aside>
+  );
+}
+
+function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state: DagParams; setState: (s: DagParams) => void; toggle: (key: string) => void }) {
+  const router = useRouter();
+  const c = graph.counts;
+  const notVerified = c.notVerified.failed + c.notVerified.unverified + c.notVerified.pending;
+  const nodes = useMemo<CanvasNode<DagNodeData>[]>(
+    () => graph.nodes.map((n) => ({ id: n.key, type: n.kind === 'request' ? 'request' : 'receipt', data: n as DagNodeData, ...(n.kind === 'request' ? REQUEST_SIZE : RECEIPT_SIZE) })),
+    [graph],
+  );
+  const edges = useMemo<CanvasEdge[]>(() => graph.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, className: `via-${e.via}` })), [graph]);
+  const onNodeClick = useCallback<NodeMouseHandler<Node<DagNodeData>>>(
+    (event, node) => {
+      if ((event.target as HTMLElement).closest('a, button')) return;
+      if (node.data.kind === 'request') toggle(node.data.key);
+      else router.push(`/receipts/${encodeURIComponent(node.data.receiptId!)}`);
+    },
+    [router, toggle],
+  );
+  const times = graph.nodes.filter((n) => n.time !== undefined).map((n) => n.time!);
+  const first = times.length ? Math.min(...times) : NaN;
+  const last = times.length ? Math.max(...times) : NaN;
+  const title = graph.session === null ? 'All sessions' : `Session ${graph.session}`;
+  const clear = (patch: Partial<DagParams>, drop: (keyof DagParams)[] = []) => {
+    const next: DagParams = { ...state, ...patch };
+    for (const k of drop) delete next[k];
+    setState(next);
+  };
+  return (
+    <section className="dag-panel" aria-label={title}>
+      <header className="dag-panel-head">
+        <div>
+          <h2 className="dag-title" title={title}>
+            {graph.session === null ? 'All sessions' : <>Session <code>{shortId(graph.session, 14)}</code></>}
+          </h2>
+          <p className="dag-counts" data-testid="dag-counts" data-child={c.child} data-tool={c.tool} data-requests={c.requests} data-not-verified={notVerified} data-visible={graph.visible}>
+            <strong>{plural(c.child, 'child receipt')}</strong> and <strong>{plural(c.tool, 'tool receipt')}</strong>, verified
+            {c.requests > 0 ? `, under ${plural(c.requests, 'request')} with no receipt of their own` : ''}
+            {notVerified > 0 && (
+              <>
+                {'; '}
+                <span className="bad">
+                  {[c.notVerified.failed && `${fmt(c.notVerified.failed)} failed`, c.notVerified.unverified && `${fmt(c.notVerified.unverified)} unverified`, c.notVerified.pending && `${fmt(c.notVerified.pending)} not yet checked`]
+                    .filter(Boolean)
+                    .join(', ')}{' '}
+                  drawn but not counted
+                </span>
+              </>
+            )}
+            {Number.isFinite(first) ? ` · ${formatTime(first)} – ${formatTime(last)} UTC` : ''}
+          </p>
+        </div>
+        <div className="dag-tools">
+          {graph.session !== null && (
+            <Link className="button" href={explorerHref({ sessionId: [graph.session] })} data-testid="dag-explorer-link">
+              These receipts in the explorer
+            </Link>
+          )}
+          <button type="button" className="button" onClick={() => clear({ top: true, fold: [] })} data-testid="dag-collapse-all">
+            Collapse all
+          </button>
+          <button type="button" className="button" onClick={() => clear({ top: false, fold: [] })} data-testid="dag-expand-all">
+            Expand all
+          </button>
+        </div>
+      </header>
+      {state.focus !== undefined && (
+        <p className="banner warn dag-focus" data-testid="dag-focus">
+          {graph.focusMissing ? (
+            <>The receipt {shortId(state.focus, 12)} is not part of this choice. </>
+          ) : (
+            <>
+              Showing only receipt <code>{shortId(state.focus, 12)}</code>, the requests above it and everything below it.{' '}
+            </>
+          )}
+          <button type="button" className="linkish" onClick={() => clear({}, ['focus'])} data-testid="dag-focus-clear">
+            Show the whole {graph.session === null ? 'graph' : 'session'}
+          </button>
+        </p>
+      )}
+      {graph.tooLarge ? (
+        <div className="dag-too-large" role="status" data-testid="dag-too-large" data-visible={graph.visible} data-ceiling={graph.ceiling}>
+          <h3>Too large to draw: narrow the choice</h3>
+          <p>
+            This would draw {plural(graph.visible, 'node')}; the view lays out at most {fmt(graph.ceiling)} at once, so the page stays responsive. Pick one
+            session from the list, search for a receipt or tool, or{' '}
+            <button type="button" className="linkish" onClick={() => clear({ top: true, fold: [] })}>
+              show only the top-level requests
+            </button>{' '}
+            and open the ones you need.
+          </p>
+        </div>
+      ) : (
+        <>
+          <Legend graph={graph} />
+          <GraphCanvas
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={DAG_NODE_TYPES}
+            onNodeClick={onNodeClick}
+            height="78vh"
+            label={`Request tree of ${graph.session === null ? 'all sessions' : `session ${graph.session}`}: ${plural(graph.visible, 'node')}`}
+            testId="dag-canvas"
+            minimap={graph.visible > 40 && graph.visible <= 1_500}
+          />
+          {graph.matches > 0 && (
+            <p className="muted">
+              {plural(graph.matches, 'box', 'boxes')} matching “{state.q}” {graph.matches === 1 ? 'is' : 'are'} outlined in blue.
+            </p>
+          )}
+          <p className="muted dag-hint">
+            Click a receipt to open it. <span aria-hidden="true">▾/▸</span> folds or unfolds what is below a request. Drag to pan, scroll or pinch to zoom.
+            {graph.visible > 400 ? ' This graph opens on its first requests; the ⛶ button fits all of it in view.' : ''}
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Legend({ graph }: { graph: DagGraph }) {
+  const hasTool = graph.nodes.some((n) => n.kind === 'tool');
+  return (
+    <ul className="dag-legend" aria-label="Legend">
+      <li>
+        <span className="swatch v-verified" /> verified
+      </li>
+      <li>
+        <span className="swatch v-failed" /> failed (dashed)
+      </li>
+      <li>
+        <span className="swatch v-unverified" /> not verified (dashed)
+      </li>
+      <li>
+        <span className="dag-state good">completed / allow</span> <span className="dag-state warn">cancelled / incomplete</span> <span className="dag-state bad">deny</span>
+      </li>
+      <li>
+        <span className="edge-sample" /> parent_request_id
+      </li>
+      {hasTool && (
+        <li>
+          <span className="edge-sample dotted" /> tool call, by its call chain
+        </li>
+      )}
+    </ul>
+  );
+}
+
+function LineagePanel({ graph, lineage }: { graph: DagGraph; lineage: LineageSet | null }) {
+  const router = useRouter();
+  const lg: LineageGraph | null = useMemo(() => (lineage ? lineageGraph(graph.capabilities, lineage.entries) : null), [graph, lineage]);
+  const nodes = useMemo<CanvasNode<CapabilityData>[]>(
+    () => (lg ? lg.nodes.map((n) => ({ id: n.capabilityId, type: 'capability', data: n as CapabilityData, ...CAPABILITY_SIZE })) : []),
+    [lg],
+  );
+  const edges = useMemo<CanvasEdge[]>(() => (lg ? lg.edges.map((e) => ({ ...e })) : []), [lg]);
+  const onNodeClick = useCallback<NodeMouseHandler<Node<CapabilityData>>>((_e, node) => router.push(explorerHref({ capabilityId: [node.data.capabilityId] })), [router]);
+  const used = graph.capabilities.size;
+  return (
+    <section className="dag-lineage" aria-label="Capability lineage" data-testid="dag-lineage" data-capabilities={used} data-lineage-rows={lineage?.entries.length ?? 0}>
+      <h2>Who granted the capabilities {graph.session === null ? 'these sessions' : 'this session'} used</h2>
+      <p className="muted">
+        From the capability lineage the log&apos;s package or store carries: which capability was delegated from which, to whom. The kernel does not sign
+        these rows, so they are context, <strong>not verified evidence</strong>. Click a capability to see its receipts in the explorer.
+      </p>
+      {used === 0 ? (
+        <p data-testid="dag-lineage-empty">
+          {graph.session === null ? 'No verified tool receipt of any session' : 'No verified tool receipt of this session'} names a capability (child receipts
+          do not carry one), so there is no delegation to show.
+        </p>
+      ) : !lineage || lineage.entries.length === 0 ? (
+        <p data-testid="dag-lineage-empty">
+          The tool receipts here use {plural(used, 'capability', 'capabilities')}, but the log carries no capability lineage (no{' '}
+          <code>capability-lineage.ndjson</code> or <code>capability_lineage</code> table), so who delegated them is not known from it.
+        </p>
+      ) : (
+        <>
+          {lg!.unknown.length > 0 && (
+            <p className="banner warn">
+              {plural(lg!.unknown.length, 'capability', 'capabilities')} used here {lg!.unknown.length === 1 ? 'has' : 'have'} no lineage row: drawn alone,
+              marked “no lineage row”.
+            </p>
+          )}
+          <GraphCanvas
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={LINEAGE_NODE_TYPES}
+            onNodeClick={onNodeClick}
+            height="50vh"
+            label={`Capability delegation: ${plural(nodes.length, 'capability', 'capabilities')}`}
+            testId="lineage-canvas"
+          />
+          {lineage.skipped > 0 && <p className="muted">{plural(lineage.skipped, 'lineage row')} could not be read and are left out.</p>}
+        </>
+      )}
+    </section>
+  );
+}
