@@ -140,6 +140,8 @@ function grow<T extends Float64Array | Uint32Array | Uint8Array | BigUint64Array
 
 export class RowStore {
   length = 0;
+  /** Bumped whenever rows or verdicts change (caches derived from the rows compare it). */
+  version = 0;
   order = new Float64Array(1024);
   time = new Float64Array(1024);
   /** cost_charged in minor units (exact), with `hasCost` saying whether there is one. */
@@ -203,10 +205,12 @@ export class RowStore {
     const ids = d.codes.id;
     for (let i = 0; i < d.count; i++) if (this.rowOfIdCode[ids[i]!] === 0) this.rowOfIdCode[ids[i]!] = at + i + 1;
     this.length = n;
+    this.version++;
   }
 
   /** Verdicts and problem codes from the assembled report (rows are matched by their order). */
   applyReport(report: VerificationReport): void {
+    this.version++;
     const { rowAtPos } = this.positions();
     report.receipts.forEach((r, k) => {
       const row = rowAtPos[k];
