@@ -12,19 +12,16 @@
 //
 // Numbers are noisy on a shared machine: the load average is printed with them.
 import { chromium } from '@playwright/test';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { NODE_CEILING, dagGraph, dagSearch, dagSessions } from '../lib/readers/dag';
 import { type LayoutRequest, runLayout } from '../lib/readers/dag-layout';
 import { verifiedLog } from '../lib/testutil/reader-log';
+import { serveApp } from './bench-app';
 import { generateDemoStore } from './demo/generate';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -116,37 +113,9 @@ async function modelAndLayout(): Promise<void> {
   out(`  (load ${load()})`);
 }
 
-function get(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).on('error', reject);
-  });
-}
-
 async function serve(dbPath: string): Promise<() => Promise<void>> {
-  const origin = `http://127.0.0.1:${port}`;
-  if (await get(origin).then(() => true, () => false)) throw new Error(`something already listens on ${origin} (use --port)`);
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
-    env: { ...process.env, RECEIPT_DB: dbPath, RECEIPT_CACHE_DIR: path.join(cache, 'server-cache'), RECEIPT_API_TOKEN: '', HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.resume();
-  child.stderr!.resume();
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-  const deadline = Date.now() + 15 * 60_000;
-  while ((await get(origin).catch(() => 0)) !== 200) {
-    const gone = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
-    if (gone !== null || Date.now() > deadline) throw new Error(`the app did not start (exit ${gone})`);
-  }
-  return async () => {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const app = await serveApp({ store: dbPath, cacheDir: path.join(cache, 'server-cache'), port });
+  return () => app.stop();
 }
 
 async function pageFrames(): Promise<void> {

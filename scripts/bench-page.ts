@@ -20,15 +20,11 @@
 // memory is the sum of PSS over the browser's processes, sampled every second. Numbers are noisy
 // on a shared 2-core machine: the load average is printed before and after.
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { generateDemoStore } from './demo/generate';
+import { ensureDemoStore, httpGet as get, serveApp } from './bench-app';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -51,66 +47,10 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // ---- stores -------------------------------------------------------------------------------
 
-/** The demo store of `count` tool receipts under `dir`, generated unless a complete one is there. */
-async function ensureStore(dir: string, count: number): Promise<{ store: string; generatedMs: number | null }> {
-  const out = path.join(dir, `store-${count}`);
-  const marker = path.join(out, 'counts.json');
-  const store = path.join(out, 'receipts.sqlite3');
-  if (existsSync(marker) && existsSync(store)) return { store, generatedMs: null };
-  rmSync(out, { recursive: true, force: true }); // an interrupted generation
-  log(`generating a demo store of ${fmt(count)} tool receipts in ${out} …`);
-  const t0 = performance.now();
-  const r = await generateDemoStore({ count, out, onProgress: (n) => log(`  ${fmt(n)} tool receipts`) });
-  writeFileSync(marker, `${JSON.stringify(r.counts, null, 2)}\n`);
-  return { store, generatedMs: performance.now() - t0 };
-}
-
 // ---- the app ------------------------------------------------------------------------------
 
-function get(url: string): Promise<{ status: number; ms: number }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    // node:http, not fetch: the first package request exports the whole store, longer than fetch's header timeout.
-    http.get(url, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-    }).on('error', reject);
-  });
-}
-
-async function serve(store: string, cacheDir: string): Promise<{ stop(): Promise<void> }> {
-  if (await get(origin).then(() => true, () => false)) throw new Error(`something already listens on ${origin} (use --port)`);
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
-    env: { ...process.env, RECEIPT_DB: store, RECEIPT_CACHE_DIR: cacheDir, RECEIPT_API_TOKEN: '', HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const tail: string[] = [];
-  const keepTail = (d: Buffer) => {
-    for (const line of d.toString().split('\n')) {
-      if (line.startsWith('start:')) log(`  ${line}`);
-      tail.push(line);
-    }
-    tail.splice(0, Math.max(0, tail.length - 40));
-  };
-  child.stdout!.on('data', keepTail);
-  child.stderr!.on('data', keepTail);
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-  const deadline = Date.now() + 15 * 60_000; // a stale build is rebuilt first
-  for (;;) {
-    const up = await get(origin).then((r) => r.status === 200, () => false);
-    if (up) break;
-    const gone = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
-    if (gone !== null || Date.now() > deadline) throw new Error(`the app did not start (exit ${gone}):\n${tail.join('\n')}`);
-  }
-  return {
-    async stop() {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+function serve(store: string, cacheDir: string): Promise<{ stop(): Promise<void> }> {
+  return serveApp({ store, cacheDir, port, onStartLine: (line) => log(`  ${line}`) });
 }
 
 // ---- the browser --------------------------------------------------------------------------
@@ -355,7 +295,7 @@ say(`machine: ${cpu.length} CPUs (${cpu[0]?.model ?? '?'}), ${(os.totalmem() / 2
 say(`load average (1, 5, 15 min) at start: ${load1()} (other work on the machine makes the numbers noisy)`);
 try {
   for (const count of sizes) {
-    const { store, generatedMs } = await ensureStore(dir, count);
+    const { store, generatedMs } = await ensureDemoStore(dir, count, log);
     const server = await serve(store, path.join(dir, 'server-cache'));
     try {
       const pkg = await get(`${origin}/v1/evidence/package`);

@@ -10,11 +10,9 @@
 //
 // Another view's aggregations join by adding entries to READERS; its route to ROUTES.
 import { chromium, type Page } from '@playwright/test';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RowStore } from '../lib/query/row-store';
 import { guardMatrix } from '../lib/readers/guard-matrix';
 import { type VerifiedScope, verifiedScope } from '../lib/readers/scope';
@@ -27,7 +25,7 @@ import { policyTimeline, trustAndKinds } from '../lib/readers/compliance';
 import { coverageOverTime, rangeReport, reportColumns } from '../lib/readers/compliance-report';
 import { verifiedLog } from '../lib/testutil/reader-log';
 import type { VerificationReport } from '../lib/verify/report';
-import { generateDemoStore } from './demo/generate';
+import { ensureDemoStore, serveApp } from './bench-app';
 
 interface Log { store: RowStore; report: VerificationReport; scope: VerifiedScope }
 
@@ -70,7 +68,6 @@ const ROUTES: { link: string; path: string; ready: string }[] = [
   { link: 'Compliance', path: '/compliance', ready: '[data-testid=compliance]' },
 ];
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
@@ -85,18 +82,6 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function ensureStore(dir: string): Promise<string> {
-  const out = path.join(dir, `store-${count}`);
-  const store = path.join(out, 'receipts.sqlite3');
-  const marker = path.join(out, 'counts.json');
-  if (existsSync(marker) && existsSync(store)) return store;
-  rmSync(out, { recursive: true, force: true });
-  log(`generating a demo store of ${fmt(count)} tool receipts in ${out} …`);
-  const r = await generateDemoStore({ count, out });
-  writeFileSync(marker, `${JSON.stringify(r.counts, null, 2)}\n`);
-  return store;
-}
 
 async function aggregations(storePath: string): Promise<void> {
   let t0 = performance.now();
@@ -128,34 +113,9 @@ async function demoKey(): Promise<string> {
   return demoKernelKeyHex(DEMO_SEED_DEFAULT);
 }
 
-async function up(url: string): Promise<boolean> {
-  try {
-    return (await fetch(url)).ok;
-  } catch {
-    return false;
-  }
-}
-
 async function serve(store: string, cacheDir: string): Promise<() => Promise<void>> {
-  const origin = `http://127.0.0.1:${port}`;
-  if (await up(origin)) throw new Error(`something already listens on ${origin} (use --port)`);
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
-    cwd: ROOT,
-    env: { ...process.env, RECEIPT_DB: store, RECEIPT_CACHE_DIR: cacheDir, RECEIPT_API_TOKEN: '', HOST: '127.0.0.1', PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-  const deadline = Date.now() + 15 * 60_000; // a stale build is rebuilt first
-  while (!(await up(origin))) {
-    const gone = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
-    if (gone !== null || Date.now() > deadline) throw new Error(`the app did not start (exit ${gone})`);
-  }
-  return async () => {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const app = await serveApp({ store, cacheDir, port });
+  return () => app.stop();
 }
 
 /** Resolves in the page at the frame after `selector` appears (and its canvases, if any, are drawn). */
@@ -211,7 +171,7 @@ const cpu = os.cpus();
 say(`Receipt Audit reader views benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
 say(`machine: ${cpu.length} CPUs (${cpu[0]?.model ?? '?'}), node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (other work makes the numbers noisy)`);
 try {
-  const storePath = await ensureStore(dir);
+  const storePath = (await ensureDemoStore(dir, count, log)).store;
   await aggregations(storePath);
   if (!argv.includes('--no-page')) await page(storePath, dir);
 } finally {
