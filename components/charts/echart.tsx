@@ -14,6 +14,11 @@ import { useEffect, useRef } from 'react';
 echarts.use([BarChart, CustomChart, LineChart, ScatterChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, TitleComponent, VisualMapComponent, CanvasRenderer]);
 
 export type EChartOption = echarts.EChartsCoreOption;
+
+/** ECharts tooltips are HTML: every piece of text from a log goes through this. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 export interface ChartSelection {
   seriesName?: string;
   name: string;

@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { type ComplianceSelection, type PolicyTimeline, explorerLink } from '../../../lib/readers/compliance';
-import { EChart, type EChartOption } from '../../charts/echart';
+import { EChart, type EChartOption, escapeHtml } from '../../charts/echart';
 import { formatTime } from '../../explorer/format';
 import { type PolicyNames, policyColor, policyLabel, shortHash } from './policy-names';
 
@@ -180,9 +180,4 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
 function without(sel: ComplianceSelection): ComplianceSelection {
   const { policy: _, ...rest } = sel;
   return rest;
-}
-
-/** Tooltips are HTML in ECharts: the only log-derived text there (a policy hash) is escaped. */
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

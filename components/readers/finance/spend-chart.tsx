@@ -10,14 +10,13 @@ import { useMemo } from 'react';
 import { formatMinor, minorToApproxMajor } from '../../../lib/finance/money';
 import { SETTLEMENTS, type Settlement } from '../../../lib/readers/finance';
 import { type SpendOverTime, type SpendSeries, bucketFilter } from '../../../lib/readers/finance-spend';
-import { type EChartOption, EChart } from '../../charts/echart';
+import { type EChartOption, EChart, escapeHtml } from '../../charts/echart';
 import { explorerHref, n } from './parts';
 
 const COLORS: Record<Settlement, string> = { settled: '#2da44e', pending: '#d4a72c', failed: '#cf222e', not_applicable: '#8c959f' };
 /** Fixed margins, so a test can find a bar from its index. */
 export const SPEND_GRID = { left: 84, right: 20, top: 40, bottom: 56 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function bucketLabel(spend: SpendOverTime, i: number): string {
   const iso = new Date((spend.start + i * spend.bucketSeconds) * 1000).toISOString();
