@@ -118,12 +118,12 @@ async function serve(store: string, cacheDir: string): Promise<() => Promise<voi
   return () => app.stop();
 }
 
-/** Resolves in the page at the frame after `selector` appears (and its canvases, if any, are drawn). */
+/** Resolves in the page at the frame after `selector` appears (and its charts' canvases, if any, are drawn). */
 const DRAWN = (selector: string) => `new Promise((resolve) => {
   const t0 = performance.now();
   const check = () => {
     const el = document.querySelector(${JSON.stringify(selector)});
-    if (el && [...el.querySelectorAll('[role=img]')].every((c) => c.querySelector('canvas'))) {
+    if (el && [...el.querySelectorAll('figure.chart [role=img]')].every((c) => c.querySelector('canvas'))) {
       requestAnimationFrame(() => setTimeout(() => resolve(performance.now()), 0));
     } else requestAnimationFrame(check);
   };
