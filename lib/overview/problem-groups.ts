@@ -2,7 +2,7 @@
 // it concerns: its receipt's page, its checkpoint on the timeline, or (a line
 // that never became a record) the explorer over its file. Pure: links are
 // built here as strings, with the explorer's own URL codec.
-import { EMPTY_FILTER, type ValueFilter, filterToParams } from '../query/explorer-filter';
+import { type ValueFilter, explorerUrl } from '../query/explorer-filter';
 import { PROBLEM_CODES, PROBLEM_TITLE, type Problem, type ProblemCode, type Severity } from '../verify/problems';
 import type { VerificationReport } from '../verify/report';
 import type { Coverage } from './checkpoint-coverage';
@@ -26,7 +26,7 @@ export interface ProblemGroup {
 
 /** The explorer filtered on one value, as a link. */
 export function explorerHref(key: ValueFilter, value: string): string {
-  return `/receipts?${filterToParams({ ...EMPTY_FILTER, values: { [key]: [value] } }).toString()}`;
+  return explorerUrl({ values: { [key]: [value] } });
 }
 
 export function receiptHref(id: string): string {

@@ -67,6 +67,11 @@ export function filterFromParams(p: URLSearchParams): ExplorerFilter {
   return f;
 }
 
+/** The explorer showing `f` (what it leaves out as in EMPTY_FILTER), as a link. */
+export function explorerUrl(f: Partial<ExplorerFilter>): string {
+  return `/receipts?${filterToParams({ ...EMPTY_FILTER, ...f }).toString()}`;
+}
+
 export function filterToParams(f: ExplorerFilter): URLSearchParams {
   const p = new URLSearchParams();
   if (f.preset) p.set('preset', f.preset);

@@ -5,7 +5,7 @@
 // takes from the verified scope (lib/readers/scope.ts). Pure: typed arrays,
 // one pass per aggregate; the only sort is the time order of the policy
 // timeline. The printed report's per-range totals are in compliance-report.ts.
-import { EMPTY_FILTER, type ValueFilter, filterToParams } from '../query/explorer-filter';
+import { type ValueFilter, explorerUrl } from '../query/explorer-filter';
 import type { RowStore, StringColumn } from '../query/row-store';
 import type { TrustEntry } from '../trust/trust-file';
 import type { VerificationReport } from '../verify/report';
@@ -46,13 +46,11 @@ export function selectionToParams(sel: ComplianceSelection): URLSearchParams {
 export function explorerLink(sel: ComplianceSelection, values: Partial<Record<ValueFilter, string[]>> = {}, range?: { since: number; until: number }): string {
   const since = Math.max(range?.since ?? -Infinity, sel.since ?? -Infinity);
   const until = Math.min(range?.until ?? Infinity, sel.until ?? Infinity);
-  const f = {
-    ...EMPTY_FILTER,
+  return explorerUrl({
     values: { verdict: ['verified'], ...(sel.policy !== undefined ? { policyHash: [sel.policy] } : {}), ...values },
     ...(Number.isFinite(since) ? { since } : {}),
     ...(Number.isFinite(until) ? { until } : {}),
-  };
-  return `/receipts?${filterToParams(f).toString()}`;
+  });
 }
 
 /**

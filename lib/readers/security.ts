@@ -5,7 +5,7 @@
 // from the report (contract §7–§8). Pure: single passes over the RowStore's
 // typed columns, no per-row objects; links are built with the explorer's own
 // URL codec, each one filtering to exactly the rows its number counts.
-import { EMPTY_FILTER, type ExplorerFilter, filterToParams } from '../query/explorer-filter';
+import { type ExplorerFilter, explorerUrl } from '../query/explorer-filter';
 import { type RowStore, VERDICTS } from '../query/row-store';
 import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
 import type { VerificationReport } from '../verify/report';
@@ -13,7 +13,7 @@ import type { VerifiedScope } from './scope';
 
 /** The explorer filtered by `values` (and a time range), as a link. */
 export function explorerLink(values: ExplorerFilter['values'], range?: { since?: number; until?: number }): string {
-  return `/receipts?${filterToParams({ ...EMPTY_FILTER, values, ...range }).toString()}`;
+  return explorerUrl({ values, ...range });
 }
 
 /** Verified receipts only: every denial link carries this, so the explorer shows the rows the number counts. */

@@ -8,7 +8,7 @@ import type { Node, NodeMouseHandler, NodeTypes } from '@xyflow/react';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { filterToParams, EMPTY_FILTER } from '../../../lib/query/explorer-filter';
+import { type ExplorerFilter, explorerUrl } from '../../../lib/query/explorer-filter';
 import {
   type DagChoice,
   type DagGraph,
@@ -42,9 +42,7 @@ export function DagView() {
 }
 
 /** The explorer, filtered to some values. */
-function explorerHref(values: Parameters<typeof filterToParams>[0]['values']): string {
-  return `/receipts?${filterToParams({ ...EMPTY_FILTER, values }).toString()}`;
-}
+const explorerHref = (values: ExplorerFilter['values']): string => explorerUrl({ values });
 
 function DagReader({ store, report, scope, label }: ReaderData) {
   const { session } = useLog();

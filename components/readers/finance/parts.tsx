@@ -6,10 +6,10 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { type CsvTable, toCsv } from '../../../lib/readers/csv';
-import { type ExplorerFilter, filterToParams } from '../../../lib/query/explorer-filter';
+import { type ExplorerFilter, explorerUrl } from '../../../lib/query/explorer-filter';
 import { downloadText } from '../../data/download';
 
-export const explorerHref = (f: ExplorerFilter) => `/receipts?${filterToParams(f).toString()}`;
+export const explorerHref = (f: ExplorerFilter) => explorerUrl(f);
 
 /** An explorer filter over the verified receipts with these values. */
 export function verifiedFilter(values: ExplorerFilter['values'], extra: Partial<ExplorerFilter> = {}): ExplorerFilter {
