@@ -57,23 +57,46 @@ export function grantNames(grantsJson: string | undefined): string[] {
   return out;
 }
 
+/** A lineage row's fields, already read from a package line or a store row. */
+export interface LineageFields {
+  capabilityId: string;
+  parentCapabilityId?: string | undefined;
+  subjectKey?: string | undefined;
+  issuerKey?: string | undefined;
+  issuedAt?: number | undefined;
+  expiresAt?: number | undefined;
+  delegationDepth?: number | undefined;
+  grantsJson?: string | undefined;
+}
+
+/** One lineage row: absent fields left out, grants named from grants_json. */
+export function lineageRow(f: LineageFields, source: string): CapabilityLineage {
+  const out: CapabilityLineage = { capabilityId: f.capabilityId, parentCapabilityId: f.parentCapabilityId ?? null, grants: grantNames(f.grantsJson), source };
+  if (f.subjectKey !== undefined) out.subjectKey = f.subjectKey;
+  if (f.issuerKey !== undefined) out.issuerKey = f.issuerKey;
+  if (f.issuedAt !== undefined) out.issuedAt = f.issuedAt;
+  if (f.expiresAt !== undefined) out.expiresAt = f.expiresAt;
+  if (f.delegationDepth !== undefined) out.delegationDepth = f.delegationDepth;
+  return out;
+}
+
 /** One lineage row from its fields (snake_case, as the store and the package name them); null when it has no capability id. */
 export function lineageFromObject(o: JsonObject, source: string): CapabilityLineage | null {
   const capabilityId = str(o.get('capability_id'));
   if (capabilityId === undefined) return null;
-  const parent = str(o.get('parent_capability_id'));
-  const out: CapabilityLineage = { capabilityId, parentCapabilityId: parent ?? null, grants: grantNames(str(o.get('grants_json')) ?? undefined), source };
-  const subjectKey = str(o.get('subject_key'));
-  const issuerKey = str(o.get('issuer_key'));
-  const issuedAt = int(o.get('issued_at'));
-  const expiresAt = int(o.get('expires_at'));
-  const depth = int(o.get('delegation_depth'));
-  if (subjectKey !== undefined) out.subjectKey = subjectKey;
-  if (issuerKey !== undefined) out.issuerKey = issuerKey;
-  if (issuedAt !== undefined) out.issuedAt = issuedAt;
-  if (expiresAt !== undefined) out.expiresAt = expiresAt;
-  if (depth !== undefined) out.delegationDepth = depth;
-  return out;
+  return lineageRow(
+    {
+      capabilityId,
+      parentCapabilityId: str(o.get('parent_capability_id')),
+      subjectKey: str(o.get('subject_key')),
+      issuerKey: str(o.get('issuer_key')),
+      issuedAt: int(o.get('issued_at')),
+      expiresAt: int(o.get('expires_at')),
+      delegationDepth: int(o.get('delegation_depth')),
+      grantsJson: str(o.get('grants_json')),
+    },
+    source,
+  );
 }
 
 /** Collects lineage rows from record texts (package lines) as a loader reads them. */

@@ -10,7 +10,7 @@
 // (sql.js's own string path would cut at NUL and replace invalid UTF-8).
 import type { Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
 import { applyWal, readDbPageSize } from './sqlite-wal';
-import { type CapabilityLineage, MAX_LINEAGE, grantNames } from './lineage';
+import { type CapabilityLineage, MAX_LINEAGE, lineageRow } from './lineage';
 
 export type ChioTable =
   | 'chio_tool_receipts'
@@ -271,14 +271,21 @@ function readLineage(ctx: Ctx, name: string): { entries: CapabilityLineage[]; sk
         skipped++;
         continue;
       }
-      const row: CapabilityLineage = { capabilityId, parentCapabilityId: text(v[7]) ?? null, grants: grantNames(typeof v[5] === 'string' ? v[5] : undefined), source: `${name}#capability_lineage` };
-      const [subjectKey, issuerKey, issuedAt, expiresAt, depth] = [text(v[1]), text(v[2]), int(v[3]), int(v[4]), int(v[6])];
-      if (subjectKey !== undefined) row.subjectKey = subjectKey;
-      if (issuerKey !== undefined) row.issuerKey = issuerKey;
-      if (issuedAt !== undefined) row.issuedAt = issuedAt;
-      if (expiresAt !== undefined) row.expiresAt = expiresAt;
-      if (depth !== undefined) row.delegationDepth = depth;
-      entries.push(row);
+      entries.push(
+        lineageRow(
+          {
+            capabilityId,
+            parentCapabilityId: text(v[7]),
+            subjectKey: text(v[1]),
+            issuerKey: text(v[2]),
+            issuedAt: int(v[3]),
+            expiresAt: int(v[4]),
+            delegationDepth: int(v[6]),
+            grantsJson: typeof v[5] === 'string' ? v[5] : undefined,
+          },
+          `${name}#capability_lineage`,
+        ),
+      );
     }
   } catch {
     // A corrupt table: what was read so far stands; the receipts are unaffected.
