@@ -4,13 +4,14 @@
 // the URL (a filtered view is a link). Keyboard: ↑/↓ (j/k) move, PgUp/PgDn,
 // Home/End, Enter opens the receipt.
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useRouter, useSearchParams } from 'next/navigation';
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PROBLEM_CODES } from '../../lib/verify/problems';
 import { type ExplorerFilter, PRESETS, type Preset, type SortColumn, type ValueFilter, filterFromParams, filterRows, filterToParams, warmSearch, warmSorts } from '../../lib/query/explorer-filter';
 import type { RowStore, StringColumn } from '../../lib/query/row-store';
 import { type WindowGeometry, offsetAt, offsetShowing, scrollHeight, scrollTopFor, visibleRows } from '../../lib/query/row-window';
 import { useLog } from '../data/log-provider';
+import { useReplaceQuery } from '../data/use-replace-query';
 import { formatAmount, formatTime } from './format';
 
 const COLUMNS: { key: SortColumn | 'cost'; label: string; width: string }[] = [
@@ -58,17 +59,9 @@ export function ReceiptExplorer() {
   const { session, rows, ensureOpen } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   const params = useSearchParams();
-  const pathname = usePathname();
+  const replaceQuery = useReplaceQuery();
   const filter = useMemo(() => filterFromParams(new URLSearchParams(params.toString())), [params]);
-  const setFilter = useCallback(
-    (next: ExplorerFilter) => {
-      const q = filterToParams(next).toString();
-      // The native history call updates useSearchParams without a server round trip (router.replace
-      // fetched the route's payload again for each filter change).
-      window.history.replaceState(null, '', q ? `${pathname}?${q}` : pathname);
-    },
-    [pathname],
-  );
+  const setFilter = useCallback((next: ExplorerFilter) => replaceQuery(filterToParams(next)), [replaceQuery]);
   const store = rows.current;
   // While rows stream in, re-filter each batch only for small logs; past 20,000 rows, each time the
   // log has grown by about 9% (re-filtering the whole store per 200 ms batch grew with the square

@@ -5,7 +5,8 @@
 // was checked — for a time range and/or one policy kept in the URL. The page
 // is also the printable report (print stylesheet in app/globals.css). Data
 // comes from lib/readers/compliance*.ts; this file binds the URL and lays out.
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useSearchParams } from 'next/navigation';
+import { useReplaceQuery } from '../../data/use-replace-query';
 import { useCallback, useMemo } from 'react';
 import { type ComplianceSelection, logTimeSpan, policyTimeline, selectionFromParams, selectionTest, selectionToParams, signers, trustAndKinds } from '../../../lib/readers/compliance';
 import { coverageOverTime, rangeReport, reportColumns } from '../../../lib/readers/compliance-report';
@@ -23,16 +24,9 @@ import { SignersSection } from './signers-section';
 
 export function ComplianceView() {
   const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
+  const replaceQuery = useReplaceQuery();
   const selection = useMemo(() => selectionFromParams(new URLSearchParams(params.toString())), [params]);
-  const select = useCallback(
-    (next: ComplianceSelection) => {
-      const q = selectionToParams(next).toString();
-      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
-    },
-    [router, pathname],
-  );
+  const select = useCallback((next: ComplianceSelection) => replaceQuery(selectionToParams(next)), [replaceQuery]);
   return <ReaderShell>{(data) => <Compliance data={data} selection={selection} onSelect={select} />}</ReaderShell>;
 }
 

@@ -7,6 +7,7 @@
 import type { Node, NodeMouseHandler, NodeTypes } from '@xyflow/react';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
+import { useReplaceQuery } from '../../data/use-replace-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type ExplorerFilter, explorerUrl } from '../../../lib/query/explorer-filter';
 import {
@@ -48,15 +49,9 @@ function DagReader({ store, report, scope, label }: ReaderData) {
   const { session } = useLog();
   const lineage = session.status === 'done' ? session.lineage : null;
   const params = useSearchParams();
-  const router = useRouter();
+  const replaceQuery = useReplaceQuery();
   const state = useMemo(() => dagParamsFrom(new URLSearchParams(params.toString())), [params]);
-  const setState = useCallback(
-    (next: DagParams) => {
-      const q = dagParamsTo(next).toString();
-      router.replace(q ? `/dag?${q}` : '/dag', { scroll: false });
-    },
-    [router],
-  );
+  const setState = useCallback((next: DagParams) => replaceQuery(dagParamsTo(next)), [replaceQuery]);
 
   const index = useMemo(() => dagSessions(store), [store, report]); // eslint-disable-line react-hooks/exhaustive-deps
   // With no session chosen: the one with the most verified receipts.

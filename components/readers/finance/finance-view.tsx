@@ -5,7 +5,8 @@
 // price oracle; and spend over time. The chosen chart currency and the
 // "long pending" threshold are in the URL (`cur`, `pendingHours`).
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useSearchParams } from 'next/navigation';
+import { useReplaceQuery } from '../../data/use-replace-query';
 import { useCallback, useMemo } from 'react';
 import { formatMinor } from '../../../lib/finance/money';
 import { PENDING_HOURS_DEFAULT, budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from '../../../lib/readers/finance';
@@ -24,8 +25,7 @@ const HOURS = [1, 6, 12, 24, 48, 72, 168];
 
 function useViewParams() {
   const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
+  const replaceQuery = useReplaceQuery();
   const hoursRaw = params.get('pendingHours');
   const pendingHours = hoursRaw && /^\d{1,4}$/.test(hoursRaw) && Number(hoursRaw) > 0 ? Number(hoursRaw) : PENDING_HOURS_DEFAULT;
   const set = useCallback(
@@ -33,10 +33,9 @@ function useViewParams() {
       const next = new URLSearchParams(params.toString());
       if (value === null) next.delete(key);
       else next.set(key, value);
-      const q = next.toString();
-      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+      replaceQuery(next);
     },
-    [params, router, pathname],
+    [params, replaceQuery],
   );
   return { cur: params.get('cur'), pendingHours, set };
 }

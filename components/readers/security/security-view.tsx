@@ -4,7 +4,8 @@
 // and what failed verification. Denial numbers count verified receipts only
 // (VerifiedNote); the failure sections are about the receipts that did not
 // verify. The chart's grouping and bar width live in the URL (`by`, `bucket`).
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useSearchParams } from 'next/navigation';
+import { useReplaceQuery } from '../../data/use-replace-query';
 import { useCallback, useMemo } from 'react';
 import { guardMatrix } from '../../../lib/readers/guard-matrix';
 import { BUCKET_SECONDS, denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from '../../../lib/readers/security';
@@ -21,8 +22,7 @@ export type Grouping = 'guard' | 'tool';
 
 export function SecurityView() {
   const params = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
+  const replaceQuery = useReplaceQuery();
   const by: Grouping = params.get('by') === 'tool' ? 'tool' : 'guard';
   const asked = Number(params.get('bucket'));
   const bucket = (BUCKET_SECONDS as readonly number[]).includes(asked) ? asked : undefined;
@@ -31,10 +31,9 @@ export function SecurityView() {
       const next = new URLSearchParams(params.toString());
       if (value === undefined) next.delete(key);
       else next.set(key, value);
-      const q = next.toString();
-      router.replace(q ? `${pathname}?${q}` : pathname, { scroll: false });
+      replaceQuery(next);
     },
-    [params, router, pathname],
+    [params, replaceQuery],
   );
   const { trust } = useLog();
   const pinned = useMemo(() => new Set(trust.map((t) => t.key)), [trust]);

@@ -1,0 +1,18 @@
+'use client';
+// A view's state lives in its URL query (a view is a link). Replacing the query
+// with the native history call keeps useSearchParams in sync without a server
+// round trip (router.replace fetched the route's payload again for each change).
+import { usePathname } from 'next/navigation';
+import { useCallback } from 'react';
+
+/** Replaces the current page's query string with `params`, keeping the path. */
+export function useReplaceQuery(): (params: URLSearchParams) => void {
+  const pathname = usePathname();
+  return useCallback(
+    (params: URLSearchParams) => {
+      const q = params.toString();
+      window.history.replaceState(null, '', q ? `${pathname}?${q}` : pathname);
+    },
+    [pathname],
+  );
+}
