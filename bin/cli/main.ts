@@ -16,6 +16,7 @@ import { type PinnedKey, TrustStore } from '../../lib/trust/trust-store';
 import { parseTrustEntries, toPinnedKeys } from '../../lib/trust/trust-file';
 import { formatSummary } from './format';
 import { type InputKind, nodeDir, nodeFile, readOptional, sniff } from './node-source';
+import { sha256Ready } from '../../lib/crypto/sha256';
 
 const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE] [--json]
 
@@ -94,6 +95,7 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
     if (s.kind === 'unknown') throw new UsageError(`unknown format: ${p}: ${s.reason}`);
     inputs.push({ path: p, kind: s.kind });
   }
+  await sha256Ready(); // the WebAssembly SHA-256, before the first record
   const verifier = new LogVerifier({ trust, ...(onViews ? { onViews } : {}) });
   let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
   for (const [i, input] of inputs.entries()) {

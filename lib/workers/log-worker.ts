@@ -8,6 +8,7 @@ import { openChioStore } from '../sources/sqlite-store';
 import { RecordHost } from '../sources/record-host';
 import { loadStore } from '../sources/store';
 import { makeProblem } from '../verify/problems';
+import { sha256Ready } from '../crypto/sha256';
 import { RowEncoder, deltaTransfer } from '../query/row-store';
 import type { LogSink } from '../verify/log-sink';
 import { LineageCollector } from '../sources/lineage';
@@ -89,6 +90,7 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
 async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust']): Promise<void> {
   const started = performance.now();
   host?.close();
+  await sha256Ready();
   // Where a shared receipt came from, as its recipient can read it: this server by its address.
   const h = new RecordHost(describeSources(sources, { files: 'names', server: new URL('/v1/evidence/package/', self.location.href).href }));
   host = h;

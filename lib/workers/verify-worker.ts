@@ -2,6 +2,7 @@
 // per-record half of verification) and returns each batch's output. Many of
 // these run at once, one per core.
 import { TrustStore } from '../trust/trust-store';
+import { sha256Ready } from '../crypto/sha256';
 import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
 import type { VerifyRequest, VerifyResponse } from './protocol';
 
@@ -17,6 +18,7 @@ self.onmessage = async (e: MessageEvent<VerifyRequest>) => {
   }
   try {
     if (!verifier) throw new Error('verify worker used before init');
+    await sha256Ready(); // every batch, the first included, hashes with WebAssembly
     const out = emptyOutput();
     const pending: Promise<void>[] = [];
     for (const r of msg.records) pending.push(...verifier.verify(r.text, r.origin, r.order, out));
