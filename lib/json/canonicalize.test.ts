@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import canonicalizeReference from 'canonicalize';
 import { parseJson } from './parse';
-import { canonicalize, canonicalBytes, formatNumber } from './canonicalize';
+import { canonicalize, canonicalBytes, canonicalBytesPair, formatNumber } from './canonicalize';
 import { JsonNumber, type JsonValue } from './value';
 import { listTestdata, readTestdata, readTestdataJson, readTestdataText, summarize } from '../testutil/testdata';
 
@@ -131,5 +131,35 @@ describe('differential: our JCS vs the canonicalize package', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('canonicalBytesPair', () => {
+  const object = fc.dictionary(fc.string({ unit: 'binary' }), safeJson, { maxKeys: 8 });
+  const parsed = (v: unknown) => {
+    const r = parseJson(JSON.stringify(v));
+    return r.ok && r.value instanceof Map ? r.value : null;
+  };
+  it('equals canonicalizing the body and the body plus more members separately', () => {
+    fc.assert(
+      fc.property(object, object, (a, b) => {
+        const outer = parsed({ ...a, ...b });
+        if (!outer) return;
+        const inner = new Map([...outer].filter(([k]) => k in a));
+        const [i, o] = canonicalBytesPair(inner, outer);
+        expect([i, o]).toEqual([canonicalBytes(inner), canonicalBytes(outer)]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+  it('is right when the larger object is not a superset (a member differs or is missing)', () => {
+    const outer = parsed({ a: 1, b: { c: 2 }, signature: 'x' })!;
+    const changed = new Map(outer);
+    changed.set('b', parsed({ c: 3 })!);
+    const missing = new Map(outer);
+    missing.set('z', null);
+    for (const inner of [changed, missing]) {
+      expect(canonicalBytesPair(inner, outer)).toEqual([canonicalBytes(inner), canonicalBytes(outer)]);
+    }
   });
 });

@@ -5,7 +5,7 @@
 // escapes with DEL and C1 controls raw. The `legacyC1` variant escapes
 // U+007F–U+009F as `\u00xx` like old Rust Chio (`char::is_control`), used only
 // for the legacy signature retry.
-import { JsonNumber, type JsonValue } from './value';
+import { JsonNumber, type JsonObject, type JsonValue } from './value';
 
 export interface CanonicalizeOptions {
   /** Escape U+007F–U+009F too (the pre-fix Rust behaviour). */
@@ -24,6 +24,27 @@ export function canonicalize(value: JsonValue, options: CanonicalizeOptions = {}
 /** Canonical JSON as UTF-8 bytes: what Chio signs and hashes. */
 export function canonicalBytes(value: JsonValue, options: CanonicalizeOptions = {}): Uint8Array {
   return encoder.encode(canonicalize(value, options));
+}
+
+/**
+ * Canonical UTF-8 of an object and of a larger one holding every member of it
+ * (the same values) and more, e.g. a receipt's signed body and the full
+ * receipt with its signature: each shared member is serialized once. When
+ * `outer` is not such a superset, both are canonicalized separately.
+ */
+export function canonicalBytesPair(inner: JsonObject, outer: JsonObject): [Uint8Array, Uint8Array] {
+  for (const [k, v] of inner) {
+    if (outer.get(k) !== v) return [canonicalBytes(inner), canonicalBytes(outer)];
+  }
+  const members = new Map<string, string>();
+  for (const [k, v] of outer) {
+    const parts: string[] = [quote(k, false), ':'];
+    write(v, parts, false);
+    members.set(k, parts.join(''));
+  }
+  const keys = [...members.keys()].sort();
+  const join = (ks: string[]) => `{${ks.map((k) => members.get(k)!).join(',')}}`;
+  return [encoder.encode(join(keys.filter((k) => inner.has(k)))), encoder.encode(join(keys))];
 }
 
 /** True when some string (key or value) in the tree holds U+007F–U+009F. */

@@ -3,7 +3,7 @@
 // no knowledge of the rest of the log. Stateless apart from the trust store, so
 // it runs in any number of Web Workers; LogAssembler does the whole-log half.
 // Its output is structured-clone safe: plain objects, bigint, Uint8Array.
-import { canonicalBytes, canonicalize } from '../json/canonicalize';
+import { canonicalBytes, canonicalBytesPair, canonicalize } from '../json/canonicalize';
 import { leafHash } from '../merkle';
 import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chio/checkpoint';
 import { decodeChildReceipt } from '../chio/child-receipt';
@@ -121,8 +121,9 @@ export class RecordVerifier {
     const r: DecodedReceipt = decoded.value;
     const seq = item.seq ?? origin.seq;
     const logSeq = origin.logSeq ?? (kind === 'tool' ? item.seq : undefined);
-    // Gen A, child and HTTP receipts sign exactly their body, which is also the anchor-lane leaf.
-    const anchorBytes = canonicalBytes(r.anchorBody);
+    // Gen A, child and HTTP receipts sign exactly their body, which is also the anchor-lane leaf;
+    // the full receipt (the kernel-lane leaf) is that body plus its signature.
+    const [anchorBytes, fullBytes] = canonicalBytesPair(r.anchorBody, r.fullTyped);
     const entry: ReceiptEntry = {
       ...located,
       id: r.id,
@@ -131,7 +132,7 @@ export class RecordVerifier {
       timestamp: r.timestamp,
       kernelKey: r.kernelKeyNormalized,
       checks: { parse: pass() },
-      leafHash: leafHash(canonicalBytes(r.fullTyped)),
+      leafHash: leafHash(fullBytes),
       anchorLeafHash: leafHash(anchorBytes),
       ...(r.type === 'tool' ? { generation: r.generation } : {}),
       ...(seq !== undefined ? { seq } : {}),
