@@ -43,9 +43,9 @@ export function parseJson(text: string, options: ParseOptions = {}): JsonParseRe
   const parser = new Parser(text, options.maxDepth ?? MAX_DEPTH);
   try {
     parser.skipWs();
-    const value = parser.parseValue('$', 0);
+    const value = parser.parseValue(0);
     parser.skipWs();
-    if (parser.pos < text.length) parser.fail('unexpected content after the JSON value', '$');
+    if (parser.pos < text.length) parser.fail('unexpected content after the JSON value');
     return { ok: true, value };
   } catch (e) {
     if (e instanceof JsonSyntaxError) {
@@ -80,8 +80,20 @@ class Parser {
     readonly maxDepth: number,
   ) {}
 
-  fail(message: string, path: string, code: JsonIssueCode = 'parse_error', at = this.pos): never {
-    throw new JsonSyntaxError(code, message, at, path);
+  /**
+   * Keys and indices from the root to the value being parsed. Paths are built
+   * from it only when something fails: most records never need one.
+   */
+  private readonly segs: (string | number)[] = [];
+
+  path(): string {
+    let path = '$';
+    for (const s of this.segs) path = typeof s === 'number' ? pathIndex(path, s) : pathKey(path, s);
+    return path;
+  }
+
+  fail(message: string, code: JsonIssueCode = 'parse_error', at = this.pos): never {
+    throw new JsonSyntaxError(code, message, at, this.path());
   }
 
   skipWs(): void {
@@ -95,39 +107,39 @@ class Parser {
     this.pos = p;
   }
 
-  parseValue(path: string, depth: number): JsonValue {
+  parseValue(depth: number): JsonValue {
     const c = this.text.charCodeAt(this.pos);
     switch (c) {
       case 123: // {
-        return this.parseObject(path, depth + 1);
+        return this.parseObject(depth + 1);
       case 91: // [
-        return this.parseArray(path, depth + 1);
+        return this.parseArray(depth + 1);
       case 34: // "
-        return this.parseString(path);
+        return this.parseString();
       case 116: // t
-        return this.literal('true', true, path);
+        return this.literal('true', true);
       case 102: // f
-        return this.literal('false', false, path);
+        return this.literal('false', false);
       case 110: // n
-        return this.literal('null', null, path);
+        return this.literal('null', null);
       default:
-        if (c === 45 || (c >= 48 && c <= 57)) return this.parseNumber(path);
-        if (Number.isNaN(c)) this.fail('unexpected end of input', path);
+        if (c === 45 || (c >= 48 && c <= 57)) return this.parseNumber();
+        if (Number.isNaN(c)) this.fail('unexpected end of input');
         if (this.text.startsWith('NaN', this.pos) || this.text.startsWith('Infinity', this.pos)) {
-          this.fail('NaN and Infinity are not JSON numbers', path);
+          this.fail('NaN and Infinity are not JSON numbers');
         }
-        this.fail(`unexpected character ${describeChar(this.text, this.pos)}`, path);
+        this.fail(`unexpected character ${describeChar(this.text, this.pos)}`);
     }
   }
 
-  literal<T extends boolean | null>(word: string, value: T, path: string): T {
-    if (!this.text.startsWith(word, this.pos)) this.fail(`unexpected character ${describeChar(this.text, this.pos)}`, path);
+  literal<T extends boolean | null>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) this.fail(`unexpected character ${describeChar(this.text, this.pos)}`);
     this.pos += word.length;
     return value;
   }
 
-  parseObject(path: string, depth: number): JsonObject {
-    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, path);
+  parseObject(depth: number): JsonObject {
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`);
     const obj: JsonObject = new Map();
     this.pos++; // {
     this.skipWs();
@@ -136,22 +148,23 @@ class Parser {
       return obj;
     }
     for (;;) {
-      if (this.text.charCodeAt(this.pos) !== 34) this.fail('expected a string key', path);
+      if (this.text.charCodeAt(this.pos) !== 34) this.fail('expected a string key');
       const keyPos = this.pos;
-      const key = this.parseString(path);
-      const childPath = pathKey(path, key);
-      if (obj.has(key)) this.fail(`duplicate key ${JSON.stringify(key)}`, childPath, 'duplicate_key', keyPos);
+      const key = this.parseString();
+      this.segs.push(key);
+      if (obj.has(key)) this.fail(`duplicate key ${JSON.stringify(key)}`, 'duplicate_key', keyPos);
       this.skipWs();
-      if (this.text.charCodeAt(this.pos) !== 58) this.fail("expected ':' after the key", childPath);
+      if (this.text.charCodeAt(this.pos) !== 58) this.fail("expected ':' after the key");
       this.pos++;
       this.skipWs();
-      obj.set(key, this.parseValue(childPath, depth));
-      if (this.closedAfterMember(125, 'an object', path)) return obj;
+      obj.set(key, this.parseValue(depth));
+      this.segs.pop();
+      if (this.closedAfterMember(125, 'an object')) return obj;
     }
   }
 
-  parseArray(path: string, depth: number): JsonValue[] {
-    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, path);
+  parseArray(depth: number): JsonValue[] {
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`);
     const arr: JsonValue[] = [];
     this.pos++; // [
     this.skipWs();
@@ -160,13 +173,15 @@ class Parser {
       return arr;
     }
     for (;;) {
-      arr.push(this.parseValue(pathIndex(path, arr.length), depth));
-      if (this.closedAfterMember(93, 'an array', path)) return arr;
+      this.segs.push(arr.length);
+      arr.push(this.parseValue(depth));
+      this.segs.pop();
+      if (this.closedAfterMember(93, 'an array')) return arr;
     }
   }
 
   /** After an object or array member: consumes `,` (false) or the closing `close` (true); anything else fails. */
-  private closedAfterMember(close: number, inWhat: string, path: string): boolean {
+  private closedAfterMember(close: number, inWhat: string): boolean {
     this.skipWs();
     const c = this.text.charCodeAt(this.pos);
     if (c === 44) {
@@ -178,10 +193,10 @@ class Parser {
       this.pos++;
       return true;
     }
-    return this.fail(Number.isNaN(c) ? `unexpected end of input in ${inWhat}` : `expected ',' or '${String.fromCharCode(close)}'`, path);
+    return this.fail(Number.isNaN(c) ? `unexpected end of input in ${inWhat}` : `expected ',' or '${String.fromCharCode(close)}'`);
   }
 
-  parseString(path: string): string {
+  parseString(): string {
     const t = this.text;
     const start = ++this.pos; // after the opening quote
     let p = start;
@@ -193,7 +208,7 @@ class Parser {
       if (c === 34) {
         out += t.slice(segStart, p);
         this.pos = p + 1;
-        if (sawSurrogate) this.checkSurrogates(out, path, start);
+        if (sawSurrogate) this.checkSurrogates(out, start);
         return out;
       }
       if (c === 92) {
@@ -211,7 +226,7 @@ class Parser {
           case 116: out += '\t'; break;
           case 117: {
             const hex = t.slice(p + 2, p + 6);
-            if (!/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail('invalid \\u escape', path, 'parse_error', p);
+            if (!/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail('invalid \\u escape', 'parse_error', p);
             const code = parseInt(hex, 16);
             if (code >= 0xd800 && code <= 0xdfff) sawSurrogate = true;
             out += String.fromCharCode(code);
@@ -219,25 +234,25 @@ class Parser {
             break;
           }
           default:
-            this.fail(Number.isNaN(e) ? 'unterminated string' : 'invalid escape sequence', path, 'parse_error', p);
+            this.fail(Number.isNaN(e) ? 'unterminated string' : 'invalid escape sequence', 'parse_error', p);
         }
         p += width;
         segStart = p;
         continue;
       }
-      if (c < 32 || Number.isNaN(c)) this.failInString(c, path, p);
+      if (c < 32 || Number.isNaN(c)) this.failInString(c, p);
       if (c >= 0xd800 && c <= 0xdfff) sawSurrogate = true;
       p++;
     }
   }
 
-  failInString(c: number, path: string, at: number): never {
-    if (Number.isNaN(c)) this.fail('unterminated string', path, 'parse_error', at);
-    this.fail(`unescaped control character U+${c.toString(16).padStart(4, '0')} in a string`, path, 'parse_error', at);
+  failInString(c: number, at: number): never {
+    if (Number.isNaN(c)) this.fail('unterminated string', 'parse_error', at);
+    this.fail(`unescaped control character U+${c.toString(16).padStart(4, '0')} in a string`, 'parse_error', at);
   }
 
   /** Rejects lone surrogates: Rust strings cannot hold them, JS strings can (contract §2). */
-  checkSurrogates(s: string, path: string, at: number): void {
+  checkSurrogates(s: string, at: number): void {
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
       if (c >= 0xd800 && c <= 0xdbff) {
@@ -246,14 +261,14 @@ class Parser {
           i++;
           continue;
         }
-        this.fail('lone UTF-16 surrogate in a string', path, 'parse_error', at);
+        this.fail('lone UTF-16 surrogate in a string', 'parse_error', at);
       } else if (c >= 0xdc00 && c <= 0xdfff) {
-        this.fail('lone UTF-16 surrogate in a string', path, 'parse_error', at);
+        this.fail('lone UTF-16 surrogate in a string', 'parse_error', at);
       }
     }
   }
 
-  parseNumber(path: string): JsonNumber {
+  parseNumber(): JsonNumber {
     const t = this.text;
     const start = this.pos;
     let p = start;
@@ -264,14 +279,14 @@ class Parser {
     } else if (firstDigit >= 49 && firstDigit <= 57) {
       while (isDigit(t.charCodeAt(p))) p++;
     } else {
-      if (t.startsWith('Infinity', p)) this.fail('NaN and Infinity are not JSON numbers', path);
-      this.fail('invalid number', path);
+      if (t.startsWith('Infinity', p)) this.fail('NaN and Infinity are not JSON numbers');
+      this.fail('invalid number');
     }
     let integer = true;
     if (t.charCodeAt(p) === 46) {
       integer = false;
       p++;
-      if (!isDigit(t.charCodeAt(p))) this.fail('invalid number: digits expected after the decimal point', path);
+      if (!isDigit(t.charCodeAt(p))) this.fail('invalid number: digits expected after the decimal point');
       while (isDigit(t.charCodeAt(p))) p++;
     }
     const e = t.charCodeAt(p);
@@ -280,20 +295,21 @@ class Parser {
       p++;
       const sign = t.charCodeAt(p);
       if (sign === 43 || sign === 45) p++;
-      if (!isDigit(t.charCodeAt(p))) this.fail('invalid number: digits expected in the exponent', path);
+      if (!isDigit(t.charCodeAt(p))) this.fail('invalid number: digits expected in the exponent');
       while (isDigit(t.charCodeAt(p))) p++;
     }
-    if (isDigit(t.charCodeAt(p))) this.fail('invalid number: leading zeros are not allowed', path);
+    if (isDigit(t.charCodeAt(p))) this.fail('invalid number: leading zeros are not allowed');
     const raw = t.slice(start, p);
     this.pos = p;
     if (integer) {
       // Integers are signed as 64-bit values by the producer; beyond that range
       // Rust falls back to f64 and the value would no longer be exact.
-      if (raw.length > 21 || !inInt64OrUint64(BigInt(raw))) {
-        this.fail('integer outside the 64-bit range cannot be represented exactly', path, 'parse_error', start);
+      // Up to 18 characters (sign included) is always below 10^18 < 2^63: no BigInt needed.
+      if (raw.length > 21 || (raw.length > 18 && !inInt64OrUint64(BigInt(raw)))) {
+        this.fail('integer outside the 64-bit range cannot be represented exactly', 'parse_error', start);
       }
     } else if (!Number.isFinite(Number(raw))) {
-      this.fail('number out of the IEEE-754 double range', path, 'parse_error', start);
+      this.fail('number out of the IEEE-754 double range', 'parse_error', start);
     }
     return new JsonNumber(raw);
   }
