@@ -160,6 +160,8 @@ for (const size of [count, ...scale]) await ensureBenchInput(cache, size, seed, 
 const serverStore = await ensureDemoStore(path.join(cache, 'bench-server-store'), SERVER_STORE_COUNT, log);
 log(`serving the app on 127.0.0.1:${port} (${SERVER_STORE_COUNT} receipts in its own store; start.mjs builds first when the build is stale)`);
 const server = await serveApp({ store: serverStore.store, cacheDir: path.join(cache, 'bench-server-store', 'server-cache'), port, onStartLine: (l) => log(`  ${l}`) });
+// Stopped from outside (Ctrl-C, test.mjs's deadline): the server must not be left listening.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void server.stop().finally(() => process.exit(130)));
 let browser: Awaited<ReturnType<typeof launchBrowser>> | null = null;
 const results = new Map<number, SizeResult>();
 try {

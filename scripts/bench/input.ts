@@ -19,6 +19,10 @@ export interface BenchInput {
 
 const MARKER = 'complete.json';
 
+// As scripts/start.mjs does for the server: the SQLite addon reads this once, when it loads (at the
+// first store written here), and the exporter then opens the store read-only with immutable=1.
+process.env.SQLITE_USE_URI ??= '1';
+
 /** A folder-safe form of the seed; a hash is added when characters had to be replaced. */
 export function seedSlug(seed: string): string {
   const safe = seed.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40);
