@@ -1,9 +1,9 @@
-// What the page benchmarks (bench:page, bench:readers, bench:dag) share: a
-// demo store of a given size, generated once into a cache folder, and the app
+// What the page benchmarks (bench, bench:page, bench:readers, bench:dag) share:
+// a demo store of a given size, generated once into a cache folder, the app
 // served on it (scripts/start.mjs with RECEIPT_DB, on 127.0.0.1, building
-// first when the build is stale).
+// first when the build is stale), and the browser's memory.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,4 +71,31 @@ export async function ensureDemoStore(dir: string, count: number, log: (s: strin
   // The counts hold exact amounts (bigint): written as decimal strings.
   writeFileSync(marker, `${JSON.stringify(r.counts, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`);
   return { store, generatedMs: performance.now() - t0 };
+}
+
+/** Kilobytes of PSS over every process under this one whose name says Chromium. */
+export function browserPssKb(): number {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      /* exited */
+    }
+  }
+  let kb = 0;
+  const walk = (pid: number) => {
+    for (const c of children.get(pid) ?? []) {
+      try {
+        if (/chrom/i.test(readFileSync(`/proc/${c}/comm`, 'utf8'))) kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${c}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      } catch {
+        /* exited */
+      }
+      walk(c);
+    }
+  };
+  walk(process.pid);
+  return kb;
 }

@@ -20,10 +20,10 @@
 // memory is the sum of PSS over the browser's processes, sampled every second. Numbers are noisy
 // on a shared 2-core machine: the load average is printed before and after.
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ensureDemoStore, httpGet as get, serveApp } from './bench-app';
+import { browserPssKb, ensureDemoStore, httpGet as get, serveApp } from './bench-app';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -54,33 +54,6 @@ function serve(store: string, cacheDir: string): Promise<{ stop(): Promise<void>
 }
 
 // ---- the browser --------------------------------------------------------------------------
-
-/** Kilobytes of PSS over every process under this one whose name says Chromium. */
-function browserPssKb(): number {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      /* exited */
-    }
-  }
-  let kb = 0;
-  const walk = (pid: number) => {
-    for (const c of children.get(pid) ?? []) {
-      try {
-        if (/chrom/i.test(readFileSync(`/proc/${c}/comm`, 'utf8'))) kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${c}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
-      } catch {
-        /* exited */
-      }
-      walk(c);
-    }
-  };
-  walk(process.pid);
-  return kb;
-}
 
 // Runs in the page before its own scripts (a string, so no bundler helper leaks into it). Records
 // when the first row and the finished verification appear, long tasks, and for an armed case the

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: every test, in order — ensure Chromium, type check, Vitest (unit + CLI), `next build`
-// when stale, Playwright (browser). Child output streams live; each runner also writes a JSON
-// report, which we count. The last line is exactly `N passed, N failed`, counting individual
-// tests (the type check is one test; a step that dies without a JSON report is one failure),
-// because CI reads only that line. Exit status is non-zero when anything failed.
+// when stale, Playwright (browser), the benchmark smoke (`npm run bench` at 2,000 receipts). Child
+// output streams live; each runner also writes a JSON report, which we count. The last line is
+// exactly `N passed, N failed`, counting individual tests (the type check and the benchmark smoke
+// are one test each; a step that dies without a JSON report is one failure), because CI reads
+// only that line. Exit status is non-zero when anything failed.
 //
 //   npm test                                everything
 //   npm test -- --unit-only [vitest args]   Vitest only, e.g. `--unit-only lib/merkle`
 //   npm test -- --e2e-only [playwright args] build if stale + Playwright, e.g. `--e2e-only --grep home`
+//   npm test -- --bench-only                build if stale + the benchmark smoke
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +19,8 @@ const CHROMIUM = '/usr/bin/chromium';
 // Vitest cannot interrupt a test stuck in a synchronous loop, so the step has its own deadline,
 // keeping a CI run well under 30 minutes. Playwright has globalTimeout in its config instead.
 const UNIT_DEADLINE_MIN = Number(process.env.UNIT_DEADLINE_MIN) || 15;
+// The benchmark smoke (2,000 receipts, one run of each runner) takes under a minute; a hang must not eat CI's time.
+const BENCH_DEADLINE_MIN = 10;
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'; // inherited by every child
@@ -24,19 +28,22 @@ process.env.NEXT_TELEMETRY_DISABLED = '1'; // inherited by every child
 function parseArgs(argv) {
   const unitOnly = argv.includes('--unit-only');
   const e2eOnly = argv.includes('--e2e-only');
-  const rest = argv.filter((a) => a !== '--unit-only' && a !== '--e2e-only');
+  const benchOnly = argv.includes('--bench-only');
+  const rest = argv.filter((a) => a !== '--unit-only' && a !== '--e2e-only' && a !== '--bench-only');
   if (argv.includes('--help') || argv.includes('-h')) {
-    console.log('usage: npm test [-- --unit-only [vitest args…] | --e2e-only [playwright args…]]');
+    console.log('usage: npm test [-- --unit-only [vitest args…] | --e2e-only [playwright args…] | --bench-only]');
     process.exit(0);
   }
-  if (unitOnly && e2eOnly) fail('test: --unit-only and --e2e-only exclude each other.');
+  if ([unitOnly, e2eOnly, benchOnly].filter(Boolean).length > 1) fail('test: --unit-only, --e2e-only and --bench-only exclude each other.');
   if (rest.length > 0 && !unitOnly && !e2eOnly) {
     fail(`test: extra arguments (${rest.join(' ')}) need --unit-only or --e2e-only in front of them.`);
   }
+  const all = !unitOnly && !e2eOnly && !benchOnly;
   return {
-    typecheck: !unitOnly && !e2eOnly,
-    unit: !e2eOnly,
-    e2e: !unitOnly,
+    typecheck: all,
+    unit: all || unitOnly,
+    e2e: all || e2eOnly,
+    bench: all || benchOnly,
     unitArgs: unitOnly ? rest : [],
     e2eArgs: e2eOnly ? rest : [],
   };
@@ -100,6 +107,28 @@ function countVitest(report, exitCode) {
   return { passed: report.numPassedTests ?? 0, failed, skipped, note };
 }
 
+// The benchmark smoke: every number the JSON report must carry, each positive and finite. No timing is judged.
+const BENCH_FIELDS = [
+  'count', 'runs', 'receipts',
+  'native.receipts_per_s', 'native.peak_memory_mb',
+  'cli.receipts_per_s', 'cli.peak_memory_mb',
+  'browser.receipts_per_s', 'browser.peak_memory_mb', 'browser.js_heap_peak_mb', 'browser.first_row_ms',
+  'ratios.cli_over_native', 'ratios.browser_over_native',
+  'scaling.0.count', 'scaling.0.native_us_per_receipt', 'scaling.0.cli_us_per_receipt', 'scaling.0.browser_us_per_receipt',
+];
+
+/** The bench run's exit code and JSON report → counts (one test). */
+function countBench(report, exitCode) {
+  if (exitCode !== 0) return { passed: 0, failed: 1, note: `npm run bench exited ${exitCode}` };
+  if (!report) return { passed: 0, failed: 1, note: 'no JSON report' };
+  const bad = BENCH_FIELDS.filter((f) => {
+    const v = f.split('.').reduce((o, k) => (o == null ? undefined : o[k]), report);
+    return !(typeof v === 'number' && Number.isFinite(v) && v > 0);
+  });
+  if (bad.length) return { passed: 0, failed: 1, note: `not a positive number in the JSON: ${bad.join(', ')}` };
+  return { passed: 1, failed: 0, note: '' };
+}
+
 /** Playwright's JSON report → counts. Flaky (passed on retry) counts as passed. */
 function countPlaywright(report, exitCode) {
   if (!report?.stats) return { passed: 0, failed: 1, note: `no JSON report (exit ${exitCode})` };
@@ -125,7 +154,7 @@ async function main() {
 
   try {
     let chromiumProblem = null;
-    if (selected.e2e) {
+    if (selected.e2e || selected.bench) {
       const { value, ms } = await timed(ensureChromium);
       chromiumProblem = value;
       if (ms > 50 || value) {
@@ -151,9 +180,10 @@ async function main() {
       results.push({ step: 'unit', ...counts, ms });
     }
 
-    if (selected.e2e && !chromiumProblem) {
+    let buildOk = false;
+    if ((selected.e2e || selected.bench) && !chromiumProblem) {
       const reason = needsBuild();
-      let buildOk = true;
+      buildOk = true;
       if (reason) {
         banner(`build: next build (${reason})`);
         const { value: code, ms } = await timed(runBuild);
@@ -162,7 +192,9 @@ async function main() {
       } else {
         results.push({ step: 'build', passed: 0, failed: 0, note: 'up to date', ms: 0 });
       }
+    }
 
+    if (selected.e2e && !chromiumProblem) {
       if (buildOk) {
         const out = join(work, 'playwright.json');
         const args = ['test', '--reporter=list,json', ...selected.e2eArgs];
@@ -172,6 +204,21 @@ async function main() {
         results.push({ step: 'e2e', ...countPlaywright(readJson(out), code), ms });
       } else {
         results.push({ step: 'e2e', passed: 0, failed: 0, note: 'not run: build failed', ms: 0 });
+      }
+    }
+
+    // After e2e: it serves the build on its own port (3400), which must be free.
+    if (selected.bench && !chromiumProblem) {
+      if (buildOk) {
+        const out = join(work, 'bench.json');
+        const args = ['run', 'bench', '--', '--count', '2000', '--runs', '1', '--json', out];
+        banner(`bench: npm ${args.join(' ')}`);
+        const { value: code, ms } = await timed(() => run('npm', args, { timeoutMs: BENCH_DEADLINE_MIN * 60_000 }));
+        const counts = countBench(readJson(out), code);
+        if (code === 124) counts.note = `stopped after ${BENCH_DEADLINE_MIN} min`;
+        results.push({ step: 'bench', ...counts, ms });
+      } else {
+        results.push({ step: 'bench', passed: 0, failed: 0, note: 'not run: build failed', ms: 0 });
       }
     }
   } finally {

@@ -1,0 +1,247 @@
+// Throughput of verification (issue 6): the same evidence package, from the demo producer, checked
+// by three runners, one after another, --runs times each (medians):
+//   A  native baseline: scripts/bench/native-baseline.ts (node:crypto + canonicalize, one thread),
+//      a child process; its own time inside the script, its own maxRSS;
+//   B  CLI: receipt-audit verify <pkg> --trust-key <demo kernel key> --json, a child process;
+//      spawn → exit, peak VmHWM;
+//   C  browser: the dashboard in headless Chromium (scripts/bench/browser.ts); the input's change
+//      event → the log verified, first row, the page's JS heap and the browser's PSS.
+// Then the cost per receipt at each size of --scale. Prints numbers; asserts nothing about speed,
+// but fails when the runners disagree on what they verified.
+//
+//   npm run bench -- [--count 100000] [--runs 3] [--seed S] [--scale 10000,100000,1000000]
+//                    [--json FILE] [--cache bench-out] [--port 3400]
+//
+// Progress goes to stderr, the report to stdout.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDemoStore, serveApp } from './bench-app';
+import { launchBrowser, packageFiles, runBrowser, type BrowserRun } from './bench/browser';
+import { runMeasured } from './bench/child';
+import { type BenchInput, ensureBenchInput } from './bench/input';
+import type { BaselineResult } from './bench/native-baseline';
+import { DEMO_SEED_DEFAULT } from './demo/generate';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const USAGE = 'usage: npm run bench -- [--count N] [--runs R] [--seed S] [--scale N,N,…] [--json FILE] [--cache DIR] [--port P]';
+const SERVER_STORE_COUNT = 200;
+
+// ---- options ------------------------------------------------------------------------------
+
+const argv = process.argv.slice(2);
+const KNOWN = ['count', 'json', 'seed', 'runs', 'scale', 'cache', 'port'];
+for (let i = 0; i < argv.length; i += 2) {
+  const name = argv[i]!.replace(/^--/, '');
+  if (argv[i] === '--help' || argv[i] === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (!argv[i]!.startsWith('--') || !KNOWN.includes(name) || argv[i + 1] === undefined) {
+    process.stderr.write(`bench: unknown or incomplete option ${argv[i]}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+const arg = (name: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const positiveInt = (name: string, v: string): number => {
+  const n = Number(v.replace(/_/g, ''));
+  if (!Number.isSafeInteger(n) || n < 1) {
+    process.stderr.write(`bench: --${name} needs a positive integer, got ${v}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  return n;
+};
+const countGiven = arg('count') !== undefined;
+const count = positiveInt('count', arg('count') ?? '100000');
+const runs = positiveInt('runs', arg('runs') ?? '3');
+const port = positiveInt('port', arg('port') ?? '3400');
+const seed = arg('seed') ?? DEMO_SEED_DEFAULT;
+const cache = path.resolve(arg('cache') ?? path.join(ROOT, 'bench-out'));
+const jsonFile = arg('json');
+const scaleArg = arg('scale');
+const scale = [...new Set((scaleArg ? scaleArg.split(',') : countGiven ? [String(count)] : ['10000', '100000', '1000000']).map((s) => positiveInt('scale', s.trim())))].sort((a, b) => a - b);
+
+const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+const say = (s = '') => process.stdout.write(`${s}\n`);
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (n: number) => `${fmt(n)} MB`;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+// ---- the machine --------------------------------------------------------------------------
+
+function machine() {
+  const cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '';
+  return {
+    cpu: /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    ram_gb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    chromium: '',
+    load_before: os.loadavg().map((l) => Math.round(l * 100) / 100),
+    load_after: [] as number[],
+  };
+}
+
+// ---- the runners --------------------------------------------------------------------------
+
+interface NativeRun { ms: number; receipts_per_s: number; peak_memory_mb: number; receipts: number; signatures_valid: number; checkpoints: number; roots_matching: number }
+interface CliRun { ms: number; receipts_per_s: number; peak_memory_mb: number }
+interface PageRun { ms: number; receipts_per_s: number; peak_memory_mb: number; js_heap_peak_mb: number; first_row_ms: number; worker_ms: number }
+interface SizeResult { count: number; receipts: number; input: BenchInput; native: NativeRun[]; cli: CliRun[]; browser: PageRun[] }
+
+async function runNative(pkg: string): Promise<Omit<NativeRun, 'receipts_per_s'>> {
+  const r = await runMeasured(process.execPath, ['--import', 'tsx', 'scripts/bench/native-baseline.ts', pkg, '--json']);
+  if (r.code !== 0) throw new Error(`the native baseline exited ${r.code}:\n${r.stdout.slice(0, 2000)}`);
+  const b = JSON.parse(r.stdout) as BaselineResult;
+  return { ms: b.ms, peak_memory_mb: b.peakRssMb, receipts: b.receipts, signatures_valid: b.signaturesValid, checkpoints: b.checkpoints, roots_matching: b.rootsMatching };
+}
+
+async function runCli(pkg: string, key: string): Promise<{ ms: number; peak_memory_mb: number; receipts: number }> {
+  // Only the start is kept: the summary comes second, and a million receipts' report is ~0.5 GB.
+  const r = await runMeasured(process.execPath, ['bin/receipt-audit.mjs', 'verify', pkg, '--trust-key', key, '--json'], { keepStdout: 4096 });
+  const m = /"summary":\s*(\{[^}]*\})/.exec(r.stdout);
+  if (!m) throw new Error(`receipt-audit exited ${r.code} without a summary:\n${r.stdout.slice(0, 2000)}`);
+  const s = JSON.parse(m[1]!) as { receipts: number; verified: number; failed: number; unverified: number };
+  if (s.verified !== s.receipts || r.code !== 0) throw new Error(`receipt-audit verified ${s.verified} of ${s.receipts} receipts (failed ${s.failed}, unverified ${s.unverified}, exit ${r.code})`);
+  if (r.peakRssMb === null) throw new Error('receipt-audit exited before its memory could be read');
+  return { ms: r.ms, peak_memory_mb: r.peakRssMb, receipts: s.receipts };
+}
+
+async function measure(size: number, n: number, origin: string, browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<SizeResult> {
+  const input = await ensureBenchInput(cache, size, seed, log);
+  const label = `${fmt(size)} tool receipts`;
+  const nativeRaw: Omit<NativeRun, 'receipts_per_s'>[] = [];
+  for (let i = 0; i < n; i++) {
+    log(`${label}: A native baseline, run ${i + 1} of ${n}`);
+    nativeRaw.push(await runNative(input.pkg));
+  }
+  const cliRaw: { ms: number; peak_memory_mb: number; receipts: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    log(`${label}: B CLI, run ${i + 1} of ${n}`);
+    cliRaw.push(await runCli(input.pkg, input.kernelKeyHex));
+  }
+  // The receipts of every runner's throughput: the CLI's summary.receipts (tool + child).
+  const receipts = cliRaw[0]!.receipts;
+  if (cliRaw.some((r) => r.receipts !== receipts)) throw new Error(`the CLI counted different receipts across runs: ${cliRaw.map((r) => r.receipts).join(', ')}`);
+  const pageRaw: BrowserRun[] = [];
+  for (let i = 0; i < n; i++) {
+    log(`${label}: C browser, run ${i + 1} of ${n}`);
+    const r = await runBrowser(browser, { origin, pkg: input.pkg, key: input.kernelKeyHex, timeoutMs: 120_000 + size * 2 });
+    if (r.page.receipts !== receipts || r.page.verified !== receipts) {
+      throw new Error(`the page verified ${r.page.verified} of ${r.page.receipts} receipts (failed ${r.page.failed}, unverified ${r.page.unverified}); the CLI verified ${receipts}`);
+    }
+    pageRaw.push(r);
+  }
+  const rate = (ms: number) => receipts / (ms / 1000);
+  return {
+    count: size,
+    receipts,
+    input,
+    native: nativeRaw.map((r) => ({ ...r, receipts_per_s: rate(r.ms) })),
+    cli: cliRaw.map((r) => ({ ms: r.ms, receipts_per_s: rate(r.ms), peak_memory_mb: r.peak_memory_mb })),
+    browser: pageRaw.map((r) => ({ ms: r.ms, receipts_per_s: rate(r.ms), peak_memory_mb: r.peakMemoryMb, js_heap_peak_mb: r.jsHeapPeakMb, first_row_ms: r.firstRowMs, worker_ms: r.page.workerMs })),
+  };
+}
+
+// ---- the run ------------------------------------------------------------------------------
+
+mkdirSync(cache, { recursive: true });
+const m = machine();
+// Every input first, so the measurements that follow are not interleaved with generation.
+for (const size of [count, ...scale]) await ensureBenchInput(cache, size, seed, log).then((i) => i.generatedMs !== null && log(`  generated in ${(i.generatedMs / 1000).toFixed(1)} s`));
+// The page opens the server's own log first: a small store keeps that out of the way.
+const serverStore = await ensureDemoStore(path.join(cache, 'bench-server-store'), SERVER_STORE_COUNT, log);
+log(`serving the app on 127.0.0.1:${port} (${SERVER_STORE_COUNT} receipts in its own store; start.mjs builds first when the build is stale)`);
+const server = await serveApp({ store: serverStore.store, cacheDir: path.join(cache, 'bench-server-store', 'server-cache'), port, onStartLine: (l) => log(`  ${l}`) });
+// Stopped from outside (Ctrl-C, test.mjs's deadline): the server must not be left listening.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void server.stop().finally(() => process.exit(130)));
+let browser: Awaited<ReturnType<typeof launchBrowser>> | null = null;
+const results = new Map<number, SizeResult>();
+try {
+  browser = await launchBrowser();
+  m.chromium = browser.version();
+  results.set(count, await measure(count, runs, server.origin, browser));
+  for (const size of scale) if (!results.has(size)) results.set(size, await measure(size, 1, server.origin, browser));
+} finally {
+  await browser?.close();
+  await server.stop();
+}
+m.load_after = os.loadavg().map((l) => Math.round(l * 100) / 100);
+
+// ---- the report ---------------------------------------------------------------------------
+
+const r = results.get(count)!;
+const summarize = <T extends { receipts_per_s: number; peak_memory_mb: number }>(rs: T[]) => ({
+  receipts_per_s: median(rs.map((x) => x.receipts_per_s)),
+  peak_memory_mb: Math.max(...rs.map((x) => x.peak_memory_mb)),
+});
+const native = { ...summarize(r.native), runs: r.native };
+const cli = { ...summarize(r.cli), runs: r.cli };
+const page = {
+  ...summarize(r.browser),
+  js_heap_peak_mb: Math.max(...r.browser.map((x) => x.js_heap_peak_mb)),
+  first_row_ms: median(r.browser.map((x) => x.first_row_ms)),
+  runs: r.browser,
+};
+const ratios = { cli_over_native: cli.receipts_per_s / native.receipts_per_s, browser_over_native: page.receipts_per_s / native.receipts_per_s };
+const us = (rs: { receipts_per_s: number }[]) => 1e6 / median(rs.map((x) => x.receipts_per_s));
+const scaling = scale.map((size) => {
+  const s = results.get(size)!;
+  return { count: size, receipts: s.receipts, runs: s.native.length, native_us_per_receipt: us(s.native), cli_us_per_receipt: us(s.cli), browser_us_per_receipt: us(s.browser) };
+});
+
+const pkgBytes = packageFiles(r.input.pkg).reduce((sum, f) => sum + statSync(f).size, 0);
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`.padStart(9);
+const rps = (n: number) => `${fmt(n)} receipts/s`.padStart(19);
+say(`Receipt Audit throughput benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+say(`machine   ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GiB RAM; Node ${m.node}; Chromium ${m.chromium}`);
+say(`load      ${m.load_before.join(' ')} before, ${m.load_after.join(' ')} after (1, 5, 15 min; other work on the machine makes the numbers noisy)`);
+say(
+  `input     ${fmt(count)} tool receipts, seed ${JSON.stringify(seed)}: ${fmt(r.receipts)} receipts (tool + child, the CLI's summary.receipts), ` +
+    `${fmt(r.input.counts.checkpoints)} checkpoints, ${fmt(r.input.counts.uncheckpointedTail)} receipts after the last; package ${fmt(pkgBytes / 2 ** 20)} MB, ` +
+    `${packageFiles(r.input.pkg).length} files`,
+);
+say(`          ${r.input.pkg}`);
+say();
+say(`A native baseline (node:crypto + canonicalize, one thread; the script's own time, start-up excluded; peak = its maxRSS)`);
+r.native.forEach((x, i) => say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   (${fmt(x.signatures_valid)} of ${fmt(x.receipts)} signatures valid, ${fmt(x.roots_matching)} of ${fmt(x.checkpoints)} roots)`));
+say(`  median          ${rps(native.receipts_per_s)}   peak ${mb(native.peak_memory_mb)}`);
+say(`B CLI (receipt-audit verify --trust-key … --json; spawn → exit; peak = VmHWM)`);
+r.cli.forEach((x, i) => say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}`));
+say(`  median          ${rps(cli.receipts_per_s)}   peak ${mb(cli.peak_memory_mb)}`);
+say(`C browser (/usr/bin/chromium headless; change event → log verified; peak = PSS of all Chromium processes)`);
+r.browser.forEach((x, i) =>
+  say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   first row ${fmt(x.first_row_ms)} ms   JS heap ${mb(x.js_heap_peak_mb)}   (workers ${fmt(x.worker_ms)} ms)`),
+);
+say(`  median          ${rps(page.receipts_per_s)}   peak ${mb(page.peak_memory_mb)}   first row ${fmt(page.first_row_ms)} ms   JS heap ${mb(page.js_heap_peak_mb)}`);
+say();
+say(`ratios    B/A ${ratios.cli_over_native.toFixed(2)}   C/A ${ratios.browser_over_native.toFixed(2)}   (receipts/s over receipts/s; > 1 = faster than the native baseline)`);
+say();
+const others = scale.filter((s) => s !== count);
+say(`scaling   µs per receipt (1e6 / receipts/s)${others.length ? `; ${others.map(fmt).join(', ')} ran once each` : ''}`);
+say(`  ${'tool receipts'.padStart(13)} ${'receipts'.padStart(10)} ${'A native'.padStart(9)} ${'B CLI'.padStart(9)} ${'C browser'.padStart(9)}`);
+for (const s of scaling) say(`  ${fmt(s.count).padStart(13)} ${fmt(s.receipts).padStart(10)} ${s.native_us_per_receipt.toFixed(1).padStart(9)} ${s.cli_us_per_receipt.toFixed(1).padStart(9)} ${s.browser_us_per_receipt.toFixed(1).padStart(9)}`);
+say();
+say('notes');
+say(`  - Medians of ${runs} run${runs === 1 ? '' : 's'}; peak memory and JS heap are the largest of the runs; MB = 2^20 bytes.`);
+say(`  - A is timed inside the script, so Node and tsx start-up (and its exit) are left out while B's spawn → exit includes them: this favours A.`);
+say(`  - C: the file input is on /, the rows on /receipts; the page goes there by its nav link in the task of the change event. First row =`);
+say(`    the first [data-receipt-id] row (shown once its record's own checks are done); JS heap = the page's main thread (CDP`);
+say(`    Runtime.getHeapUsage usedSize, every 200 ms); the verify workers' memory shows in PSS only.`);
+const oddNative = r.native.find((x) => x.receipts !== r.receipts || x.signatures_valid !== x.receipts);
+if (oddNative) say(`  - A read ${fmt(oddNative.receipts)} receipts and found ${fmt(oddNative.signatures_valid)} signatures valid; the CLI and the page verified ${fmt(r.receipts)}.`);
+
+if (jsonFile) {
+  const out = { count, seed, runs, receipts: r.receipts, machine: m, native, cli, browser: page, ratios, scaling };
+  // Three decimals are plenty for numbers this noisy.
+  const round = (_: string, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v);
+  writeFileSync(jsonFile, `${JSON.stringify(out, round, 2)}\n`);
+  log(`wrote ${jsonFile}`);
+}
