@@ -16,9 +16,7 @@ const encoder = new TextEncoder();
 
 /** Canonical JSON text. */
 export function canonicalize(value: JsonValue, options: CanonicalizeOptions = {}): string {
-  const parts: string[] = [];
-  write(value, parts, options.legacyC1 === true);
-  return parts.join('');
+  return text(value, options.legacyC1 === true);
 }
 
 /** Canonical JSON as UTF-8 bytes: what Chio signs and hashes. */
@@ -37,11 +35,7 @@ export function canonicalBytesPair(inner: JsonObject, outer: JsonObject): [Uint8
     if (outer.get(k) !== v) return [canonicalBytes(inner), canonicalBytes(outer)];
   }
   const members = new Map<string, string>();
-  for (const [k, v] of outer) {
-    const parts: string[] = [quote(k, false), ':'];
-    write(v, parts, false);
-    members.set(k, parts.join(''));
-  }
+  for (const [k, v] of outer) members.set(k, quoteKey(k, false) + ':' + text(v, false));
   const keys = [...members.keys()].sort();
   const join = (ks: string[]) => `{${ks.map((k) => members.get(k)!).join(',')}}`;
   return [encoder.encode(join(keys.filter((k) => inner.has(k)))), encoder.encode(join(keys))];
@@ -59,36 +53,41 @@ export function containsC1OrDel(value: JsonValue): boolean {
 
 const C1_OR_DEL = /[\u007f-\u009f]/;
 
-function write(value: JsonValue, out: string[], legacyC1: boolean): void {
-  if (value === null) {
-    out.push('null');
-  } else if (value === true) {
-    out.push('true');
-  } else if (value === false) {
-    out.push('false');
-  } else if (typeof value === 'string') {
-    out.push(quote(value, legacyC1));
-  } else if (value instanceof JsonNumber) {
-    out.push(formatNumber(value));
-  } else if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      write(value[i]!, out, legacyC1);
-    }
-    out.push(']');
-  } else {
-    // Default sort compares UTF-16 code units, exactly what RFC 8785 §3.2.3 requires.
-    const keys = [...value.keys()].sort();
-    out.push('{');
-    for (let i = 0; i < keys.length; i++) {
-      if (i > 0) out.push(',');
-      const k = keys[i]!;
-      out.push(quote(k, legacyC1), ':');
-      write(value.get(k)!, out, legacyC1);
-    }
-    out.push('}');
+// Strings are built by concatenation (V8 joins the pieces once, when the text is encoded), and
+// object keys, which repeat across every receipt of a log, are quoted once.
+function text(value: JsonValue, legacyC1: boolean): string {
+  if (typeof value === 'string') return quote(value, legacyC1);
+  if (value === null) return 'null';
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  if (value instanceof JsonNumber) return formatNumber(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + text(value[i]!, legacyC1);
+    return out + ']';
   }
+  // Default sort compares UTF-16 code units, exactly what RFC 8785 §3.2.3 requires.
+  const keys = [...value.keys()].sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    out += (i > 0 ? ',' : '') + quoteKey(k, legacyC1) + ':' + text(value.get(k)!, legacyC1);
+  }
+  return out + '}';
+}
+
+const quotedKeys = new Map<string, string>();
+const QUOTED_KEYS_MAX = 10_000;
+
+function quoteKey(k: string, legacyC1: boolean): string {
+  if (legacyC1) return quote(k, true);
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = quote(k, false);
+    if (quotedKeys.size >= QUOTED_KEYS_MAX) quotedKeys.clear(); // keys of hostile logs never pile up
+    quotedKeys.set(k, q);
+  }
+  return q;
 }
 
 /** RFC 8785 §3.2.2.3 number serialization, lossless for integer literals. */
