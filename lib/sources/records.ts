@@ -18,14 +18,16 @@ export interface SplitOptions {
 }
 
 const NL = 0x0a;
-const decoder = () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+// One decoder for every record: a TextDecoder is costly to create, and decode() without
+// `stream` starts afresh each call (also after a failed one).
+const DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Decodes one record's bytes; a leading BOM (first record only) is dropped. */
 function decodeRecord(bytes: Uint8Array, stripBom: boolean): string | null {
   let b = bytes;
   if (stripBom && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
   try {
-    return decoder().decode(b);
+    return DECODER.decode(b);
   } catch {
     return null;
   }
