@@ -204,7 +204,7 @@ say(`Receipt Audit throughput benchmark, ${new Date().toISOString().slice(0, 16)
 say(`machine   ${m.cpu}, ${m.cores} cores, ${m.ram_gb} GiB RAM; Node ${m.node}; Chromium ${m.chromium}`);
 say(`load      ${m.load_before.join(' ')} before, ${m.load_after.join(' ')} after (1, 5, 15 min; other work on the machine makes the numbers noisy)`);
 say(
-  `input     ${fmt(count)} tool receipts, seed ${JSON.stringify(seed)}: ${fmt(r.receipts)} receipts (tool + child, the CLI's summary.receipts), ` +
+  `input     ${fmt(r.input.counts.toolReceipts)} tool receipts, seed ${JSON.stringify(seed)}: ${fmt(r.receipts)} receipts (tool + child, the CLI's summary.receipts), ` +
     `${fmt(r.input.counts.checkpoints)} checkpoints, ${fmt(r.input.counts.uncheckpointedTail)} receipts after the last; package ${fmt(pkgBytes / 2 ** 20)} MB, ` +
     `${packageFiles(r.input.pkg).length} files`,
 );

@@ -1,5 +1,6 @@
-// The benchmark's input: a demo store (scripts/demo) of `count` tool receipts from `seed`, and
-// its evidence package, cached in `<cache>/bench-<count>-<seedslug>/{store,package}`. The
+// The benchmark's input: a demo store (scripts/demo) of `count` tool receipts in checkpointed
+// batches of 100 plus an uncheckpointed tail of TAIL more, from `seed`, and its evidence package,
+// cached in `<cache>/bench-<count>+<TAIL>-<seedslug>/{store,package}`. The
 // marker file is written last, so an interrupted generation is redone from scratch.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,8 @@ export interface BenchInput {
 }
 
 const MARKER = 'complete.json';
+/** Tool receipts after the last checkpoint (the demo checkpoints every 100; a log being written always has a tail). */
+export const TAIL = 50;
 
 // As scripts/start.mjs does for the server: the SQLite addon reads this once, when it loads (at the
 // first store written here), and the exporter then opens the store read-only with immutable=1.
@@ -30,7 +33,7 @@ export function seedSlug(seed: string): string {
 }
 
 export async function ensureBenchInput(cache: string, count: number, seed: string, log: (s: string) => void): Promise<BenchInput> {
-  const dir = path.join(cache, `bench-${count}-${seedSlug(seed)}`);
+  const dir = path.join(cache, `bench-${count}+${TAIL}-${seedSlug(seed)}`);
   const store = path.join(dir, 'store');
   const pkg = path.join(dir, 'package');
   const marker = path.join(dir, MARKER);
@@ -40,9 +43,9 @@ export async function ensureBenchInput(cache: string, count: number, seed: strin
     if (m.seed === seed && m.count === count) return { dir, store: path.join(store, 'receipts.sqlite3'), pkg, kernelKeyHex, generatedMs: null, counts: m.counts };
   }
   rmSync(dir, { recursive: true, force: true }); // missing, interrupted, or another seed under the same slug
-  log(`generating ${count.toLocaleString('en-US')} tool receipts (seed ${JSON.stringify(seed)}) in ${dir} …`);
+  log(`generating ${count.toLocaleString('en-US')} + ${TAIL} tool receipts (seed ${JSON.stringify(seed)}) in ${dir} …`);
   const t0 = performance.now();
-  const r = await generateDemoStore({ count, seed, out: store, onProgress: (n) => log(`  ${n.toLocaleString('en-US')} tool receipts`) });
+  const r = await generateDemoStore({ count: count + TAIL, seed, out: store, onProgress: (n) => log(`  ${n.toLocaleString('en-US')} tool receipts`) });
   log('  exporting the evidence package …');
   await exportDemoPackage(r.storePath, pkg);
   if (r.kernelKeyHex !== kernelKeyHex) throw new Error(`the store was signed by ${r.kernelKeyHex}, not the seed's demo kernel key ${kernelKeyHex}`);
