@@ -5,7 +5,7 @@
 //   B  CLI: receipt-audit verify <pkg> --trust-key <demo kernel key> --json, a child process;
 //      spawn → exit, peak VmHWM;
 //   C  browser: the dashboard in headless Chromium (scripts/bench/browser.ts); the input's change
-//      event → the log verified, first row, the page's JS heap and the browser's PSS.
+//      event → the log verified, first row, the JS heap of the page and its workers and the browser's PSS.
 // Then the cost per receipt at each size of --scale. Prints numbers; asserts nothing about speed,
 // but fails when the runners disagree on what they verified.
 //
@@ -233,8 +233,8 @@ say('notes');
 say(`  - Medians of ${runs} run${runs === 1 ? '' : 's'}; peak memory and JS heap are the largest of the runs; MB = 2^20 bytes.`);
 say(`  - A is timed inside the script, so Node and tsx start-up (and its exit) are left out while B's spawn → exit includes them: this favours A.`);
 say(`  - C: the file input is on /, the rows on /receipts; the page goes there by its nav link in the task of the change event. First row =`);
-say(`    the first [data-receipt-id] row (shown once its record's own checks are done); JS heap = the page's main thread (CDP`);
-say(`    Runtime.getHeapUsage usedSize, every 200 ms); the verify workers' memory shows in PSS only.`);
+say(`    the first [data-receipt-id] row (shown once its record's own checks are done); JS heap = the page's and all its workers' (CDP`);
+say(`    Runtime.getHeapUsage usedSize, summed, every 200 ms); typed arrays' buffers live outside the heap and show in PSS.`);
 const oddNative = r.native.find((x) => x.receipts !== r.receipts || x.signatures_valid !== x.receipts);
 if (oddNative) say(`  - A read ${fmt(oddNative.receipts)} receipts and found ${fmt(oddNative.signatures_valid)} signatures valid; the CLI and the page verified ${fmt(r.receipts)}.`);
 

@@ -14,6 +14,7 @@ import { type Browser, chromium, type Page } from '@playwright/test';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { browserPssKb } from '../bench-app';
+import { jsHeapSampler } from './js-heap';
 
 /** playwright.config.ts's list, and precise heap numbers. */
 const ARGS = [
@@ -61,7 +62,7 @@ export interface BrowserRun {
   ms: number;
   /** change → first receipt row in the DOM, ms. */
   firstRowMs: number;
-  /** Largest Runtime.getHeapUsage usedSize of the page, MB (2^20 bytes). */
+  /** Largest sum of Runtime.getHeapUsage usedSize over the page and its workers, MB (2^20 bytes). */
   jsHeapPeakMb: number;
   /** Largest sum of PSS over the browser's processes, MB. */
   peakMemoryMb: number;
@@ -99,21 +100,19 @@ export async function runBrowser(browser: Browser, o: { origin: string; pkg: str
     const summary = page.getByTestId('verify-summary');
     await page.locator('[data-testid=verify-summary][data-done=true]').waitFor({ state: 'attached', timeout: 120_000 });
 
-    // Memory while the package is verified: the page's JS heap (CDP, every 200 ms) and the PSS of
-    // every Chromium process (every 250 ms).
+    // Memory while the package is verified: the JS heap of the page and of all its workers (CDP,
+    // every 200 ms, summed) and the PSS of every Chromium process (every 250 ms).
     const cdp = await context.newCDPSession(page);
+    const heap = await jsHeapSampler(cdp);
     let heapMax = 0;
+    let maxWorkers = 0;
     let pssMaxKb = browserPssKb();
     let sampling = true;
     const heapLoop = (async () => {
       while (sampling) {
         const started = Date.now();
-        try {
-          const h = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-          heapMax = Math.max(heapMax, h.usedSize);
-        } catch {
-          /* the page is navigating */
-        }
+        heapMax = Math.max(heapMax, await heap.sample());
+        maxWorkers = Math.max(maxWorkers, heap.workers);
         await new Promise((r) => setTimeout(r, Math.max(0, 200 - (Date.now() - started))));
       }
     })();
@@ -148,6 +147,8 @@ export async function runBrowser(browser: Browser, o: { origin: string; pkg: str
       ok: (await summary.getAttribute('data-ok')) === 'true',
       workerMs: int(m[2]),
     };
+    // The log worker and its verify pool must have been seen, or the heap is the page's alone.
+    if (maxWorkers < 2) throw new Error(`the JS heap sampler saw ${maxWorkers} workers (expected the log worker and its verify workers)`);
     return { ms: b.done - b.change, firstRowMs: b.firstRow - b.change, jsHeapPeakMb: heapMax / 2 ** 20, peakMemoryMb: pssMaxKb / 1024, page: counts };
   } finally {
     await context.close();
