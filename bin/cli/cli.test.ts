@@ -2,6 +2,7 @@
 // case (an independent producer's logs) must agree with its expected.json.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,9 +12,9 @@ import { testdataPath } from '../../lib/testutil/testdata';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 64 << 20, env }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -88,6 +89,27 @@ describe('receipt-audit verify on every corpus case agrees with expected.json', 
 });
 
 describe('receipt-audit: exit status and messages', () => {
+  it('a large input runs again with a larger heap, with the same output and exit status', async () => {
+    const exp = JSON.parse(readFileSync(path.join(CORPUS, 'tampered-signature/expected.json'), 'utf8')) as Expected;
+    const args = ['verify', path.join(CORPUS, 'tampered-signature'), '--trust-key', exp.trust_keys[0]!];
+    const env = { ...process.env, NODE_OPTIONS: '', RECEIPT_AUDIT_SHOW_HEAP: '1' };
+    const plain = await run(args, env);
+    // Every input counts as large: the command runs itself again with --max-old-space-size.
+    const again = await run(args, { ...env, RECEIPT_AUDIT_LARGE_INPUT_MB: '0' });
+    const heap = (r: { stderr: string }) => Number(/^heap limit (\d+) MB$/.exec(r.stderr.trim())?.[1]);
+    // V8's limit is the flag's old space plus its young generation. On a machine whose 3/4 of
+    // memory is not well above Node's default, there is nothing to gain and no second run.
+    const want = Math.floor((os.totalmem() / 2 ** 20) * 0.75);
+    if (want > heap(plain) * 1.25) {
+      expect(heap(again)).toBeGreaterThanOrEqual(want);
+      expect(heap(again)).toBeLessThan(want + 512);
+    } else {
+      expect(heap(again)).toBe(heap(plain));
+    }
+    expect(again.code).toBe(1);
+    expect(again.stdout.replace(/ in [\d.,]+ (ms|s)/g, '')).toBe(plain.stdout.replace(/ in [\d.,]+ (ms|s)/g, ''));
+  });
+
   it('prints a readable summary: verdict counts, check totals, problems with file:line, budgets', async () => {
     const exp = JSON.parse(readFileSync(path.join(CORPUS, 'tampered-signature/expected.json'), 'utf8')) as Expected;
     const res = await run(['verify', path.join(CORPUS, 'tampered-signature'), '--trust-key', exp.trust_keys[0]!]);
