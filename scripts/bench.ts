@@ -94,7 +94,7 @@ function machine() {
 interface NativeRun { ms: number; receipts_per_s: number; peak_memory_mb: number; receipts: number; signatures_valid: number; checkpoints: number; roots_matching: number }
 interface CliRun { ms: number; receipts_per_s: number; peak_memory_mb: number }
 interface PageRun { ms: number; receipts_per_s: number; peak_memory_mb: number; js_heap_peak_mb: number; first_row_ms: number; worker_ms: number }
-interface SizeResult { count: number; receipts: number; input: BenchInput; native: NativeRun[]; cli: CliRun[]; browser: PageRun[] }
+interface SizeResult { count: number; receipts: number; input: BenchInput; native: NativeRun[]; cli: CliRun[]; browser: PageRun[]; errors: string[] }
 
 async function runNative(pkg: string): Promise<Omit<NativeRun, 'receipts_per_s'>> {
   const r = await runMeasured(process.execPath, ['--import', 'tsx', 'scripts/bench/native-baseline.ts', pkg, '--json']);
@@ -114,31 +114,43 @@ async function runCli(pkg: string, key: string): Promise<{ ms: number; peak_memo
   return { ms: r.ms, peak_memory_mb: r.peakRssMb, receipts: s.receipts };
 }
 
+/** Runs `run` n times; the first failure stops that runner at this size and is kept, not thrown. */
+async function repeat<T>(n: number, what: string, run: () => Promise<T>, errors: string[]): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < n; i++) {
+    log(`${what}, run ${i + 1} of ${n}`);
+    try {
+      out.push(await run());
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      log(`${what} FAILED: ${msg}`);
+      errors.push(`${what}: ${msg}`);
+      break;
+    }
+  }
+  return out;
+}
+
 async function measure(size: number, n: number, origin: string, browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<SizeResult> {
   const input = await ensureBenchInput(cache, size, seed, log);
   const label = `${fmt(size)} tool receipts`;
-  const nativeRaw: Omit<NativeRun, 'receipts_per_s'>[] = [];
-  for (let i = 0; i < n; i++) {
-    log(`${label}: A native baseline, run ${i + 1} of ${n}`);
-    nativeRaw.push(await runNative(input.pkg));
-  }
-  const cliRaw: { ms: number; peak_memory_mb: number; receipts: number }[] = [];
-  for (let i = 0; i < n; i++) {
-    log(`${label}: B CLI, run ${i + 1} of ${n}`);
-    cliRaw.push(await runCli(input.pkg, input.kernelKeyHex));
-  }
-  // The receipts of every runner's throughput: the CLI's summary.receipts (tool + child).
-  const receipts = cliRaw[0]!.receipts;
-  if (cliRaw.some((r) => r.receipts !== receipts)) throw new Error(`the CLI counted different receipts across runs: ${cliRaw.map((r) => r.receipts).join(', ')}`);
-  const pageRaw: BrowserRun[] = [];
-  for (let i = 0; i < n; i++) {
-    log(`${label}: C browser, run ${i + 1} of ${n}`);
+  const errors: string[] = [];
+  // The receipts of every runner's throughput: tool + child receipts in the package (the CLI's
+  // summary.receipts must say the same).
+  const receipts = input.counts.toolReceipts + input.counts.childReceipts;
+  const nativeRaw = await repeat(n, `${label}: A native baseline`, () => runNative(input.pkg), errors);
+  const cliRaw = await repeat(n, `${label}: B CLI`, async () => {
+    const r = await runCli(input.pkg, input.kernelKeyHex);
+    if (r.receipts !== receipts) throw new Error(`the CLI counted ${r.receipts} receipts, the package holds ${receipts}`);
+    return r;
+  }, errors);
+  const pageRaw = await repeat(n, `${label}: C browser`, async () => {
     const r = await runBrowser(browser, { origin, pkg: input.pkg, key: input.kernelKeyHex, timeoutMs: 120_000 + size * 2 });
     if (r.page.receipts !== receipts || r.page.verified !== receipts) {
-      throw new Error(`the page verified ${r.page.verified} of ${r.page.receipts} receipts (failed ${r.page.failed}, unverified ${r.page.unverified}); the CLI verified ${receipts}`);
+      throw new Error(`the page verified ${r.page.verified} of ${r.page.receipts} receipts (failed ${r.page.failed}, unverified ${r.page.unverified}); the package holds ${receipts}`);
     }
-    pageRaw.push(r);
-  }
+    return r;
+  }, errors);
   const rate = (ms: number) => receipts / (ms / 1000);
   return {
     count: size,
@@ -147,6 +159,7 @@ async function measure(size: number, n: number, origin: string, browser: Awaited
     native: nativeRaw.map((r) => ({ ...r, receipts_per_s: rate(r.ms) })),
     cli: cliRaw.map((r) => ({ ms: r.ms, receipts_per_s: rate(r.ms), peak_memory_mb: r.peak_memory_mb })),
     browser: pageRaw.map((r) => ({ ms: r.ms, receipts_per_s: rate(r.ms), peak_memory_mb: r.peakMemoryMb, js_heap_peak_mb: r.jsHeapPeakMb, first_row_ms: r.firstRowMs, worker_ms: r.page.workerMs })),
+    errors,
   };
 }
 
@@ -178,23 +191,25 @@ m.load_after = os.loadavg().map((l) => Math.round(l * 100) / 100);
 // ---- the report ---------------------------------------------------------------------------
 
 const r = results.get(count)!;
+// A runner that failed has no runs: its numbers are NaN here, null in the JSON, "failed" in print.
+const maxOf = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
 const summarize = <T extends { receipts_per_s: number; peak_memory_mb: number }>(rs: T[]) => ({
-  receipts_per_s: median(rs.map((x) => x.receipts_per_s)),
-  peak_memory_mb: Math.max(...rs.map((x) => x.peak_memory_mb)),
+  receipts_per_s: rs.length ? median(rs.map((x) => x.receipts_per_s)) : NaN,
+  peak_memory_mb: maxOf(rs.map((x) => x.peak_memory_mb)),
 });
 const native = { ...summarize(r.native), runs: r.native };
 const cli = { ...summarize(r.cli), runs: r.cli };
 const page = {
   ...summarize(r.browser),
-  js_heap_peak_mb: Math.max(...r.browser.map((x) => x.js_heap_peak_mb)),
-  first_row_ms: median(r.browser.map((x) => x.first_row_ms)),
+  js_heap_peak_mb: maxOf(r.browser.map((x) => x.js_heap_peak_mb)),
+  first_row_ms: r.browser.length ? median(r.browser.map((x) => x.first_row_ms)) : NaN,
   runs: r.browser,
 };
 const ratios = { cli_over_native: cli.receipts_per_s / native.receipts_per_s, browser_over_native: page.receipts_per_s / native.receipts_per_s };
-const us = (rs: { receipts_per_s: number }[]) => 1e6 / median(rs.map((x) => x.receipts_per_s));
+const us = (rs: { receipts_per_s: number }[]) => (rs.length ? 1e6 / median(rs.map((x) => x.receipts_per_s)) : NaN);
 const scaling = scale.map((size) => {
   const s = results.get(size)!;
-  return { count: size, receipts: s.receipts, runs: s.native.length, native_us_per_receipt: us(s.native), cli_us_per_receipt: us(s.cli), browser_us_per_receipt: us(s.browser) };
+  return { count: size, receipts: s.receipts, runs: size === count ? runs : 1, native_us_per_receipt: us(s.native), cli_us_per_receipt: us(s.cli), browser_us_per_receipt: us(s.browser), errors: s.errors };
 });
 
 const pkgBytes = packageFiles(r.input.pkg).reduce((sum, f) => sum + statSync(f).size, 0);
@@ -212,14 +227,18 @@ say(`          ${r.input.pkg}`);
 say();
 say(`A native baseline (node:crypto + canonicalize, one thread; the script's own time, start-up excluded; peak = its maxRSS)`);
 r.native.forEach((x, i) => say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   (${fmt(x.signatures_valid)} of ${fmt(x.receipts)} signatures valid, ${fmt(x.roots_matching)} of ${fmt(x.checkpoints)} roots)`));
+const failedLine = (prefix: string) => r.errors.filter((e) => e.includes(prefix)).forEach((e) => say(`  FAILED    ${e}`));
+failedLine('A native');
 say(`  median          ${rps(native.receipts_per_s)}   peak ${mb(native.peak_memory_mb)}`);
 say(`B CLI (receipt-audit verify --trust-key … --json; spawn → exit; peak = VmHWM)`);
 r.cli.forEach((x, i) => say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}`));
+failedLine('B CLI');
 say(`  median          ${rps(cli.receipts_per_s)}   peak ${mb(cli.peak_memory_mb)}`);
 say(`C browser (/usr/bin/chromium headless; change event → log verified; peak = PSS of all Chromium processes)`);
 r.browser.forEach((x, i) =>
   say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   first row ${fmt(x.first_row_ms)} ms   JS heap ${mb(x.js_heap_peak_mb)}   (workers ${fmt(x.worker_ms)} ms)`),
 );
+failedLine('C browser');
 say(`  median          ${rps(page.receipts_per_s)}   peak ${mb(page.peak_memory_mb)}   first row ${fmt(page.first_row_ms)} ms   JS heap ${mb(page.js_heap_peak_mb)}`);
 say();
 say(`ratios    B/A ${ratios.cli_over_native.toFixed(2)}   C/A ${ratios.browser_over_native.toFixed(2)}   (receipts/s over receipts/s; > 1 = faster than the native baseline)`);
@@ -227,7 +246,9 @@ say();
 const others = scale.filter((s) => s !== count);
 say(`scaling   µs per receipt (1e6 / receipts/s)${others.length ? `; ${others.map(fmt).join(', ')} ran once each` : ''}`);
 say(`  ${'tool receipts'.padStart(13)} ${'receipts'.padStart(10)} ${'A native'.padStart(9)} ${'B CLI'.padStart(9)} ${'C browser'.padStart(9)}`);
-for (const s of scaling) say(`  ${fmt(s.count).padStart(13)} ${fmt(s.receipts).padStart(10)} ${s.native_us_per_receipt.toFixed(1).padStart(9)} ${s.cli_us_per_receipt.toFixed(1).padStart(9)} ${s.browser_us_per_receipt.toFixed(1).padStart(9)}`);
+const cell = (n: number) => (Number.isNaN(n) ? 'failed' : n.toFixed(1)).padStart(9);
+for (const s of scaling) say(`  ${fmt(s.count).padStart(13)} ${fmt(s.receipts).padStart(10)} ${cell(s.native_us_per_receipt)} ${cell(s.cli_us_per_receipt)} ${cell(s.browser_us_per_receipt)}`);
+for (const s of scaling) if (s.count !== count) for (const e of s.errors) say(`  FAILED    ${e}`);
 say();
 say('notes');
 say(`  - Medians of ${runs} run${runs === 1 ? '' : 's'}; peak memory and JS heap are the largest of the runs; MB = 2^20 bytes.`);
@@ -239,9 +260,17 @@ const oddNative = r.native.find((x) => x.receipts !== r.receipts || x.signatures
 if (oddNative) say(`  - A read ${fmt(oddNative.receipts)} receipts and found ${fmt(oddNative.signatures_valid)} signatures valid; the CLI and the page verified ${fmt(r.receipts)}.`);
 
 if (jsonFile) {
-  const out = { count, seed, runs, receipts: r.receipts, machine: m, native, cli, browser: page, ratios, scaling };
-  // Three decimals are plenty for numbers this noisy.
-  const round = (_: string, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1000) / 1000 : v);
+  const errors = [...results.values()].flatMap((x) => x.errors);
+  const out = { count, seed, runs, receipts: r.receipts, machine: m, native, cli, browser: page, ratios, scaling, errors };
+  // Three decimals are plenty for numbers this noisy; a failed runner's numbers are null.
+  const round = (_: string, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null) : v);
   writeFileSync(jsonFile, `${JSON.stringify(out, round, 2)}\n`);
   log(`wrote ${jsonFile}`);
+}
+
+// Every number above was printed; a runner that failed anywhere still fails the benchmark.
+const failures = [...results.values()].flatMap((x) => x.errors);
+if (failures.length) {
+  log(`${failures.length} runner(s) failed; see FAILED above`);
+  process.exitCode = 1;
 }
