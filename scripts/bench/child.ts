@@ -1,7 +1,8 @@
 // One benchmarked child process: wall time from spawn to exit, and its peak resident memory
-// from /proc/<pid>/status VmHWM (Linux's resident high-water mark), polled until it exits.
+// from /proc/<pid>/status VmHWM (Linux's resident high-water mark) of it and its children,
+// polled until it exits (a high-water mark only grows, so a coarse poll loses little).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,16 +32,22 @@ export function runMeasured(cmd: string, args: string[], o: { keepStdout?: numbe
       stdoutBytes += Buffer.byteLength(d);
       if (stdout.length < keep) stdout += d.slice(0, keep - stdout.length);
     });
+    // The process and its children (receipt-audit runs itself again with a larger heap on large
+    // inputs): each one's high-water mark, summed.
+    const peaks = new Map<number, number>();
     const sample = () => {
-      try {
-        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-        if (m) peakKb = Math.max(peakKb ?? 0, Number(m[1]));
-      } catch {
-        /* exited */
+      for (const pid of [child.pid!, ...descendants(child.pid!)]) {
+        try {
+          const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+          if (m) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, Number(m[1])));
+        } catch {
+          /* exited */
+        }
       }
+      if (peaks.size) peakKb = [...peaks.values()].reduce((a, b) => a + b, 0);
     };
     sample();
-    const poll = setInterval(sample, o.pollMs ?? 50);
+    const poll = setInterval(sample, o.pollMs ?? 200);
     child.once('error', (e) => {
       clearInterval(poll);
       reject(e);
@@ -54,4 +61,27 @@ export function runMeasured(cmd: string, args: string[], o: { keepStdout?: numbe
       resolve({ code: code ?? 1, ms: ms ?? performance.now() - t0, peakRssMb: peakKb === null ? null : peakKb / 1024, stdout, stdoutBytes });
     });
   });
+}
+
+/** Every process below `pid` (Linux /proc). */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      /* exited */
+    }
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
 }
