@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { LogVerifier } from '../../lib/verify/log-verifier';
-import { reportToJson } from '../../lib/verify/report-json';
+import { reportJsonParts } from '../../lib/verify/report-json';
 import type { VerificationReport } from '../../lib/verify/report';
 import type { ReceiptView } from '../../lib/verify/receipt-view';
 import { loadFile, loadPackage } from '../../lib/sources/package';
@@ -142,7 +142,11 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     if (!trust.ok) throw new UsageError(trust.error);
 
     const report = await verifyPaths(args.paths, trust.store);
-    out.write(args.json ? reportToJson(report) + '\n' : formatSummary(report, args.paths));
+    if (args.json) {
+      // In pieces: a million receipts' JSON is longer than one string can be.
+      for (const part of reportJsonParts(report)) if (!out.write(part)) await new Promise((resolve) => out.once('drain', resolve));
+      out.write('\n');
+    } else out.write(formatSummary(report, args.paths));
     return report.ok ? 0 : 1;
   } catch (e) {
     if (e instanceof UsageError) {

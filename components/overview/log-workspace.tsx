@@ -3,7 +3,7 @@
 // server's log by default), watch it verify in the workers, read the summary,
 // export the report in the command line's format.
 import { useEffect } from 'react';
-import { reportToJson } from '../../lib/verify/report-json';
+import { reportJsonParts } from '../../lib/verify/report-json';
 import { downloadText } from '../data/download';
 import { useLog } from '../data/log-provider';
 import { SourcePicker } from '../loader/source-picker';
@@ -37,7 +37,7 @@ export function LogWorkspace() {
         <>
           {continuity?.load === session.verifiedCheckpoints && <CheckpointContinuity outcomes={continuity.outcomes} />}
           <p>
-            <button type="button" className="button" data-testid="export-report" onClick={() => downloadText('receipt-audit-report.json', reportToJson(session.report) + '\n')}>
+            <button type="button" className="button" data-testid="export-report" onClick={() => downloadText('receipt-audit-report.json', [...reportJsonParts(session.report), '\n'])}>
               Export the report (JSON, as <code>receipt-audit verify --json</code> prints it)
             </button>
           </p>

@@ -2,12 +2,47 @@
 // as exact integers (JSON.stringify cannot print BigInt, and Number would round
 // values above 2^53).
 export function reportToJson(value: unknown, indent = 2): string {
-  const out: string[] = [];
-  write(value, out, indent, '');
-  return out.join('');
+  return reportJsonParts(value, indent).join('');
 }
 
-function write(v: unknown, out: string[], indent: number, pad: string): void {
+/**
+ * The same text in pieces of about `partChars` characters. A million
+ * receipts' report is longer than the longest string an engine can hold
+ * (V8: 2^29 characters); its pieces can still be written out or put in a Blob.
+ */
+export function reportJsonParts(value: unknown, indent = 2, partChars = 1 << 20): string[] {
+  const parts: string[] = [];
+  const out = new Pieces((piece) => parts.push(piece), partChars);
+  write(value, out, indent, '');
+  out.flush();
+  return parts;
+}
+
+/** Collects small strings and hands them on joined, about `size` characters at a time. */
+class Pieces {
+  private buf: string[] = [];
+  private chars = 0;
+  constructor(
+    private readonly emit: (piece: string) => void,
+    private readonly size: number,
+  ) {}
+
+  push(...xs: string[]): void {
+    for (const x of xs) {
+      this.buf.push(x);
+      this.chars += x.length;
+    }
+    if (this.chars >= this.size) this.flush();
+  }
+
+  flush(): void {
+    if (this.buf.length) this.emit(this.buf.join(''));
+    this.buf = [];
+    this.chars = 0;
+  }
+}
+
+function write(v: unknown, out: Pieces, indent: number, pad: string): void {
   if (typeof v === 'bigint') {
     out.push(v.toString());
     return;
