@@ -138,7 +138,12 @@ async function measure(size: number, n: number, origin: string, browser: Awaited
   // The receipts of every runner's throughput: tool + child receipts in the package (the CLI's
   // summary.receipts must say the same).
   const receipts = input.counts.toolReceipts + input.counts.childReceipts;
-  const nativeRaw = await repeat(n, `${label}: A native baseline`, () => runNative(input.pkg), errors);
+  const nativeRaw = await repeat(n, `${label}: A native baseline`, async () => {
+    const r = await runNative(input.pkg);
+    // It may find signatures invalid (it is naive), but it must have read every receipt.
+    if (r.receipts !== receipts) throw new Error(`the native baseline read ${r.receipts} receipts, the package holds ${receipts}`);
+    return r;
+  }, errors);
   const cliRaw = await repeat(n, `${label}: B CLI`, async () => {
     const r = await runCli(input.pkg, input.kernelKeyHex);
     if (r.receipts !== receipts) throw new Error(`the CLI counted ${r.receipts} receipts, the package holds ${receipts}`);
@@ -209,7 +214,21 @@ const ratios = { cli_over_native: cli.receipts_per_s / native.receipts_per_s, br
 const us = (rs: { receipts_per_s: number }[]) => (rs.length ? 1e6 / median(rs.map((x) => x.receipts_per_s)) : NaN);
 const scaling = scale.map((size) => {
   const s = results.get(size)!;
-  return { count: size, receipts: s.receipts, runs: size === count ? runs : 1, native_us_per_receipt: us(s.native), cli_us_per_receipt: us(s.cli), browser_us_per_receipt: us(s.browser), errors: s.errors };
+  return {
+    count: size,
+    receipts: s.receipts,
+    runs: size === count ? runs : 1,
+    native_us_per_receipt: us(s.native),
+    cli_us_per_receipt: us(s.cli),
+    browser_us_per_receipt: us(s.browser),
+    native_peak_memory_mb: maxOf(s.native.map((x) => x.peak_memory_mb)),
+    cli_peak_memory_mb: maxOf(s.cli.map((x) => x.peak_memory_mb)),
+    browser_s: s.browser.length ? median(s.browser.map((x) => x.ms)) / 1000 : NaN,
+    browser_first_row_ms: s.browser.length ? median(s.browser.map((x) => x.first_row_ms)) : NaN,
+    browser_js_heap_peak_mb: maxOf(s.browser.map((x) => x.js_heap_peak_mb)),
+    browser_peak_memory_mb: maxOf(s.browser.map((x) => x.peak_memory_mb)),
+    errors: s.errors,
+  };
 });
 
 const pkgBytes = packageFiles(r.input.pkg).reduce((sum, f) => sum + statSync(f).size, 0);
@@ -248,6 +267,11 @@ say(`scaling   µs per receipt (1e6 / receipts/s)${others.length ? `; ${others.m
 say(`  ${'tool receipts'.padStart(13)} ${'receipts'.padStart(10)} ${'A native'.padStart(9)} ${'B CLI'.padStart(9)} ${'C browser'.padStart(9)}`);
 const cell = (n: number) => (Number.isNaN(n) ? 'failed' : n.toFixed(1)).padStart(9);
 for (const s of scaling) say(`  ${fmt(s.count).padStart(13)} ${fmt(s.receipts).padStart(10)} ${cell(s.native_us_per_receipt)} ${cell(s.cli_us_per_receipt)} ${cell(s.browser_us_per_receipt)}`);
+say(`  ${'tool receipts'.padStart(13)}   peak MB: A, B, C (PSS)   C: seconds, first row, JS heap`);
+const num = (n: number, d = 0) => (Number.isNaN(n) ? 'failed' : n.toLocaleString('en-US', { maximumFractionDigits: d }));
+for (const s of scaling) {
+  say(`  ${fmt(s.count).padStart(13)}   ${[s.native_peak_memory_mb, s.cli_peak_memory_mb, s.browser_peak_memory_mb].map((x) => num(x)).join(', ').padEnd(22)}   ${num(s.browser_s, 1)} s, ${num(s.browser_first_row_ms)} ms, ${num(s.browser_js_heap_peak_mb)} MB`);
+}
 for (const s of scaling) if (s.count !== count) for (const e of s.errors) say(`  FAILED    ${e}`);
 say();
 say('notes');
