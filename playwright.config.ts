@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS } from './scripts/chromium-args';
 
 // Browser tests run in Debian's Chromium (/usr/bin/chromium): Playwright's own browser download
 // is not reachable here, so never run `npx playwright install`. The app is served on :3100 so it
@@ -31,16 +32,7 @@ export default defineConfig({
         browserName: 'chromium',
         launchOptions: {
           executablePath: '/usr/bin/chromium',
-          // The networking flags stop Chromium from flooding the closed network with retries.
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-quic',
-            '--no-first-run',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-          ],
+          args: CHROMIUM_ARGS,
         },
       },
     },

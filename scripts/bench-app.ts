@@ -3,11 +3,12 @@
 // served on it (scripts/start.mjs with RECEIPT_DB, on 127.0.0.1, building
 // first when the build is stale), and the browser's memory.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateDemoStore } from './demo/generate';
+import { descendants } from './bench/child';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -75,27 +76,13 @@ export async function ensureDemoStore(dir: string, count: number, log: (s: strin
 
 /** Kilobytes of PSS over every process under this one whose name says Chromium. */
 export function browserPssKb(): number {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
+  let kb = 0;
+  for (const pid of descendants(process.pid)) {
     try {
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, 'utf8'))?.[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+      if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {
       /* exited */
     }
   }
-  let kb = 0;
-  const walk = (pid: number) => {
-    for (const c of children.get(pid) ?? []) {
-      try {
-        if (/chrom/i.test(readFileSync(`/proc/${c}/comm`, 'utf8'))) kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${c}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
-      } catch {
-        /* exited */
-      }
-      walk(c);
-    }
-  };
-  walk(process.pid);
   return kb;
 }

@@ -21,6 +21,7 @@ import { type LayoutRequest, runLayout } from '../lib/readers/dag-layout';
 import { verifiedLog } from '../lib/testutil/reader-log';
 import { serveApp } from './bench-app';
 import { generateDemoStore } from './demo/generate';
+import { CHROMIUM_ARGS } from './chromium-args';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -122,7 +123,7 @@ async function pageFrames(): Promise<void> {
   out(`\nThe page: /dag with every session of ${fmt(pageCount)} tool receipts (load ${load()})`);
   const s = await store(pageCount);
   const stop = await serve(s.path);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     let t = performance.now();

@@ -24,6 +24,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { browserPssKb, ensureDemoStore, httpGet as get, serveApp } from './bench-app';
+import { CHROMIUM_ARGS } from './chromium-args';
 
 const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -216,7 +217,7 @@ const dir = cacheArg ?? mkdtempSync(path.join(os.tmpdir(), 'receipt-audit-bench-
 mkdirSync(dir, { recursive: true });
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: CHROMIUM_ARGS,
 });
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const mainThread = (r: Awaited<ReturnType<typeof load>>) =>

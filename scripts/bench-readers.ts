@@ -26,6 +26,7 @@ import { coverageOverTime, rangeReport, reportColumns } from '../lib/readers/com
 import { verifiedLog } from '../lib/testutil/reader-log';
 import type { VerificationReport } from '../lib/verify/report';
 import { ensureDemoStore, serveApp } from './bench-app';
+import { CHROMIUM_ARGS } from './chromium-args';
 
 interface Log { store: RowStore; report: VerificationReport; scope: VerifiedScope }
 
@@ -134,7 +135,7 @@ async function page(storePath: string, dir: string): Promise<void> {
   const stop = await serve(storePath, path.join(dir, 'server-cache'));
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: CHROMIUM_ARGS,
   });
   try {
     const p: Page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

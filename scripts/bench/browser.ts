@@ -14,19 +14,11 @@ import { type Browser, chromium, type Page } from '@playwright/test';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { browserPssKb } from '../bench-app';
+import { CHROMIUM_ARGS } from '../chromium-args';
 import { jsHeapSampler } from './js-heap';
 
-/** playwright.config.ts's list, and precise heap numbers. */
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--enable-precise-memory-info',
-];
+/** Our usual flags (scripts/chromium-args.ts), and precise heap numbers. */
+const ARGS = [...CHROMIUM_ARGS, '--enable-precise-memory-info'];
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });

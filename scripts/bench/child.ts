@@ -64,7 +64,7 @@ export function runMeasured(cmd: string, args: string[], o: { keepStdout?: numbe
 }
 
 /** Every process below `pid` (Linux /proc). */
-function descendants(pid: number): number[] {
+export function descendants(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
