@@ -6,8 +6,8 @@
 // "long pending" threshold are in the URL (`cur`, `pendingHours`).
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useReplaceQuery } from '../../data/use-replace-query';
-import { useCallback, useMemo } from 'react';
+import { useSetQueryParam } from '../../data/use-replace-query';
+import { useMemo } from 'react';
 import { formatMinor } from '../../../lib/finance/money';
 import { PENDING_HOURS_DEFAULT, budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from '../../../lib/readers/finance';
 import { budgetsCsv, currencyTotalsCsv, holderTotalsCsv, oracleCsv, receiptListCsv, spendCsv } from '../../../lib/readers/finance-csv';
@@ -25,18 +25,9 @@ const HOURS = [1, 6, 12, 24, 48, 72, 168];
 
 function useViewParams() {
   const params = useSearchParams();
-  const replaceQuery = useReplaceQuery();
+  const set = useSetQueryParam();
   const hoursRaw = params.get('pendingHours');
   const pendingHours = hoursRaw && /^\d{1,4}$/.test(hoursRaw) && Number(hoursRaw) > 0 ? Number(hoursRaw) : PENDING_HOURS_DEFAULT;
-  const set = useCallback(
-    (key: string, value: string | null) => {
-      const next = new URLSearchParams(params.toString());
-      if (value === null) next.delete(key);
-      else next.set(key, value);
-      replaceQuery(next);
-    },
-    [params, replaceQuery],
-  );
   return { cur: params.get('cur'), pendingHours, set };
 }
 

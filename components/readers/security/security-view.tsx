@@ -5,8 +5,8 @@
 // (VerifiedNote); the failure sections are about the receipts that did not
 // verify. The chart's grouping and bar width live in the URL (`by`, `bucket`).
 import { useSearchParams } from 'next/navigation';
-import { useReplaceQuery } from '../../data/use-replace-query';
-import { useCallback, useMemo } from 'react';
+import { useSetQueryParam } from '../../data/use-replace-query';
+import { useMemo } from 'react';
 import { guardMatrix } from '../../../lib/readers/guard-matrix';
 import { BUCKET_SECONDS, denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from '../../../lib/readers/security';
 import { healthSummary } from '../../../lib/readers/security-health';
@@ -22,19 +22,10 @@ export type Grouping = 'guard' | 'tool';
 
 export function SecurityView() {
   const params = useSearchParams();
-  const replaceQuery = useReplaceQuery();
+  const setParam = useSetQueryParam();
   const by: Grouping = params.get('by') === 'tool' ? 'tool' : 'guard';
   const asked = Number(params.get('bucket'));
   const bucket = (BUCKET_SECONDS as readonly number[]).includes(asked) ? asked : undefined;
-  const setParam = useCallback(
-    (key: string, value: string | undefined) => {
-      const next = new URLSearchParams(params.toString());
-      if (value === undefined) next.delete(key);
-      else next.set(key, value);
-      replaceQuery(next);
-    },
-    [params, replaceQuery],
-  );
   const { trust } = useLog();
   const pinned = useMemo(() => new Set(trust.map((t) => t.key)), [trust]);
   return (
