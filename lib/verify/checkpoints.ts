@@ -37,8 +37,15 @@ function evaluateSpace(list: CheckpointEntry[], problems: Problem[]): void {
   }
 
   const equivocating = detectEquivocations(statements, problems);
+  // The predecessor for a seq is its signed statement when there is one: a forged checkpoint sharing
+  // the seq must not stand in for it. (An unsigned one still serves when it is all there is: the
+  // successor's previous_checkpoint_sha256 then vouches for its body.)
   const bySeq = new Map<bigint, CheckpointEntry>();
-  for (const c of statements) if (!equivocating.has(c)) bySeq.set(c.cp.checkpointSeq, c);
+  for (const c of statements) {
+    if (equivocating.has(c)) continue;
+    const held = bySeq.get(c.cp.checkpointSeq);
+    if (!held || (held.checks.signature?.status !== 'pass' && c.checks.signature?.status === 'pass')) bySeq.set(c.cp.checkpointSeq, c);
+  }
   const lowest = statements.reduce<bigint | null>((m, c) => (m === null || c.cp.checkpointSeq < m ? c.cp.checkpointSeq : m), null);
 
   for (const c of statements) {

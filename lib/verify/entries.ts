@@ -32,6 +32,9 @@ export interface ReceiptEntry extends Located {
   /** The outcome of this receipt's inclusion proof, once checked, and how many proofs named it. */
   proofResult?: CheckResult;
   proofCount?: number;
+  /** The checkpoint `proofResult` was checked against, and the results against others with the same seq (a forged one may share it). */
+  proofCheckpoint?: CheckpointEntry;
+  proofOthers?: [CheckpointEntry, CheckResult][];
 }
 
 export interface CheckpointEntry extends Located {

@@ -70,9 +70,35 @@ export class InclusionIndex {
     else this.pending.push(pe);
   }
 
+  /**
+   * Checks the proof against every checkpoint with its checkpoint_seq (a forged one may share it),
+   * so `finish` can take the result against the one that verified.
+   */
   private applyProof(pe: ProofEntry, r: ReceiptEntry, cps: CheckpointEntry[] | undefined): void {
     r.proofCount = (r.proofCount ?? 0) + 1;
-    r.proofResult = r.proofCount > 1 ? fail(`more than one inclusion proof for receipt seq ${pe.proof.receiptSeq}`) : checkProof(pe, r, cps);
+    if (r.proofCount > 1) {
+      r.proofResult = fail(`more than one inclusion proof for receipt seq ${pe.proof.receiptSeq}`);
+      r.proofCheckpoint = undefined;
+      r.proofOthers = undefined;
+      return;
+    }
+    if (!cps || cps.length === 0) {
+      r.proofResult = skipped(`its proof refers to checkpoint ${pe.proof.checkpointSeq}, which is not in the log`);
+      return;
+    }
+    r.proofCheckpoint = cps[0]!;
+    r.proofResult = checkProof(pe, r, cps[0]!);
+    if (cps.length > 1) r.proofOthers = cps.slice(1).map((c) => [c, checkProof(pe, r, c)]);
+  }
+
+  /** The proof's outcome against a checkpoint that verified; when its checkpoints all failed, skipped. */
+  private proofOutcome(r: ReceiptEntry, checkpointVerified: (c: CheckpointEntry) => boolean): CheckResult | undefined {
+    const c = r.proofCheckpoint;
+    if (!c) return r.proofResult;
+    const outcomes: [CheckpointEntry, CheckResult][] = [[c, r.proofResult!], ...(r.proofOthers ?? [])];
+    const good = outcomes.filter(([cp]) => checkpointVerified(cp));
+    if (good.length === 0) return skipped(`its proof refers to checkpoint ${c.cp.checkpointSeq}, which failed verification`);
+    return good.find(([, res]) => res.status === 'pass')?.[1] ?? good[0]![1];
   }
 
   /** Settles pending proofs, then sets every receipt's `inclusion` check. */
@@ -94,7 +120,7 @@ export class InclusionIndex {
       for (const r of targets) this.applyProof(pe, r, s!.checkpoints.get(pe.proof.checkpointSeq));
     }
     const sorted = new Map<string, Coverage>();
-    for (const [id, s] of this.spaces) sorted.set(id, new Coverage([...s.checkpoints.values()].map((l) => l[0]!)));
+    for (const [id, s] of this.spaces) sorted.set(id, new Coverage([...s.checkpoints.values()].flat()));
     const batchRoots = new Map<CheckpointEntry, CheckResult>();
     for (const r of receipts) {
       const s = this.spaces.get(r.space);
@@ -103,8 +129,34 @@ export class InclusionIndex {
       if (result.status === 'fail') {
         this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
       }
+      r.proofCheckpoint = undefined;
+      r.proofOthers = undefined;
     }
+    this.failReplays(receipts);
     return this.problems;
+  }
+
+  /**
+   * A receipt id twice in one source: a copy that no checkpoint places in the log is a replay
+   * (say, a paid call repeated in the uncheckpointed tail to double its cost), never a new entry.
+   * Copies whose inclusion passed keep it. Only ids with an unproven copy are indexed.
+   */
+  private failReplays(receipts: ReceiptEntry[]): void {
+    const key = (r: ReceiptEntry) => `${r.space}\u0000${r.type}\u0000${r.id}`;
+    const unproven = new Map<string, ReceiptEntry[]>();
+    for (const r of receipts) if (r.checks.inclusion?.status === 'skipped') pushTo(unproven, key(r), r);
+    if (unproven.size === 0) return;
+    const all = new Map<string, ReceiptEntry[]>();
+    for (const r of receipts) if (unproven.has(key(r))) pushTo(all, key(r), r);
+    for (const [k, copies] of all) {
+      if (copies.length < 2) continue;
+      for (const r of unproven.get(k)!) {
+        const others = copies.filter((o) => o !== r).map((o) => (o.logSeq !== undefined ? `seq ${o.logSeq}` : `${o.file}:${o.line}`));
+        const result = fail(`receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); no checkpoint places this copy, and a copy of a receipt is not a new entry`);
+        r.checks.inclusion = result;
+        this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
+      }
+    }
   }
 
   private inclusionFor(
@@ -114,20 +166,20 @@ export class InclusionIndex {
     checkpointVerified: (c: CheckpointEntry) => boolean,
     batchRoots: Map<CheckpointEntry, CheckResult>,
   ): CheckResult {
-    const proofResult = r.proofResult;
+    const proofResult = this.proofOutcome(r, checkpointVerified);
     if (r.logSeq === undefined || !s || !order || order.list.length === 0) return proofResult ?? SKIPPED_TAIL;
     const copies = s.receipts.get(r.logSeq)?.length ?? 0;
     if (copies > 1) return fail(`receipt seq ${r.logSeq} appears ${copies} times in the log`);
+    // A proof checked against a checkpoint that verified decides (its batch range is part of the check).
+    if (proofResult) return proofResult;
     const covering = order.covering(r.logSeq);
     if (covering.length === 0) {
-      if (proofResult) return proofResult.status === 'pass' ? fail('its proof names a checkpoint whose batch does not cover it') : proofResult;
       if (r.logSeq > order.maxEnd) return SKIPPED_TAIL;
       return skipped(`no checkpoint covers seq ${r.logSeq}, although later receipts are checkpointed (a checkpoint is missing)`);
     }
-    const failed = covering.find((c) => !checkpointVerified(c));
-    if (failed) return skipped(`checkpoint ${failed.cp.checkpointSeq}, which covers it, failed verification`);
-    if (proofResult) return proofResult;
-    const cp = covering[0]!;
+    // Checkpoints that failed vouch for nothing, and they take nothing from one that verified.
+    const cp = covering.find((c) => checkpointVerified(c));
+    if (!cp) return skipped(`checkpoint ${covering[0]!.cp.checkpointSeq}, which covers it, failed verification`);
     let batch = batchRoots.get(cp);
     if (!batch) batchRoots.set(cp, (batch = this.batchRootCheck(cp, s, this.notes.get(r.space))));
     return batch;
@@ -161,6 +213,12 @@ export class InclusionIndex {
     if (root && bytesEqual(root, cp.merkleRoot)) return pass(`batch root recomputed from the stored receipts (${LEAF_KERNEL}${note ? `; ${note}` : ''})`);
     return fail(`the root recomputed from the stored receipts of checkpoint ${cp.checkpointSeq}'s batch differs from the signed root: a stored receipt differs from what was checkpointed`);
   }
+}
+
+function pushTo<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
 }
 
 /**
@@ -199,11 +257,10 @@ class Coverage {
   }
 }
 
-/** One proof against one receipt and the checkpoint(s) with the proof's checkpoint_seq. */
-export function checkProof(pe: ProofEntry, r: ReceiptEntry, cps: CheckpointEntry[] | undefined): CheckResult {
+/** One proof against one receipt and one checkpoint with the proof's checkpoint_seq. */
+export function checkProof(pe: ProofEntry, r: ReceiptEntry, checkpoint: CheckpointEntry): CheckResult {
   const { proof } = pe;
-  if (!cps || cps.length === 0) return skipped(`its proof refers to checkpoint ${proof.checkpointSeq}, which is not in the log`);
-  const cp = cps[0]!.cp;
+  const cp = checkpoint.cp;
   const where = `proof at ${pe.file}:${pe.line}`;
   if (cp.merkleRoot === null) return fail(`checkpoint ${cp.checkpointSeq} has no usable root`);
   if (proof.merkleRoot === null || !bytesEqual(proof.merkleRoot, cp.merkleRoot)) {

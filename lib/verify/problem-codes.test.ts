@@ -206,6 +206,45 @@ describe('every problem code of the contract', () => {
     mark('checkpoint_equivocation');
   });
 
+  // Found by the adversarial corpus (lib/verify/adversarial.test.ts): a checkpoint that fails
+  // vouches for nothing, and it must not take anything from one that verified either.
+  it('a forged checkpoint sharing the seq of a real one fails alone: the real one and its receipts still verify', async () => {
+    const { receipts, cp, proofs } = goodLog(3, 3);
+    const forged = { body: { ...cp!.body, batch_start_seq: 2 }, signature: cp!.signature };
+    const r = await verify([{ value: forged }, { value: cp }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), ...proofs.map((p) => ({ value: p }))], [key.publicHex]);
+    expectProblem(r, 'checkpoint_signature_invalid', { line: 1 });
+    expect(r.checkpoints.map((c) => c.verdict)).toEqual(['failed', 'verified']);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
+    expect(codes(r)).not.toContain('checkpoint_equivocation');
+  });
+
+  it('a proof against a checkpoint that failed leaves its receipt unverified, never failed', async () => {
+    const { receipts, cp, proofs } = goodLog(3, 3);
+    const forged = { body: { ...cp!.body, batch_end_seq: 2, tree_size: 2 }, signature: cp!.signature };
+    const r = await verify([{ value: forged }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), ...proofs.map((p) => ({ value: p }))]);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['unverified', 'unverified', 'unverified']);
+    expect(r.receipts[2]!.details?.inclusion).toMatch(/checkpoint 1, which failed verification/);
+  });
+
+  it('continuity is checked against the signed predecessor, not a forged statement with its seq', async () => {
+    const rs = [good(1), good(2), good(3), good(4)];
+    const cp1 = checkpoint({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key });
+    const cp2 = checkpoint({ seq: 2, start: 3, leaves: rs.slice(2).map(leafOf), key, previous: cp1.body });
+    const forged1 = { body: { ...cp1.body, issued_at: 1 }, signature: cp1.signature };
+    const r = await verify([{ value: cp1 }, { value: forged1 }, { value: cp2 }]);
+    expect(r.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'failed', 'verified']);
+  });
+
+  it('inclusion_failed: a receipt replayed into the uncheckpointed tail (say, a payment counted twice); the original stays verified', async () => {
+    const { receipts, cp, proofs } = goodLog(3, 2);
+    const rows = [{ value: cp }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), { value: receipts[0], seq: 4 }, { value: receipts[2], seq: 5 }, ...proofs.map((p) => ({ value: p }))];
+    const r = await verify(rows, [key.publicHex]);
+    // seq 1 is checkpointed, its copy at seq 4 is not; seq 3 and its copy at 5 are both unproven: neither can be told from the other.
+    expect(r.receipts.map((x) => `${x.seq}:${x.verdict}`)).toEqual(['1:verified', '2:verified', '3:failed', '4:failed', '5:failed']);
+    const p = r.problems.find((x) => x.code === 'inclusion_failed' && x.line === 5);
+    expect(p?.message).toMatch(/appears 2 times in this log \(also at seq 1\)/);
+  });
+
   it('manifest_mismatch: a package file whose bytes differ from the manifest', async () => {
     const { receipts } = goodLog(2, 0);
     const dir = writePackage({ 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) });
