@@ -26,6 +26,8 @@ export interface GenerateOptions {
   /** Called every `progressEvery` tool receipts (default 100,000). */
   onProgress?: (toolReceipts: number) => void;
   progressEvery?: number;
+  /** Tool receipts per checkpoint (default 100, the live kernel's); tests use small batches. */
+  checkpointEvery?: number;
 }
 
 export interface DemoCounts {
@@ -132,7 +134,7 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
       store.addLineage(row);
       counts.capabilities++;
     });
-    const checkpointer = new Checkpointer(kernel);
+    const checkpointer = new Checkpointer(kernel, options.checkpointEvery);
     const writeChild = (e: Parameters<typeof signChildReceipt>[0]) => {
       store.addChild(signChildReceipt(e, kernel));
       counts.childReceipts++;

@@ -1,0 +1,120 @@
+// The adversarial corpus (issue 7): seeded variants of a valid signed log, one tamper each, in
+// every tamper class, run through the command line (its `main`, in this process: argument
+// parsing, file reading, the JSON report) and judged against what each variant must raise.
+// The invariant: no tampered receipt or checkpoint is reported `verified`, and no untampered
+// receipt is reported `failed`. Beyond it, each target's exact verdict and codes.
+// ADVERSARY_SCALE multiplies the seeded draws (default 1: about 3,000 variants); ADVERSARY_SEED
+// changes the seed. The page runs a sample of the same variants (e2e/adversarial.spec.ts).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../bin/cli/main';
+import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, type BaseLog, type JudgedReport, type Variant } from '../testutil/adversary';
+
+const SCALE = Number(process.env.ADVERSARY_SCALE ?? 1);
+const SEED = process.env.ADVERSARY_SEED ?? 'adversary-1';
+const BIN = path.join(process.cwd(), 'bin/receipt-audit.mjs');
+
+let base: BaseLog;
+let work: string;
+const counts: Record<string, { variants: number; targets: number }> = {};
+
+beforeAll(async () => {
+  base = await buildBaseLog(SEED);
+  work = mkdtempSync(path.join(tmpdir(), 'ra-adv-run-'));
+}, 60_000);
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  const total = Object.values(counts).reduce((a, c) => a + c.variants, 0);
+  console.log(`adversarial corpus (seed ${SEED}, scale ${SCALE}): ${total} variants\n` + Object.entries(counts).map(([k, c]) => `  ${k}: ${c.variants} variants, ${c.targets} tampered records`).join('\n'));
+});
+
+let n = 0;
+function writeVariant(v: Variant): string {
+  const dir = path.join(work, `v${n++}`);
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(v.files)) writeFileSync(path.join(dir, name), text);
+  return dir;
+}
+
+const cliArgs = (dir: string, keys: string[]) => ['verify', dir, '--json', ...keys.flatMap((k) => ['--trust-key', k])];
+
+/** Writes the variant's package and runs `receipt-audit verify <dir> --json --trust-key …` in this process. */
+async function runCli(v: Variant, keys: string[], keep = false): Promise<{ status: number; report: JudgedReport; dir: string }> {
+  const dir = writeVariant(v);
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const chunks: Buffer[] = [];
+  const errs: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  err.on('data', (c: Buffer) => errs.push(c));
+  const status = await main(cliArgs(dir, keys), out as unknown as typeof process.stdout, err as unknown as typeof process.stderr);
+  if (!keep) rmSync(dir, { recursive: true, force: true });
+  if (status === 2) throw new Error(`receipt-audit exited 2 on ${v.name}: ${Buffer.concat(errs).toString()}`);
+  return { status, report: JSON.parse(Buffer.concat(chunks).toString()) as JudgedReport, dir };
+}
+
+describe('adversarial corpus through the command line', () => {
+  it('the untampered base log verifies completely with its keys pinned', async () => {
+    const [v] = makeVariants(base, SEED, 1, ['reorder']).filter((x) => x.harmless);
+    const { status, report } = await runCli({ ...v!, name: 'base' }, base.trustKeys);
+    expect(status).toBe(0);
+    expect(report.receipts.length).toBeGreaterThan(30);
+    expect(report.receipts.every((r) => r.verdict === 'verified')).toBe(true);
+    expect(report.checkpoints.every((c) => c.verdict === 'verified')).toBe(true);
+  });
+
+  it('the judge can fail: a tampered record shown verified, or an honest one shown failed, is caught', async () => {
+    const v = makeVariants(base, SEED, 0.05, ['signature-bit'])[0]!;
+    const { report } = await runCli(v, base.trustKeys);
+    expect(judge(v, report)).toEqual({ invariant: [], mismatches: [] });
+    const [loc] = [...v.targets.keys()];
+    const lie = structuredClone(report);
+    const forged = lie.receipts.find((r) => `${r.file}:${r.line}` === loc)!;
+    forged.verdict = 'verified';
+    expect(judge(v, lie).invariant).toEqual([`receipt ${loc} is tampered but reported verified`]);
+    const honest = structuredClone(report);
+    const other = honest.receipts.find((r) => `${r.file}:${r.line}` !== loc)!;
+    other.verdict = 'failed';
+    expect(judge(v, honest).invariant).toEqual([`receipt ${other.file}:${other.line} is untampered but reported failed`]);
+  });
+
+  it('the command as a process (bin/receipt-audit.mjs) reports exactly what the in-process run does, one variant per class', () => {
+    const pick = TAMPER_CLASSES.map((cls) => makeVariants(base, SEED, 0.05, [cls]).find((v) => !v.harmless)!);
+    return Promise.all(
+      pick.map(async (v) => {
+        const inProcess = await runCli(v, base.trustKeys, true);
+        const run = spawnSync(process.execPath, [BIN, ...cliArgs(inProcess.dir, base.trustKeys)], { maxBuffer: 64 << 20 });
+        rmSync(inProcess.dir, { recursive: true, force: true });
+        expect(run.status, `${v.cls}: ${run.stderr.toString()}`).toBe(inProcess.status);
+        expect(JSON.parse(run.stdout.toString()), v.cls).toEqual(inProcess.report);
+        expect(judge(v, inProcess.report).invariant, v.cls).toEqual([]);
+      }),
+    );
+  }, 120_000);
+
+  for (const cls of TAMPER_CLASSES) {
+    it(`${cls}: no tampered record verified, no untampered receipt failed, each target's verdict and codes exact`, async () => {
+      const variants = makeVariants(base, SEED, SCALE, [cls]);
+      expect(variants.length).toBeGreaterThan(0);
+      const invariant: string[] = [];
+      const mismatches: string[] = [];
+      let targets = 0;
+      for (const v of variants) {
+        const { status, report } = await runCli(v, base.trustKeys);
+        const j = judge(v, report);
+        targets += v.targets.size;
+        invariant.push(...j.invariant.map((m) => `${v.name}: ${m}`));
+        mismatches.push(...j.mismatches.map((m) => `${v.name}: ${m}`));
+        if (status !== (report.ok ? 0 : 1)) mismatches.push(`${v.name}: exit ${status} with ok ${report.ok}`);
+      }
+      counts[cls] = { variants: variants.length, targets };
+      expect(invariant.slice(0, 20), `${invariant.length} invariant violations`).toEqual([]);
+      expect(mismatches.slice(0, 20), `${mismatches.length} mismatches`).toEqual([]);
+    }, 300_000);
+  }
+});
