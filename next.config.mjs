@@ -7,6 +7,9 @@ process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // proxy.ts sees each request's URL as it arrived (path and query bytes unchanged), not
+  // re-serialized (`%20` would become `+`): the test request log records what reached us.
+  skipProxyUrlNormalize: true,
   typescript: {
     // `next build` would type-check the whole tsconfig project (unit tests, e2e, scripts), so a
     // type error in any test file would stop `npm start`. The type check is `npm test`'s own step

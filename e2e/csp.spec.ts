@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { cspViolations } from './server-logs';
+import { CSP_PROBE as PROBE, cspViolations } from './server-logs';
 
 // The Content-Security-Policy (proxy.ts, app/_server/security-headers.ts) must let every part
 // of the app work — Next's nonce'd scripts, the verify and layout Web Workers, sql.js and
@@ -10,9 +10,6 @@ import { cspViolations } from './server-logs';
 // something is blocked, so the first test can fail.
 
 test.describe.configure({ timeout: 180_000 });
-
-// Violations caused on purpose by the positive control carry this in their sample.
-const PROBE = 'csp-probe-';
 
 function watchConsole(page: Page): string[] {
   const seen: string[] = [];

@@ -31,6 +31,9 @@ function readLines<T>(variable: 'RECEIPT_AUDIT_CSP_LOG' | 'RECEIPT_AUDIT_REQUEST
     .map((line) => JSON.parse(line) as T);
 }
 
+/** In the sample of every violation a test causes or posts on purpose; any other is a bug. */
+export const CSP_PROBE = 'csp-probe-';
+
 /** Every CSP violation reported to the server so far, by any test. */
 export const cspViolations = (): CspViolation[] => readLines<CspViolation>('RECEIPT_AUDIT_CSP_LOG');
 
