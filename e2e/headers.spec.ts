@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { type APIResponse, expect, test } from '@playwright/test';
 import { CSP_PROBE, loggedRequests } from './server-logs';
 
@@ -72,6 +72,21 @@ test('a page: strict CSP whose fresh nonce is on every script Next renders, and 
 
   const second = directives(await request.get('/'));
   expect(second.get('script-src')).not.toContain(nonces[0]);
+});
+
+// experimental.sri: Next puts integrity on its bootstrap scripts (and their preloads) only; the
+// route's own chunks, stylesheets and chunks loaded later carry none (see next.config.mjs).
+test('every integrity attribute Next renders is the SHA-384 of the file it names', async ({ request }) => {
+  const html = await (await request.get('/')).text();
+  const tags = (html.match(/<(?:script|link)\b[^>]*\bintegrity="[^"]+"[^>]*>/g) ?? []).map((tag) => ({
+    src: /\b(?:src|href)="([^"]+)"/.exec(tag)![1]!,
+    integrity: /\bintegrity="([^"]+)"/.exec(tag)![1]!,
+  }));
+  expect(tags.length).toBeGreaterThan(0);
+  for (const { src, integrity } of tags) {
+    const body = await (await request.get(src)).body();
+    expect(integrity, src).toBe(`sha384-${createHash('sha384').update(body).digest('base64')}`);
+  }
 });
 
 test('an RSC fetch, the API, a built chunk, a public file and a 404 carry the policy and the headers', async ({ request }) => {
