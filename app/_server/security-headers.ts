@@ -7,9 +7,11 @@
 //   a fallback for old browsers only). No 'unsafe-inline', no 'unsafe-eval'.
 //   'wasm-unsafe-eval' lets sql.js and hash-wasm compile WebAssembly, and nothing else.
 // - style-src-elem: our stylesheets and nonce'd <style> elements only.
-// - style-src-attr 'unsafe-inline': React renders `style={…}` props into the server HTML as
-//   style attributes (charts, the DAG's node positions, bars sized by data); a style attribute
-//   cannot run script, and has no selectors to leak text with. <style> elements stay nonce-only.
+// - style-src-attr 'unsafe-inline': without it the walk in e2e/csp.spec.ts reports 17
+//   violations: React renders `style={…}` props into the server HTML as style attributes (the
+//   receipt table's column widths, the virtual list's spacer) and ECharts writes its tooltips as
+//   HTML with style attributes. A style attribute runs no script and has no selectors to leak
+//   text with; <style> elements stay nonce-only.
 // - connect-src: this origin (its /v1 API, /vendor WebAssembly, its own chunks), plus the
 //   origin of a `?source=` URL the user opened the page with (the log they chose to read).
 // - report-uri only, no report-to: Chromium prefers report-to when both are present and then
