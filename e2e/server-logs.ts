@@ -1,20 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type { CspViolation } from '../app/_server/csp-report';
 
 // The e2e server's own logs (playwright.config.ts sets the paths; app/_server/csp-report.ts
 // and app/_server/request-log.ts write them): every CSP violation a browser reported, and
 // every request the server received.
-
-export interface CspViolation {
-  format: string;
-  documentUri: string;
-  blockedUri: string;
-  effectiveDirective: string;
-  violatedDirective: string;
-  disposition: string;
-  sourceFile: string;
-  lineNumber: number | null;
-  sample: string;
-}
 
 export interface LoggedRequest {
   method: string;

@@ -7,6 +7,7 @@
 // read it). No bearer token: a browser sends reports without one. The body is attacker-
 // controlled: capped at 64 KiB, and only known fields are kept, as strings or numbers.
 import { appendFileSync } from 'node:fs';
+import { readCapped } from '../../lib/bytes/read-capped';
 import { JSON_HEADERS, errorResponse, methodNotAllowed } from './http';
 
 export const MAX_REPORT_BYTES = 64 * 1024;
@@ -95,31 +96,10 @@ export function parseCspReports(mediaType: string, body: unknown): CspViolation[
   return null;
 }
 
-/** Reads at most `max` bytes of the body; null when it is longer. */
-async function readCapped(request: Request, max: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > max) return null;
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      return null;
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.byteLength;
-  }
-  return out;
+/** The body, or null when it is (or says it is) longer than `max` bytes. */
+function readBody(request: Request, max: number): Promise<Uint8Array | null> {
+  if (Number(request.headers.get('content-length') ?? '0') > max) return Promise.resolve(null);
+  return request.body ? readCapped(request.body, max) : Promise.resolve(new Uint8Array(0));
 }
 
 /** Where each violation goes: stderr always, the env's log file when set. */
@@ -135,7 +115,7 @@ export async function handleCspReport(request: Request, env: CspReportEnv): Prom
   if (mediaType !== 'application/csp-report' && mediaType !== 'application/reports+json') {
     return errorResponse(415, 'invalid_parameter', 'content-type must be application/csp-report or application/reports+json', { param: 'content-type' });
   }
-  const bytes = await readCapped(request, MAX_REPORT_BYTES);
+  const bytes = await readBody(request, MAX_REPORT_BYTES);
   if (bytes === null) return errorResponse(413, 'invalid_parameter', `the body must be at most ${MAX_REPORT_BYTES} bytes`, { param: 'body' });
   let body: unknown;
   try {
