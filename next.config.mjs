@@ -7,6 +7,14 @@ process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // proxy.ts sees each request's URL as it arrived (path and query bytes unchanged), not
+  // re-serialized (`%20` would become `+`): the test request log records what reached us.
+  skipProxyUrlNormalize: true,
+  // Subresource Integrity: Next 16.4 (Turbopack) hashes every chunk into a manifest but puts
+  // `integrity` only on its bootstrap scripts and their preloads. The route's own chunks (which
+  // React inserts from the RSC payload), stylesheets, and chunks or worker scripts loaded later
+  // by the Turbopack runtime carry none. Those are same-origin and the CSP allows 'self' only.
+  experimental: { sri: { algorithm: 'sha384' } },
   typescript: {
     // `next build` would type-check the whole tsconfig project (unit tests, e2e, scripts), so a
     // type error in any test file would stop `npm start`. The type check is `npm test`'s own step

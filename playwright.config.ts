@@ -1,3 +1,6 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS } from './scripts/chromium-args';
 
@@ -7,6 +10,16 @@ import { CHROMIUM_ARGS } from './scripts/chromium-args';
 // checkout testing at the same time).
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+
+// The server's CSP violation log and request log (app/_server/csp-report.ts, request-log.ts),
+// read by the tests (e2e/server-logs.ts). This file is loaded by the runner and again by each
+// worker; the runner picks the paths, and the workers inherit them through the environment.
+if (!process.env.RECEIPT_AUDIT_CSP_LOG || !process.env.RECEIPT_AUDIT_REQUEST_LOG) {
+  const dir = join(tmpdir(), `receipt-audit-e2e-${PORT}-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  process.env.RECEIPT_AUDIT_CSP_LOG = join(dir, 'csp-violations.ndjson');
+  process.env.RECEIPT_AUDIT_REQUEST_LOG = join(dir, 'requests.ndjson');
+}
 
 export default defineConfig({
   testDir: 'e2e',
@@ -40,7 +53,13 @@ export default defineConfig({
   webServer: {
     command: 'node scripts/start.mjs',
     url: BASE_URL,
-    env: { HOST: '127.0.0.1', PORT: String(PORT), NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      HOST: '127.0.0.1',
+      PORT: String(PORT),
+      NEXT_TELEMETRY_DISABLED: '1',
+      RECEIPT_AUDIT_CSP_LOG: process.env.RECEIPT_AUDIT_CSP_LOG,
+      RECEIPT_AUDIT_REQUEST_LOG: process.env.RECEIPT_AUDIT_REQUEST_LOG,
+    },
     reuseExistingServer: false,
     // start.mjs builds first when the build is stale (about 10 s here; allow for a slow machine).
     timeout: 180_000,

@@ -4,6 +4,10 @@ import { LogProvider } from '../components/data/log-provider';
 import { Nav } from '../components/nav';
 import './globals.css';
 
+// Every page is rendered per request: proxy.ts gives each response a fresh CSP nonce, which
+// Next puts on its scripts only while rendering (a page prerendered at build time has none).
+export const dynamic = 'force-dynamic';
+
 export const metadata: Metadata = {
   title: 'Receipt Audit',
   description: 'Verify signed AI-agent receipts in your own browser.',

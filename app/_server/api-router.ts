@@ -1,7 +1,9 @@
 // Server side only: the /v1 API without Next, for node:http servers (tests,
 // benchmarks), routing exactly as the Next route files under app/v1/ do. Every
-// /v1 path is authenticated first, then routed; anything else is a JSON 404.
+// /v1 path but the CSP report is authenticated first, then routed; anything else is a JSON 404.
 import { checkBearer } from './auth';
+import { handleCspReport } from './csp-report';
+import { CSP_REPORT_PATH } from './security-headers';
 import { handleEvidenceExport, handleEvidencePackage } from './handle-evidence';
 import { type ReceiptApiEnv, handleReceiptQuery } from './handle-receipt-query';
 import { notFound } from './http';
@@ -10,6 +12,8 @@ const PACKAGE_FILE = /^\/v1\/evidence\/package\/([^/]+)$/;
 
 export async function handleApiRequest(request: Request, env: ReceiptApiEnv): Promise<Response> {
   const { pathname } = new URL(request.url);
+  // Browsers send CSP reports without a token, so this one route is outside the bearer check.
+  if (pathname === CSP_REPORT_PATH) return handleCspReport(request, env);
   if (pathname.startsWith('/v1/')) {
     const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
     if (denied) return denied;

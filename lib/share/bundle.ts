@@ -4,7 +4,8 @@
 // Share links carry it compressed in the URL fragment, which browsers never
 // send to a server. Everything decoded here is attacker-controlled: sizes are
 // bounded and the shape is checked before anything is verified.
-import { concatBytes, fromBase64, toBase64 } from '../bytes/hex';
+import { fromBase64, toBase64 } from '../bytes/hex';
+import { readCapped } from '../bytes/read-capped';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verify/report';
@@ -36,20 +37,7 @@ const ROLES: readonly string[] = ['tool', 'child', 'http'];
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array | null> {
   const writer = stream.writable.getWriter();
   void writer.write(bytes as Uint8Array<ArrayBuffer>).then(() => writer.close()).catch(() => undefined);
-  const reader = stream.readable.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    parts.push(value);
-  }
-  return concatBytes(...parts);
+  return readCapped(stream.readable, limit);
 }
 
 const toBase64Url = (b: Uint8Array) => toBase64(b).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

@@ -1,0 +1,34 @@
+// Next.js proxy (Next 16's name for middleware): runs before every request — pages, RSC
+// fetches, the /v1 API and static files (no matcher, on purpose) — to
+//  1. append the request to the test request log (RECEIPT_AUDIT_REQUEST_LOG), first, so a
+//     request that later fails is still logged;
+//  2. give each page request a fresh nonce: Next reads it from the request's
+//     Content-Security-Policy header and puts it on its own scripts (app/layout.tsx renders
+//     every page per request for this);
+//  3. set the Content-Security-Policy and the security headers on the response.
+// The policy and headers are built in app/_server/security-headers.ts.
+import { type NextRequest, NextResponse } from 'next/server';
+import { logRequest } from './app/_server/request-log';
+import { SECURITY_HEADERS, contentSecurityPolicy, newNonce, sourceOrigin } from './app/_server/security-headers';
+
+// Files and API answers: no inline script to allow, so no nonce (and the same header each time).
+const NO_NONCE = /^\/(?:_next\/static\/|vendor\/|v1\/|icon\.svg$|favicon\.ico$)/;
+
+export function proxy(request: NextRequest): NextResponse {
+  logRequest(process.env.RECEIPT_AUDIT_REQUEST_LOG, request.method, request.url);
+  const { pathname, origin, searchParams } = request.nextUrl;
+  const nonce = NO_NONCE.test(pathname) ? null : newNonce();
+  const source = nonce === null ? null : sourceOrigin(searchParams.get('source'), origin);
+  const csp = contentSecurityPolicy(nonce, source === null ? [] : [source]);
+  let response: NextResponse;
+  if (nonce === null) {
+    response = NextResponse.next();
+  } else {
+    const headers = new Headers(request.headers);
+    headers.set('content-security-policy', csp);
+    response = NextResponse.next({ request: { headers } });
+  }
+  response.headers.set('content-security-policy', csp);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+  return response;
+}
