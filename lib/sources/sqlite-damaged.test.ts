@@ -8,6 +8,7 @@ import path from 'node:path';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoStore } from '../../scripts/demo/generate';
+import { damagePage, leafPages, rootPage } from '../testutil/sqlite-pages';
 import { LogVerifier } from '../verify/log-verifier';
 import { type ReceiptRow, type RowError, isRowError, openChioStore } from './sqlite-store';
 import { loadStore } from './store';
@@ -23,48 +24,9 @@ beforeAll(async () => {
   const generated = await generateDemoStore({ count: 300, seed: 'damaged-page', out: dir });
   image = new Uint8Array(readFileSync(generated.storePath));
   all = toolRows(image) as ReceiptRow[];
-  leaves = leafPages(image, rootPage(image, 'chio_tool_receipts'));
+  leaves = leafPages(image, rootPage(SQL, image, 'chio_tool_receipts'));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The leaf pages of the table b-tree rooted at `root`, left to right (file format §1.6). */
-function leafPages(image: Uint8Array, root: number): number[] {
-  const view = new DataView(image.buffer, image.byteOffset, image.byteLength);
-  const pageSize = view.getUint16(16) === 1 ? 65536 : view.getUint16(16);
-  const walk = (page: number): number[] => {
-    const base = (page - 1) * pageSize;
-    const hdr = base + (page === 1 ? 100 : 0);
-    const type = image[hdr]!;
-    if (type === 0x0d) return [page];
-    if (type !== 0x05) throw new Error(`page ${page} is not a table b-tree page (type ${type})`);
-    const cells = view.getUint16(hdr + 3);
-    const out: number[] = [];
-    for (let i = 0; i < cells; i++) {
-      const cell = base + view.getUint16(hdr + 12 + 2 * i);
-      out.push(...walk(view.getUint32(cell)));
-    }
-    out.push(...walk(view.getUint32(hdr + 8)));
-    return out;
-  };
-  return walk(root);
-}
-
-function rootPage(image: Uint8Array, table: string): number {
-  const db = new SQL.Database(image);
-  try {
-    return Number(db.exec(`SELECT rootpage FROM sqlite_master WHERE name = '${table}'`)[0]!.values[0]![0]);
-  } finally {
-    db.close();
-  }
-}
-
-/** The image with page `page` overwritten by 0xA5 bytes. */
-function damaged(image: Uint8Array, page: number): Uint8Array {
-  const pageSize = new DataView(image.buffer, image.byteOffset).getUint16(16);
-  const out = image.slice();
-  out.fill(0xa5, (page - 1) * pageSize, page * pageSize);
-  return out;
-}
 
 function toolRows(image: Uint8Array): (ReceiptRow | RowError)[] {
   const r = openChioStore(SQL, image);
@@ -85,7 +47,7 @@ describe('a store with a damaged b-tree page', () => {
   it('each damaged leaf: the other leaves\' rows all come out in order, the lost range is one error naming the table and seq', () => {
     const failures: string[] = [];
     for (const [i, leaf] of leaves.entries()) {
-      const rows = toolRows(damaged(image, leaf));
+      const rows = toolRows(damagePage(image, leaf));
       const good = rows.filter((r): r is ReceiptRow => !isRowError(r));
       const errors = rows.filter(isRowError);
       const lost = all.filter((r) => !good.some((g) => g.seq === r.seq)).map((r) => r.seq);
@@ -110,7 +72,7 @@ describe('a store with a damaged b-tree page', () => {
 
   it('verifying it: a parse_error naming the file, table and rows; the other receipts are in the report; none from the lost range', async () => {
     const leaf = leaves[Math.floor(leaves.length / 2)]!;
-    const r = openChioStore(SQL, damaged(image, leaf));
+    const r = openChioStore(SQL, damagePage(image, leaf));
     const name = 'receipts.sqlite3';
     if (!r.ok) throw new Error(r.message);
     const verifier = new LogVerifier();
