@@ -11,6 +11,7 @@ import type { VerificationReport } from '../../lib/verify/report';
 import type { ReceiptView } from '../../lib/verify/receipt-view';
 import { loadFile, loadPackage } from '../../lib/sources/package';
 import { openChioStore } from '../../lib/sources/sqlite-store';
+import { sqliteTooLarge } from '../../lib/sources/sqlite-size';
 import { loadStore } from '../../lib/sources/store';
 import { type PinnedKey, TrustStore } from '../../lib/trust/trust-store';
 import { parseTrustEntries, toPinnedKeys } from '../../lib/trust/trust-file';
@@ -33,9 +34,6 @@ Chio SQLite receipt stores. Several paths are verified as one log.
 Exit status: 0 the log is ok, 1 something failed, 2 usage or unreadable input.`;
 
 export class UsageError extends Error {}
-
-/** sql.js reads a store into one wasm heap; past this it cannot. */
-const MAX_SQLJS_BYTES = 2 ** 31 - 1;
 
 interface Args {
   paths: string[];
@@ -103,13 +101,8 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
     if (input.kind === 'package') {
       await loadPackage(nodeDir(abs, input.path), verifier, `package:${i}`);
     } else if (input.kind === 'sqlite') {
-      const size = statSync(abs).size;
-      if (size > MAX_SQLJS_BYTES) {
-        throw new UsageError(
-          `${input.path} is ${(size / 2 ** 30).toFixed(1)} GiB: the SQLite reader shared with the browser (sql.js) holds a whole store in memory, up to 2 GiB. ` +
-            `Export it as an evidence package instead (RECEIPT_DB=${input.path} npm start, then GET /v1/evidence/package) and verify that folder.`,
-        );
-      }
+      const tooLarge = sqliteTooLarge(input.path, statSync(abs).size, 'cli');
+      if (tooLarge) throw new UsageError(tooLarge);
       SQL ??= await initSqlJs();
       const db = await readOptional(abs);
       if (!db) throw new UsageError(`cannot read ${input.path}`);

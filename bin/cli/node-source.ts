@@ -4,6 +4,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceDir, SourceFile } from '../../lib/sources/package';
+import { SNIFF_BYTES, findBinary } from '../../lib/sources/text-sniff';
 
 const CHUNK = 1 << 20;
 
@@ -61,10 +62,13 @@ export async function sniff(p: string): Promise<{ kind: InputKind; reason?: stri
   if (!st.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
   const fh = await open(p, 'r');
   try {
-    const head = Buffer.alloc(64);
-    const { bytesRead } = await fh.read(head, 0, 64, 0);
-    const bytes = head.subarray(0, bytesRead);
-    if (bytes.subarray(0, 16).toString('latin1') === SQLITE_MAGIC) return { kind: 'sqlite' };
+    const head = Buffer.alloc(SNIFF_BYTES + 4);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    const block = head.subarray(0, bytesRead);
+    if (block.subarray(0, 16).toString('latin1') === SQLITE_MAGIC) return { kind: 'sqlite' };
+    const binary = findBinary(new Uint8Array(block.buffer, block.byteOffset, block.byteLength));
+    if (binary) return { kind: 'unknown', reason: `not a text log: ${binary.detail} (line ${binary.line})` };
+    const bytes = block.subarray(0, 64);
     let i = 0;
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
     while (i < bytes.length && [0x20, 0x09, 0x0a, 0x0d].includes(bytes[i]!)) i++;

@@ -61,40 +61,51 @@ interface FileStats {
   records: number;
 }
 
-/** Streams one file through the verifier (when it holds records) while hashing it. */
+/**
+ * Streams one file through the verifier (when it holds records) while hashing
+ * it. When the splitter stops early (a file that is not text), the rest is
+ * still hashed if `hash` (a package file's manifest check needs every byte),
+ * else it is not read at all.
+ */
 export async function streamFile(
   file: SourceFile,
   role: RecordRole | null,
   verifier: LogSink,
   space: string,
   displayName: string,
+  hash = true,
 ): Promise<FileStats> {
-  const hash = createSha256();
+  const sha = createSha256();
   let bytes = 0;
   let records = 0;
-  const source = file.stream();
+  // Iterated by hand so that the splitter stopping early does not close the source.
+  const source = file.stream()[Symbol.asyncIterator]();
+  const take = async (): Promise<Uint8Array | null> => {
+    const next = await source.next();
+    if (next.done) return null;
+    if (hash) sha.update(next.value);
+    bytes += next.value.length;
+    return next.value;
+  };
   const tee: AsyncIterable<Uint8Array> = {
     async *[Symbol.asyncIterator]() {
-      for await (const chunk of source) {
-        hash.update(chunk);
-        bytes += chunk.length;
-        yield chunk;
-      }
+      for (let chunk = await take(); chunk; chunk = await take()) yield chunk;
     },
   };
-  if (role === null || role === 'ignore') {
-    for await (const _ of tee) void _;
-  } else {
+  if (role !== null && role !== 'ignore') {
     for await (const ev of splitRecords(file.name, tee)) {
       records++;
       if (ev.kind === 'error') {
-        verifier.addProblem(makeProblem('parse_error', ev.message, { file: displayName, line: ev.line }));
+        const message = ev.whole ? `${displayName} ${ev.message}` : ev.message;
+        verifier.addProblem(makeProblem('parse_error', message, { file: displayName, line: ev.line }));
       } else {
         await verifier.addRecord(ev.text, { file: displayName, line: ev.line, role, space });
       }
     }
   }
-  return { sha256: toHex(hash.digest()), bytes, records };
+  if (hash) while (await take());
+  else await source.return?.();
+  return { sha256: toHex(sha.digest()), bytes, records };
 }
 
 /** Unsafe manifest paths (absolute, `..`, backslashes) are refused rather than resolved. */
@@ -204,5 +215,5 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
 
 /** Loads one loose NDJSON/JSON file into the verifier. */
 export async function loadFile(file: SourceFile, verifier: LogSink, space: string, displayName = file.name): Promise<void> {
-  await streamFile(file, roleForFileName(file.name), verifier, space, displayName);
+  await streamFile(file, roleForFileName(file.name), verifier, space, displayName, false);
 }

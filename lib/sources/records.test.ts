@@ -34,7 +34,7 @@ describe('splitLines (NDJSON)', () => {
     expect(events).toEqual([
       { kind: 'record', text: '{"a":1}', line: 1 },
       { kind: 'error', line: 2, message: 'line is not valid UTF-8' },
-      { kind: 'error', line: 3, message: 'record is larger than 20 bytes' },
+      { kind: 'error', line: 3, message: 'record over 20 bytes (50 bytes): skipped without reading it whole' },
       { kind: 'record', text: '{"b":2}', line: 4 },
     ]);
   });
@@ -59,7 +59,7 @@ describe('splitJsonArray', () => {
     const truncated = await collect(splitJsonArray(chunked(enc.encode('[{"a":1},\n{"b":'), 3)));
     expect(truncated).toEqual([
       { kind: 'record', text: '{"a":1}', line: 1 },
-      { kind: 'error', line: 2, message: 'the file ends inside the array: it is truncated' },
+      { kind: 'error', line: 2, message: 'the file ends in the middle of a record: the array element at line 2 never ends (the file is truncated)' },
     ]);
     expect((await collect(splitJsonArray(chunked(enc.encode('[1,]'), 1)))).at(-1)).toMatchObject({ kind: 'error', message: 'trailing comma before ]' });
     expect((await collect(splitJsonArray(chunked(enc.encode('[1] 2'), 1)))).at(-1)).toMatchObject({ kind: 'error' });
@@ -78,7 +78,7 @@ describe('splitRecords picks the format', () => {
 
   it('a single document over the limit is refused with advice', async () => {
     const events = await collect(wholeDocument(chunked(enc.encode('{"a":"' + 'x'.repeat(100) + '"}'), 16), { maxRecordBytes: 50 }));
-    expect(events).toEqual([{ kind: 'error', line: 1, message: expect.stringMatching(/larger than 50 bytes/) }]);
+    expect(events).toEqual([{ kind: 'error', line: 1, message: expect.stringMatching(/document is over 50 bytes; use NDJSON/) }]);
   });
 
   it('never throws on arbitrary bytes', async () => {

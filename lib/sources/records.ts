@@ -3,18 +3,31 @@
 // chunks and each record is decoded on its own, so a large log never needs the
 // whole file as one string. Attacker-controlled bytes: invalid UTF-8, an
 // oversized record or a truncated array become located errors, and every other
-// record still comes out.
+// record still comes out. A file that is not text at all (findBinary) is one
+// problem and is not read further.
 
 import { concatBytes } from '../bytes/hex';
+import { SNIFF_BYTES, findBinary } from './text-sniff';
 
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
+/** `whole`: the error is about the file as a whole (its message reads after the file's name) and no record follows. */
 export type RecordEvent =
   | { kind: 'record'; text: string; line: number }
-  | { kind: 'error'; line: number; message: string };
+  | { kind: 'error'; line: number; message: string; whole?: true };
 
 export interface SplitOptions {
   maxRecordBytes?: number;
+  /** Filled in as bytes are held for a record (tests prove the bound: one record, never a whole line past the limit). */
+  stats?: SplitStats;
+}
+
+export interface SplitStats {
+  maxBufferedBytes: number;
+}
+
+function noteBuffered(options: SplitOptions, bytes: number): void {
+  if (options.stats && bytes > options.stats.maxBufferedBytes) options.stats.maxBufferedBytes = bytes;
 }
 
 const NL = 0x0a;
@@ -32,6 +45,14 @@ function decodeRecord(bytes: Uint8Array, stripBom: boolean): string | null {
     return null;
   }
 }
+
+/** The record limit for people: "16 MiB", or bytes when it is not a whole number of MiB. */
+export function formatLimit(max: number): string {
+  return max % (1 << 20) === 0 ? `${max / (1 << 20)} MiB` : `${max} bytes`;
+}
+
+const oversizedMessage = (what: string, max: number, size: number) =>
+  `${what} over ${formatLimit(max)} (${size} bytes): skipped without reading it whole`;
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {
   return parts.length === 1 && parts[0]!.length === total ? parts[0]! : concatBytes(...parts);
@@ -65,6 +86,29 @@ function isBlank(bytes: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * True when `bytes` opens a JSON object or array that never closes: the last
+ * line of a file cut in the middle of a record. Scalars and garbage are left to
+ * the parser's own message.
+ */
+function isUnfinished(bytes: Uint8Array): boolean {
+  const str = new StringState();
+  let depth = 0;
+  let opened = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i]!;
+    if (!opened) {
+      if (c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a) continue;
+      if (c !== 0x7b && c !== 0x5b) return false;
+      opened = true;
+    }
+    if (str.step(c)) continue;
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return opened && (str.inString || depth > 0);
+}
+
 /** NDJSON: one record per line; blank lines are skipped; `\r\n` is accepted. */
 export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
   const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
@@ -72,14 +116,17 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
   let size = 0;
   let oversized = false;
   let line = 1;
-  const finishLine = function* (): Generator<RecordEvent> {
+  // Past the limit a line's bytes are counted and dropped, never held: memory is one record at most.
+  const finishLine = function* (terminated: boolean): Generator<RecordEvent> {
     const current = line++;
     if (oversized) {
-      yield { kind: 'error', line: current, message: `record is larger than ${max} bytes` };
+      yield { kind: 'error', line: current, message: oversizedMessage('record', max, size) };
     } else if (size > 0) {
       let bytes = concat(parts, size);
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-      if (!isBlank(bytes)) {
+      if (!terminated && isUnfinished(bytes)) {
+        yield { kind: 'error', line: current, message: `the file ends in the middle of a record: line ${current} stops after ${size} bytes (the file is truncated)` };
+      } else if (!isBlank(bytes)) {
         const text = decodeRecord(bytes, current === 1);
         if (text === null) yield { kind: 'error', line: current, message: 'line is not valid UTF-8' };
         else yield { kind: 'record', text, line: current };
@@ -100,15 +147,16 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
           parts = [];
         } else {
           parts.push(chunk.subarray(start, end));
+          noteBuffered(options, size + (end - start));
         }
       }
       size += end - start;
       if (nl === -1) break;
-      yield* finishLine();
+      yield* finishLine(true);
       start = nl + 1;
     }
   }
-  if (size > 0 || oversized) yield* finishLine();
+  if (size > 0 || oversized) yield* finishLine(false);
 }
 
 /**
@@ -129,12 +177,13 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
   let sawElement = false;
   const emit = (): RecordEvent | null => {
     const current = elementLine;
-    const bytes = concat(parts, size);
+    const total = size;
     const over = oversized;
+    const bytes = over ? new Uint8Array(0) : concat(parts, size);
     parts = [];
     size = 0;
     oversized = false;
-    if (over) return { kind: 'error', line: current, message: `array element is larger than ${max} bytes` };
+    if (over) return { kind: 'error', line: current, message: oversizedMessage('array element', max, total) };
     if (isBlank(bytes)) return { kind: 'error', line: current, message: 'empty array element' };
     const text = decodeRecord(bytes, false);
     return text === null ? { kind: 'error', line: current, message: 'array element is not valid UTF-8' } : { kind: 'record', text, line: current };
@@ -198,7 +247,7 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
   }
   const end: string = state;
   if (end === 'element') {
-    yield { kind: 'error', line: elementLine, message: 'the file ends inside the array: it is truncated' };
+    yield { kind: 'error', line: elementLine, message: `the file ends in the middle of a record: the array element at line ${elementLine} never ends (the file is truncated)` };
   } else if (end !== 'after') {
     yield { kind: 'error', line, message: end === 'before' ? 'the file is empty' : 'the file ends before the closing ]: it is truncated' };
   }
@@ -211,7 +260,10 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
     if (size + (to - from) > max) {
       oversized = true;
       parts = [];
-    } else parts.push(chunk.subarray(from, to));
+    } else {
+      parts.push(chunk.subarray(from, to));
+      noteBuffered(options, size + (to - from));
+    }
     size += to - from;
   }
 }
@@ -224,10 +276,11 @@ export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options:
   for await (const chunk of chunks) {
     size += chunk.length;
     if (size > max) {
-      yield { kind: 'error', line: 1, message: `document is larger than ${max} bytes; use NDJSON or a JSON array for large logs` };
+      yield { kind: 'error', line: 1, message: `document is over ${formatLimit(max)}; use NDJSON or a JSON array for large logs` };
       return;
     }
     parts.push(chunk);
+    noteBuffered(options, size);
   }
   const bytes = concat(parts, size);
   if (isBlank(bytes)) return;
@@ -240,24 +293,24 @@ export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options:
  * Picks the splitter from the file name and its first bytes: `.ndjson`/`.jsonl`
  * are line-delimited; otherwise `[` starts a streamed array, a first line that
  * is a complete JSON object means NDJSON, and anything else is one document.
+ * A file whose first block is not text (findBinary) is one `whole` error.
  */
 export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
   const lower = name.toLowerCase();
-  if (lower.endsWith('.ndjson') || lower.endsWith('.jsonl')) {
-    yield* splitLines(chunks, options);
-    return;
-  }
+  const ndjson = lower.endsWith('.ndjson') || lower.endsWith('.jsonl');
   const it = chunks[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let firstByte = -1;
   let headHasNewline = false;
   let headSize = 0;
-  // Peek until the first non-blank byte and the end of the first line (bounded).
-  while (headSize < 1 << 20) {
+  // Peek the sniffed block and, to choose a splitter by content, the first
+  // non-blank byte and the end of the first line (bounded).
+  while (headSize < 1 << 20 && !(headSize >= SNIFF_BYTES && (ndjson || headHasNewline))) {
     const next = await it.next();
     if (next.done) break;
     head.push(next.value);
     headSize += next.value.length;
+    noteBuffered(options, headSize);
     if (firstByte === -1) {
       for (const b of next.value) {
         if (b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d || b === 0xef || b === 0xbb || b === 0xbf) continue;
@@ -265,10 +318,13 @@ export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Arr
         break;
       }
     }
-    if (firstByte !== -1 && next.value.includes(NL)) {
-      headHasNewline = true;
-      break;
-    }
+    if (firstByte !== -1 && next.value.includes(NL)) headHasNewline = true;
+  }
+  const binary = findBinary(prefix(head, SNIFF_BYTES + 4));
+  if (binary) {
+    yield { kind: 'error', line: binary.line, message: `is not a text log: ${binary.detail}; the rest of it was not read`, whole: true };
+    await it.return?.();
+    return;
   }
   const replay: AsyncIterable<Uint8Array> = {
     async *[Symbol.asyncIterator]() {
@@ -280,13 +336,28 @@ export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Arr
       }
     },
   };
-  if (firstByte === 0x5b) {
+  if (ndjson) {
+    yield* splitLines(replay, options);
+  } else if (firstByte === 0x5b) {
     yield* splitJsonArray(replay, options);
   } else if (firstByte === 0x7b && headHasNewline && firstLineIsComplete(head)) {
     yield* splitLines(replay, options);
   } else {
     yield* wholeDocument(replay, options);
   }
+}
+
+/** The first `n` bytes of `chunks` (fewer when they hold fewer). */
+function prefix(chunks: Uint8Array[], n: number): Uint8Array {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (const c of chunks) {
+    if (size >= n) break;
+    const part = c.subarray(0, n - size);
+    parts.push(part);
+    size += part.length;
+  }
+  return concat(parts, size);
 }
 
 /** True when the first non-blank line is a balanced `{…}` with content after it (NDJSON). */

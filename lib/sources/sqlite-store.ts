@@ -10,6 +10,7 @@
 // (sql.js's own string path would cut at NUL and replace invalid UTF-8).
 import type { Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
 import { applyWal, readDbPageSize } from './sqlite-wal';
+import { resumeKey } from './sqlite-skip';
 import { type CapabilityLineage, MAX_LINEAGE, lineageRow } from './lineage';
 
 export type ChioTable =
@@ -63,11 +64,13 @@ export function isRowError(row: object): row is RowError {
 type ColumnType = 'int' | 'text';
 type Row = Record<string, number | string>;
 const RECEIPT_COLUMNS = { seq: 'int', receipt_id: 'text', raw_json: 'text' } as const;
-const TABLES: Record<ChioTable, { order: string; columns: Record<string, ColumnType> }> = {
-  chio_tool_receipts: { order: 'seq', columns: RECEIPT_COLUMNS },
-  chio_child_receipts: { order: 'seq', columns: RECEIPT_COLUMNS },
+/** `order`: the column rows are read by; when it is the rowid (alias), a damaged page is skipped by seeking past it. */
+const TABLES: Record<ChioTable, { order: string; columns: Record<string, ColumnType>; orderIsRowid?: true }> = {
+  chio_tool_receipts: { order: 'seq', columns: RECEIPT_COLUMNS, orderIsRowid: true },
+  chio_child_receipts: { order: 'seq', columns: RECEIPT_COLUMNS, orderIsRowid: true },
   claim_receipt_log_entries: {
     order: 'entry_seq',
+    orderIsRowid: true,
     columns: { entry_seq: 'int', receipt_id: 'text', receipt_kind: 'text', source_seq: 'int' },
   },
   kernel_checkpoints: {
@@ -77,7 +80,7 @@ const TABLES: Record<ChioTable, { order: string; columns: Record<string, ColumnT
       issued_at: 'int', statement_json: 'text', signature: 'text', kernel_key: 'text',
     },
   },
-  http_receipts: { order: 'rowid', columns: { id: 'text', receipt_json: 'text' } },
+  http_receipts: { order: 'rowid', columns: { id: 'text', receipt_json: 'text' }, orderIsRowid: true },
 };
 const KNOWN = Object.keys(TABLES) as ChioTable[];
 const DECODERS: Record<string, string> = { 'UTF-8': 'utf-8', 'UTF-16le': 'utf-16le', 'UTF-16be': 'utf-16be' };
@@ -97,11 +100,16 @@ function closeQuietly(x: Database | Statement): void {
   }
 }
 
-function selectSql(table: ChioTable): string {
+/** Rowid, each column's type and value, and last the order key (for resuming); from a key on when `from`. */
+function selectSql(table: ChioTable, from: boolean): string {
   const spec = TABLES[table];
   const cols = Object.entries(spec.columns).map(([c, t]) => `typeof("${c}"), CAST("${c}" AS ${t === 'int' ? 'TEXT' : 'BLOB'})`);
-  return `SELECT CAST(rowid AS TEXT), ${cols.join(', ')} FROM "${table}" ORDER BY "${spec.order}"`;
+  const where = from ? ` WHERE "${spec.order}" >= ?` : '';
+  return `SELECT CAST(rowid AS TEXT), ${cols.join(', ')}, "${spec.order}" FROM "${table}"${where} ORDER BY "${spec.order}"`;
 }
+
+/** Damaged regions skipped per table before reading it gives up. */
+const MAX_SKIPS = 64;
 
 interface Problem { problem: string }
 
@@ -140,36 +148,58 @@ function* readTable<T>(ctx: Ctx, table: ChioTable, build: (r: Row) => T | string
     return;
   }
   if (!ctx.tables.has(table)) return;
-  let stmt: Statement;
-  try {
-    stmt = ctx.db.prepare(selectSql(table));
-  } catch (e) {
-    yield { error: `cannot read ${table}: ${messageOf(e)}`, table, rowid: null };
-    return;
-  }
-  ctx.open.add(stmt);
-  try {
-    for (;;) {
-      let values: SqlValue[];
-      try {
-        if (!stmt.step()) break;
-        values = stmt.get();
-      } catch (e) {
-        // A corrupt b-tree or a closed store: the cursor cannot move on, so this ends the table.
-        yield { error: `reading ${table} stopped: ${messageOf(e)}`, table, rowid: null };
-        break;
-      }
-      const row = decodeRow(ctx, table, values);
-      if (isRowError(row)) yield row;
-      else {
-        const built = build(row);
-        const rowid = values[0] as string;
-        yield typeof built === 'string' ? { error: built, table, rowid } : built;
-      }
+  const { order, orderIsRowid } = TABLES[table];
+  let from: number | null = null;
+  let lastKey: number | null = null;
+  for (let skips = 0; ; skips++) {
+    let stmt: Statement;
+    try {
+      stmt = ctx.db.prepare(selectSql(table, from !== null));
+      if (from !== null) stmt.bind([from]);
+    } catch (e) {
+      yield { error: `cannot read ${table}: ${messageOf(e)}`, table, rowid: null };
+      return;
     }
-  } finally {
-    ctx.open.delete(stmt);
-    closeQuietly(stmt);
+    ctx.open.add(stmt);
+    let failure: string | null = null;
+    try {
+      for (;;) {
+        let values: SqlValue[];
+        try {
+          if (!stmt.step()) break;
+          values = stmt.get();
+        } catch (e) {
+          // A damaged b-tree page (or a closed store): this cursor cannot move on.
+          failure = messageOf(e);
+          break;
+        }
+        const key = values[values.length - 1];
+        if (typeof key === 'number') lastKey = key;
+        const row = decodeRow(ctx, table, values);
+        if (isRowError(row)) yield row;
+        else {
+          const built = build(row);
+          const rowid = values[0] as string;
+          yield typeof built === 'string' ? { error: built, table, rowid } : built;
+        }
+      }
+    } finally {
+      ctx.open.delete(stmt);
+      closeQuietly(stmt);
+    }
+    if (failure === null) return;
+    const next: number | null = orderIsRowid && !ctx.closed && skips < MAX_SKIPS ? resumeKey(ctx.db, table, order, lastKey) : null;
+    const first = lastKey === null ? null : lastKey + 1;
+    const rowid = first === null ? null : String(first);
+    if (next === null) {
+      const after = lastKey === null ? 'before its first row' : `after ${order} ${lastKey}`;
+      yield { error: `reading ${table} stopped ${after}: ${failure}`, table, rowid };
+      return;
+    }
+    const range = first === null ? `${order} up to ${next - 1}` : `${order} ${first} to ${next - 1}`;
+    yield { error: `${range} could not be read (${failure}); reading went on at ${order} ${next}`, table, rowid };
+    from = next;
+    lastKey = next - 1;
   }
 }
 

@@ -8,6 +8,7 @@ import { reconcileBudgets } from '../finance/reconcile';
 import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { InclusionIndex } from './inclusion';
+import { ParseErrorCap } from './parse-error-cap';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
 import { type PackageReport, type VerificationReport, buildReport, checkpointVerdict } from './report';
@@ -19,6 +20,8 @@ export class LogAssembler {
   private readonly inclusion = new InclusionIndex();
   private readonly transparency: TransparencyEntry[] = [];
   private readonly problems: Problem[] = [];
+  /** Parse errors, at most a hundred per file plus a summary (a garbage file must not hold millions). */
+  private readonly parseErrors = new ParseErrorCap();
   /** Records' problem lists, kept by reference: signature checks still running append to them. */
   private readonly recordProblems: Problem[][] = [];
   private readonly packages: PackageReport[] = [];
@@ -40,11 +43,19 @@ export class LogAssembler {
     }
     for (const p of out.proofs) this.inclusion.addProof(p);
     this.transparency.push(...out.transparency);
+    this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);
   }
 
   addProblem(problem: Problem): void {
-    this.problems.push(problem);
+    if (!this.parseErrors.take(problem)) this.problems.push(problem);
+  }
+
+  /** Moves `list`'s parse errors into the cap, in place: checks still running append to the same list. */
+  private keepUncapped(list: Problem[]): void {
+    let kept = 0;
+    for (const p of list) if (!this.parseErrors.take(p)) list[kept++] = p;
+    list.length = kept;
   }
 
   /** A package's `manifest` check, from the package loader. */
@@ -52,7 +63,7 @@ export class LogAssembler {
     const { space, ...report } = pkg;
     this.packages.push(report);
     this.packageSpaces.set(report, space);
-    this.problems.push(...problems);
+    for (const p of problems) this.addProblem(p);
   }
 
   /** How a source's checkpoints cover its receipts, shown with inclusion results. */
@@ -74,8 +85,12 @@ export class LogAssembler {
     // Workers deliver in any order; every decision below reads entries in log order.
     this.receipts.sort((a, b) => a.order - b.order);
     this.checkpoints.sort((a, b) => a.order - b.order);
-    for (const list of this.recordProblems) this.problems.push(...list);
+    for (const list of this.recordProblems) {
+      this.keepUncapped(list);
+      this.problems.push(...list);
+    }
     this.recordProblems.length = 0;
+    this.problems.push(...this.parseErrors.problems());
     this.problems.push(...evaluateCheckpoints(this.checkpoints));
     const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
     this.problems.push(...this.inclusion.finish(this.receipts, verified));

@@ -5,6 +5,7 @@
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { loadFile, loadPackage } from '../sources/package';
 import { openChioStore } from '../sources/sqlite-store';
+import { sqliteTooLarge } from '../sources/sqlite-size';
 import { RecordHost } from '../sources/record-host';
 import { loadStore } from '../sources/store';
 import { makeProblem } from '../verify/problems';
@@ -63,6 +64,9 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
   const res = await fetch(u);
   if (!res.ok || !res.body) throw new Error(`${u.href}: HTTP ${res.status}`);
   if (/\.(sqlite3?|db)$/i.test(name)) {
+    const announced = Number(res.headers.get('content-length') ?? 0);
+    const tooLarge = sqliteTooLarge(name, announced, 'page');
+    if (tooLarge) throw new Error(tooLarge);
     const db = new Uint8Array(await res.arrayBuffer());
     count(db.length);
     const opened = openChioStore(await sqlJs(), db);
@@ -166,6 +170,11 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
             });
           } else {
             await isolated(group.name, async () => {
+              const tooLarge = sqliteTooLarge(group.name, group.db.size + (group.wal?.size ?? 0), 'page');
+              if (tooLarge) {
+                p.addProblem(makeProblem('parse_error', tooLarge, { file: group.name }));
+                return;
+              }
               const db = new Uint8Array(await group.db.arrayBuffer());
               const wal = group.wal ? new Uint8Array(await group.wal.arrayBuffer()) : undefined;
               count(db.length + (wal?.length ?? 0));
