@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { LogProvider } from '../components/data/log-provider';
 import { Nav } from '../components/nav';
+import { ForkGate } from '../components/trust/fork-gate';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -15,6 +16,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <LogProvider>
           <Nav />
+          <ForkGate />
           {children}
         </LogProvider>
       </body>

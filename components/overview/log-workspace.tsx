@@ -9,7 +9,7 @@ import { useLog } from '../data/log-provider';
 import { ApiTokenPrompt } from '../loader/api-token-prompt';
 import { SourcePicker } from '../loader/source-picker';
 import { VerifyProgress } from '../loader/verify-progress';
-import { CheckpointContinuity } from './checkpoint-continuity';
+import { CheckpointContinuity, forksOf } from './checkpoint-continuity';
 import { ReportSummary } from './report-summary';
 
 export function LogWorkspace() {
@@ -49,6 +49,7 @@ export function LogWorkspace() {
             bytes={session.progress.bytesRead}
             ms={session.progress.elapsedMs}
             pinned={new Set(trust.map((t) => t.key))}
+            forked={continuity?.load === session.verifiedCheckpoints && forksOf(continuity.outcomes).length > 0}
           />
         </>
       )}
