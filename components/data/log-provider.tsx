@@ -9,6 +9,7 @@ import type { LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
 import { type Continuity, useCheckpointMemory } from './use-checkpoint-memory';
 import type { RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
+import type { MemoryImport } from '../../lib/trust/checkpoint-memory-import';
 import { useTrustKeys } from './use-trust-keys';
 import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
@@ -41,6 +42,10 @@ interface LogContextValue {
   /** Stored entries that could not be read (and are ignored). */
   memoryIssues: string[];
   forgetCheckpoint: (key: string) => void;
+  /** Adds the logs of a checkpoint file to the memory, or says why the file is refused (nothing changes then). */
+  importCheckpoints: (text: string) => MemoryImport;
+  /** The remembered checkpoints as a file. */
+  exportCheckpoints: () => string;
   /** Keeps this tab's API token for this server's log and opens that log with it again. */
   setApiToken: (token: string) => void;
 }
@@ -135,8 +140,9 @@ export function LogProvider({ children }: { children: ReactNode }) {
     () => ({
       session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
       continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
+      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText,
     }),
-    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken],
+    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }
