@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 
 // Journey: an auditor is sent a link to a server whose /v1 API needs a bearer token
@@ -10,13 +13,17 @@ const TOKEN = 'e2e-Token.with+plus/and~tilde-7f3a9c';
 
 let server: ChildProcess | null = null;
 let serverLog = '';
+// This server's own request log, when the build writes one (RECEIPT_AUDIT_REQUEST_LOG, set by
+// playwright.config.ts once the request-log change is merged): not the shared server's file.
+const REQUEST_LOG = process.env.RECEIPT_AUDIT_REQUEST_LOG ? join(mkdtempSync(join(tmpdir(), 'receipt-audit-token-')), 'requests.ndjson') : undefined;
+const loggedUrls = () => (REQUEST_LOG && existsSync(REQUEST_LOG) ? readFileSync(REQUEST_LOG, 'utf8').split('\n').filter(Boolean) : []);
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(PORT), RECEIPT_API_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(PORT), RECEIPT_API_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: '1', ...(REQUEST_LOG ? { RECEIPT_AUDIT_REQUEST_LOG: REQUEST_LOG } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d: Buffer) => (serverLog += d.toString()));
@@ -94,6 +101,12 @@ test('a token in the link fragment leaves the address bar at once, opens the log
   for (const r of requests) {
     expect(r.url).not.toContain(encodeURIComponent(TOKEN));
     expect(r.referer ?? '', r.url).not.toContain('token');
+  }
+
+  // A fragment never reaches the server: its request log, when it keeps one, never holds the token.
+  if (REQUEST_LOG) {
+    expect(loggedUrls().length).toBeGreaterThan(0);
+    expect(loggedUrls().filter((line) => line.includes('e2e-Token'))).toEqual([]);
   }
 
   // In this tab's sessionStorage only.
