@@ -8,8 +8,7 @@ import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { useLog } from '../data/log-provider';
 import { MAX_TRUST_FILE_BYTES, type TrustEntry, mergeTrustEntries, parseTrustEntries, readTrustFileText, trustFileText } from '../../lib/trust/trust-file';
 import { MAX_CHECKPOINT_FILE_BYTES } from '../../lib/trust/checkpoint-memory-import';
-import { downloadText } from '../data/download';
-import { ImportFileButton } from './import-file-button';
+import { TransferRow } from './transfer-row';
 import { RememberedCheckpoints } from './remembered-checkpoints';
 
 const toUnix = (local: string): number | undefined => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
@@ -98,24 +97,22 @@ export function TrustManager() {
           </tbody>
         </table>
       )}
-      <p className="picker-row">
-        <button type="button" className="button" onClick={() => downloadText('receipt-audit-trust.json', trustFileText(trust))} disabled={trust.length === 0}>
-          Export (for receipt-audit --trust-file)
-        </button>
-        <ImportFileButton
-          label="Import…"
-          testId="trust-import"
-          maxBytes={MAX_TRUST_FILE_BYTES}
-          onRefused={setMessage}
-          onText={(name, text) => {
-            const parsed = readTrustFileText(text);
-            if (!parsed.ok) return setMessage(`${name}: ${parsed.error}; nothing was imported.`);
-            const merged = mergeTrustEntries(trust, parsed.entries);
-            saveTrust(merged.entries);
-            setMessage(`Imported ${merged.added} key(s) from ${name}${merged.added < parsed.entries.length ? ` (${parsed.entries.length - merged.added} already pinned)` : ''}.`);
-          }}
-        />
-      </p>
+      <TransferRow
+        exportLabel="Export (for receipt-audit --trust-file)"
+        fileName="receipt-audit-trust.json"
+        exportText={trust.length > 0 ? () => trustFileText(trust) : null}
+        importLabel="Import…"
+        testId="trust-import"
+        maxBytes={MAX_TRUST_FILE_BYTES}
+        onRefused={setMessage}
+        onImport={(name, text) => {
+          const parsed = readTrustFileText(text);
+          if (!parsed.ok) return setMessage(`${name}: ${parsed.error}; nothing was imported.`);
+          const merged = mergeTrustEntries(trust, parsed.entries);
+          saveTrust(merged.entries);
+          setMessage(`Imported ${merged.added} key(s) from ${name}${merged.added < parsed.entries.length ? ` (${parsed.entries.length - merged.added} already pinned)` : ''}.`);
+        }}
+      />
 
       {seen.length > 0 && (
         <>
@@ -132,22 +129,20 @@ export function TrustManager() {
       )}
 
       <RememberedCheckpoints remembered={remembered} issues={memoryIssues} onForget={forgetCheckpoint} />
-      <p className="picker-row">
-        <button type="button" className="button" onClick={() => downloadText('receipt-audit-checkpoints.json', exportCheckpoints())} disabled={remembered.length === 0}>
-          Export the remembered checkpoints
-        </button>
-        <ImportFileButton
-          label="Import checkpoints…"
-          testId="checkpoints-import"
-          maxBytes={MAX_CHECKPOINT_FILE_BYTES}
-          onRefused={setMemoryMessage}
-          onText={(name, text) => {
-            const result = importCheckpoints(text);
-            if (!result.ok) return setMemoryMessage(`${name} was not imported: ${result.error}. Nothing changed.`);
-            setMemoryMessage(`Imported the checkpoints of ${result.added.length} log(s) from ${name}${result.unchanged.length ? ` (${result.unchanged.length} already remembered)` : ''}.`);
-          }}
-        />
-      </p>
+      <TransferRow
+        exportLabel="Export the remembered checkpoints"
+        fileName="receipt-audit-checkpoints.json"
+        exportText={remembered.length > 0 ? exportCheckpoints : null}
+        importLabel="Import checkpoints…"
+        testId="checkpoints-import"
+        maxBytes={MAX_CHECKPOINT_FILE_BYTES}
+        onRefused={setMemoryMessage}
+        onImport={(name, text) => {
+          const result = importCheckpoints(text);
+          if (!result.ok) return setMemoryMessage(`${name} was not imported: ${result.error}. Nothing changed.`);
+          setMemoryMessage(`Imported the checkpoints of ${result.added.length} log(s) from ${name}${result.unchanged.length ? ` (${result.unchanged.length} already remembered)` : ''}.`);
+        }}
+      />
       {memoryMessage && (
         <p role="status" data-testid="checkpoints-status">
           {memoryMessage}
