@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { LogProvider } from '../components/data/log-provider';
 import { Nav } from '../components/nav';
+import { ForkGate } from '../components/trust/fork-gate';
 import './globals.css';
 
 // Every page is rendered per request: proxy.ts gives each response a fresh CSP nonce, which
@@ -19,6 +20,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <LogProvider>
           <Nav />
+          <ForkGate />
           {children}
         </LogProvider>
       </body>

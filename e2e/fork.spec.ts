@@ -29,8 +29,31 @@ test('a store of the same kernel key with another history is a fork; the demo lo
   await expect(remembered).toContainText('2301–2400');
   const rememberedSha = (await remembered.locator('code').nth(1).innerText()).trim();
 
-  // The forked store, picked through the file input.
+  // The forked store, picked through the file input: a modal alert dialog blocks the page, with
+  // both checkpoint digests, until it is acknowledged; Escape does not dismiss it.
   await openFiles(page, [forked]);
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  expect(await dialog.evaluate((d) => d.matches(':modal'))).toBe(true);
+  const side = dialog.getByTestId('fork-dialog-fork');
+  await expect(side).toHaveAttribute('data-key', DEMO_KEY);
+  await expect(side).toHaveAttribute('data-seq', '24');
+  await expect(side.getByTestId('fork-known')).toHaveText(rememberedSha);
+  await expect(side.getByTestId('fork-found')).toHaveText(/^[0-9a-f]{64}$/);
+  await expect(side.getByTestId('fork-found')).not.toHaveText(rememberedSha);
+  const summary2 = page.getByTestId('verify-summary');
+  await expect(summary2).toHaveAttribute('data-ok', 'false');
+  await expect(summary2).toHaveAttribute('data-fork', 'true');
+  await page.screenshot({ path: join(testInfo.project.outputDir, 'fork-dialog.png') });
+  // Behind it nothing can be reached: the explorer link does not take a click.
+  await expect(page.getByRole('link', { name: 'Receipts' }).click({ timeout: 1_500 })).rejects.toThrow();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  await dialog.getByTestId('fork-acknowledge').click();
+  await expect(dialog).toHaveCount(0);
+
+  // Acknowledged, the overview still shows the fork loudly.
   const fork = page.getByTestId('fork-warning');
   await expect(fork).toBeVisible();
   await expect(fork).toHaveAttribute('role', 'alert');
@@ -50,6 +73,8 @@ test('a store of the same kernel key with another history is a fork; the demo lo
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
   await expect(page.getByTestId('checkpoint-continues')).toContainText('continues checkpoint 24');
   await expect(page.getByTestId('fork-warning')).toHaveCount(0);
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(summary).toHaveAttribute('data-fork', 'false');
 
   // Forgetting the key on /trust empties the memory for it.
   await page.goto('/trust');

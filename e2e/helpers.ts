@@ -24,3 +24,15 @@ export async function pinKey(page: Page, key: string): Promise<void> {
   await page.getByTestId('trust-key-add').click();
   await expect(page.getByTestId('trust-list')).toContainText(key);
 }
+
+/** Opens the first denied receipt of the demo log from the explorer, as a user does. */
+export async function openDeniedDemoReceipt(page: Page): Promise<string> {
+  await page.goto('/receipts?decision=deny&guard=budget');
+  const row = page.locator('[data-receipt-id]').first();
+  await expect(row).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+  const id = (await row.getAttribute('data-receipt-id'))!;
+  await row.click();
+  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(id)}$`));
+  await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+  return id;
+}

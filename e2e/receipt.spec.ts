@@ -1,25 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { openFiles, pinKey } from './helpers';
+import { expect, test } from '@playwright/test';
+import { openDeniedDemoReceipt, openFiles, pinKey } from './helpers';
 
 // Each journey verifies the demo log in the page (several times over for the share round trip).
 test.describe.configure({ timeout: 120_000 });
 
 const DEMO_KEY = '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f17';
-
-/** Opens the first denied receipt of the demo log from the explorer, as a user does. */
-async function openDeniedDemoReceipt(page: Page): Promise<string> {
-  await page.goto('/receipts?decision=deny&guard=budget');
-  const row = page.locator('[data-receipt-id]').first();
-  await expect(row).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
-  const id = (await row.getAttribute('data-receipt-id'))!;
-  await row.click();
-  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(id)}$`));
-  await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
-  return id;
-}
 
 // Journey: an auditor opens one denied receipt of the demo and reads all of it.
 test('the receipt page lays a receipt open: guards, parameters, hashes, Merkle path, fields, bytes, request tree', async ({ page }, testInfo) => {

@@ -3,11 +3,13 @@
 // explorer, receipt page) so moving between them never re-verifies. It opens
 // this server's log by default, reopens a server or URL source after a reload,
 // and re-verifies when the pinned keys change.
-import { type ReactNode, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { readApiToken, saveApiToken, syncAddressBar } from './api-token';
 import type { LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
 import { type Continuity, useCheckpointMemory } from './use-checkpoint-memory';
 import type { RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
+import type { MemoryImport } from '../../lib/trust/checkpoint-memory-import';
 import { useTrustKeys } from './use-trust-keys';
 import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
@@ -40,6 +42,12 @@ interface LogContextValue {
   /** Stored entries that could not be read (and are ignored). */
   memoryIssues: string[];
   forgetCheckpoint: (key: string) => void;
+  /** Adds the logs of a checkpoint file to the memory, or says why the file is refused (nothing changes then). */
+  importCheckpoints: (text: string) => MemoryImport;
+  /** The remembered checkpoints as a file. */
+  exportCheckpoints: () => string;
+  /** Keeps this tab's API token for this server's log and opens that log with it again. */
+  setApiToken: (token: string) => void;
 }
 
 const LogContext = createContext<LogContextValue | null>(null);
@@ -65,6 +73,18 @@ export function LogProvider({ children }: { children: ReactNode }) {
   }, []);
   const memory = useCheckpointMemory(session, openSources);
 
+  // A token a link carried is out of the address bar before any of the page's own requests.
+  useLayoutEffect(syncAddressBar, []);
+
+  // The API token goes with a session only when it opens this server's log.
+  const start = useCallback(
+    (run: typeof openSession, sources: LogSource[]) => {
+      const token = sources.some((s) => s.kind === 'server') ? readApiToken() : null;
+      run(sources, token ?? undefined);
+    },
+    [],
+  );
+
   const open = useCallback(
     (sources: LogSource[]) => {
       last.current = sources;
@@ -72,9 +92,17 @@ export function LogProvider({ children }: { children: ReactNode }) {
       setOpenSources(sources);
       if (restorable(sources)) sessionStorage.setItem(LAST_SOURCE, JSON.stringify(sources));
       else sessionStorage.removeItem(LAST_SOURCE);
-      openSession(sources);
+      start(openSession, sources);
     },
-    [openSession],
+    [openSession, start],
+  );
+
+  const setApiToken = useCallback(
+    (token: string) => {
+      saveApiToken(token);
+      open(last.current?.some((s) => s.kind === 'server') ? last.current : [{ kind: 'server' }]);
+    },
+    [open],
   );
 
   // Once a page wants the log and the pinned keys are read: open the log a link names, or
@@ -96,19 +124,25 @@ export function LogProvider({ children }: { children: ReactNode }) {
     open(sources);
   }, [trust.loaded, wanted, preferred]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // A token the server refused is not kept for the next reload.
+  useEffect(() => {
+    if (session.status === 'error' && session.auth === 'rejected') saveApiToken(null);
+  }, [session]);
+
   // Whenever the pinned keys change, the open log is verified again under them.
   useEffect(() => {
     if (!last.current || openedWith.current === openSession) return;
     openedWith.current = openSession;
-    openSession(last.current);
-  }, [openSession]);
+    start(openSession, last.current);
+  }, [openSession, start]);
 
   const value = useMemo(
     () => ({
       session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
-      continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget,
+      continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
+      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText,
     }),
-    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget],
+    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ContinuityOutcome, type RememberedCheckpoint, compareWithMemory } from '../../lib/trust/checkpoint-memory';
 import { checkpointMemoryToJson, parseCheckpointMemory } from '../../lib/trust/checkpoint-memory-json';
+import { type MemoryImport, checkpointFileText, importCheckpointMemory } from '../../lib/trust/checkpoint-memory-import';
 import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
 import { type LogSource, describeSources } from '../../lib/workers/protocol';
 import type { Session } from './use-log-session';
@@ -76,5 +77,25 @@ export function useCheckpointMemory(session: Session, sources: readonly LogSourc
     [refresh],
   );
 
-  return { continuity, remembered, issues, forget };
+  /** Adds a checkpoint file's logs (checkpoint-memory-import.ts); a refused file changes nothing. */
+  const importText = useCallback(
+    (text: string): MemoryImport => {
+      const result = importCheckpointMemory(read().memory, text);
+      if (result.ok && result.added.length > 0) {
+        try {
+          localStorage.setItem(STORAGE, checkpointMemoryToJson(result.memory));
+        } catch {
+          return { ok: false, error: 'the checkpoint memory could not be saved (localStorage is full or blocked)' };
+        }
+      }
+      refresh();
+      return result;
+    },
+    [refresh],
+  );
+
+  /** The export file: what is stored now (another tab may have advanced it). */
+  const exportText = useCallback(() => checkpointFileText(read().memory), []);
+
+  return { continuity, remembered, issues, forget, importText, exportText };
 }

@@ -29,7 +29,8 @@ export type Session =
       lineage: LineageSet;
     }
   | { status: 'cancelled'; label: string }
-  | { status: 'error'; label: string; message: string };
+  /** `auth`: this server's API answered 401, without a token (`required`) or to the one sent (`rejected`). */
+  | { status: 'error'; label: string; message: string; auth?: 'required' | 'rejected' };
 
 const NO_KEYS: PinnedKey[] = [];
 
@@ -49,7 +50,7 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
   }, []);
 
   const open = useCallback(
-    (sources: LogSource[]) => {
+    (sources: LogSource[], serverToken?: string) => {
       stop();
       rows.current = new RowStore();
       const label = describeSources(sources);
@@ -85,6 +86,12 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         } else if (m.type === 'bundle') {
           pending.current.get(m.req)?.(m.answer);
           pending.current.delete(m.req);
+        } else if (m.type === 'unauthorized') {
+          const message = m.tokenSent
+            ? "this server refused the API token (HTTP 401): it is not valid for this server's log. Enter the token again."
+            : "this server's log needs an API token (HTTP 401). Enter the token you were given.";
+          setSession({ status: 'error', label, message, auth: m.tokenSent ? 'rejected' : 'required' });
+          stop();
         } else {
           setSession({ status: 'error', label, message: m.message });
           stop();
@@ -96,7 +103,7 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         setSession((s) => (s.status === 'running' ? { status: 'error', label, message: e.message || 'the verification worker failed to start' } : s));
         stop();
       };
-      w.postMessage({ type: 'open', sources, trust });
+      w.postMessage({ type: 'open', sources, trust, ...(serverToken !== undefined ? { serverToken } : {}) });
     },
     [stop, trust],
   );

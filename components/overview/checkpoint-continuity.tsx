@@ -59,18 +59,32 @@ function Outcome({ o }: { o: ContinuityOutcome }) {
   }
 }
 
-const HOW: Record<Extract<ContinuityOutcome, { kind: 'fork' }>['how'], (seq: bigint) => string> = {
+const HOW: Record<Fork['how'], (seq: bigint) => string> = {
   same_seq: (seq) => `This load holds a different checkpoint ${seq}, validly signed by the same key.`,
   previous_link: (seq) => `This load's checkpoint ${seq + 1n}, validly signed by the same key, names a different checkpoint ${seq} as its predecessor.`,
   predecessor: (seq) => `The remembered checkpoint ${seq + 1n} names a different checkpoint ${seq} as its predecessor than the one in this load.`,
   within_load: (seq) => `This load itself holds two different checkpoints ${seq}, both validly signed by the same key.`,
 };
 
-function ForkWarning({ o }: { o: Extract<ContinuityOutcome, { kind: 'fork' }> }) {
+type Fork = Extract<ContinuityOutcome, { kind: 'fork' }>;
+
+/** The outcomes of a finished load that are forks (the blocking dialog's and the overview's). */
+export const forksOf = (outcomes: readonly ContinuityOutcome[]): Fork[] => outcomes.filter((o): o is Fork => o.kind === 'fork');
+
+function ForkWarning({ o }: { o: Fork }) {
+  return (
+    <div role="alert" className="banner fork" data-testid="fork-warning" data-how={o.how} data-key={o.key} data-seq={String(o.seq)}>
+      <ForkDetails o={o} />
+    </div>
+  );
+}
+
+/** One fork: both checkpoint digests at the seq, where each comes from, and what it means. */
+export function ForkDetails({ o }: { o: Fork }) {
   const side = (s: ForkSide) => (s.seenAtMs !== undefined ? `seen on ${formatSeenAt(s.seenAtMs)} from ${s.source}` : `in ${s.source}`);
   const inLoad = o.how === 'within_load';
   return (
-    <div role="alert" className="banner fork" data-testid="fork-warning" data-how={o.how} data-key={o.key} data-seq={String(o.seq)}>
+    <>
       <h2>Fork: this log has two different histories at checkpoint {String(o.seq)}</h2>
       <p>
         Kernel key <code>{o.key}</code>. {HOW[o.how](o.seq)}
@@ -93,6 +107,6 @@ function ForkWarning({ o }: { o: Extract<ContinuityOutcome, { kind: 'fork' }> })
           ? ` This browser still remembers checkpoint ${o.remembered.checkpointSeq} (${o.remembered.sha256.slice(0, 16)}…); it is not replaced by this load.`
           : ''}
       </p>
-    </div>
+    </>
   );
 }

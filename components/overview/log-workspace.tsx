@@ -6,13 +6,14 @@ import { useEffect } from 'react';
 import { reportJsonParts } from '../../lib/verify/report-json';
 import { downloadText } from '../data/download';
 import { useLog } from '../data/log-provider';
+import { ApiTokenPrompt } from '../loader/api-token-prompt';
 import { SourcePicker } from '../loader/source-picker';
 import { VerifyProgress } from '../loader/verify-progress';
-import { CheckpointContinuity } from './checkpoint-continuity';
+import { CheckpointContinuity, forksOf } from './checkpoint-continuity';
 import { ReportSummary } from './report-summary';
 
 export function LogWorkspace() {
-  const { session, open, cancel, ensureOpen, trust, continuity, sources } = useLog();
+  const { session, open, cancel, ensureOpen, trust, continuity, sources, setApiToken } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   return (
     <>
@@ -33,6 +34,7 @@ export function LogWorkspace() {
           Could not verify {session.label}: {session.message}
         </p>
       )}
+      {session.status === 'error' && session.auth && <ApiTokenPrompt rejected={session.auth === 'rejected'} onToken={setApiToken} />}
       {session.status === 'done' && (
         <>
           {continuity?.load === session.verifiedCheckpoints && <CheckpointContinuity outcomes={continuity.outcomes} />}
@@ -47,6 +49,7 @@ export function LogWorkspace() {
             bytes={session.progress.bytesRead}
             ms={session.progress.elapsedMs}
             pinned={new Set(trust.map((t) => t.key))}
+            forked={continuity?.load === session.verifiedCheckpoints && forksOf(continuity.outcomes).length > 0}
           />
         </>
       )}

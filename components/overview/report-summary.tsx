@@ -11,8 +11,13 @@ import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups'
 import { CheckpointTimeline } from './checkpoint-timeline';
 import { ProblemList } from './problem-list';
 
-export function ReportSummary({ report, label, bytes, ms, pinned }: { report: VerificationReport; label: string; bytes: number; ms: number; pinned: Set<string> }) {
+/**
+ * `forked`: the load contradicts a checkpoint this browser remembers (checkpoint-memory.ts), so
+ * its status is not ok even when every check in it passed.
+ */
+export function ReportSummary({ report, label, bytes, ms, pinned, forked = false }: { report: VerificationReport; label: string; bytes: number; ms: number; pinned: Set<string>; forked?: boolean }) {
   const s = report.summary;
+  const ok = report.ok && !forked;
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   const coverage = useMemo(() => buildCoverage(report), [report]);
   const linker = useMemo(() => new ProblemLinker(report, coverage), [report, coverage]);
@@ -20,9 +25,9 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
   // One pass over every receipt's checks (a million at most): once per report, not per render.
   const totals = useMemo(() => checkTotals(report.receipts), [report]);
   return (
-    <section data-testid="verify-summary" data-ok={String(report.ok)} data-done="true" data-source={label}>
-      <p className={report.ok ? 'banner ok' : 'banner bad'}>
-        <strong>{report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {label}, {s.receipts} receipts and{' '}
+    <section data-testid="verify-summary" data-ok={String(ok)} data-fork={String(forked)} data-done="true" data-source={label}>
+      <p className={ok ? 'banner ok' : 'banner bad'}>
+        <strong>{forked ? 'Fork: this log contradicts a checkpoint verified before (see above).' : report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {label}, {s.receipts} receipts and{' '}
         {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
       </p>
       <dl className="counts">

@@ -6,20 +6,22 @@ import { useState } from 'react';
 import { normalizeKernelKey } from '../../lib/chio/keys';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { useLog } from '../data/log-provider';
-import { type TrustEntry, parseTrustEntries } from '../../lib/trust/trust-file';
-import { downloadText } from '../data/download';
+import { MAX_TRUST_FILE_BYTES, type TrustEntry, mergeTrustEntries, parseTrustEntries, readTrustFileText, trustFileText } from '../../lib/trust/trust-file';
+import { MAX_CHECKPOINT_FILE_BYTES } from '../../lib/trust/checkpoint-memory-import';
+import { TransferRow } from './transfer-row';
 import { RememberedCheckpoints } from './remembered-checkpoints';
 
 const toUnix = (local: string): number | undefined => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
 const fromUnix = (s: number | undefined) => (s === undefined ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
 
 export function TrustManager() {
-  const { trust, saveTrust, session, remembered, memoryIssues, forgetCheckpoint } = useLog();
+  const { trust, saveTrust, session, remembered, memoryIssues, forgetCheckpoint, importCheckpoints, exportCheckpoints } = useLog();
   const [key, setKey] = useState('');
   const [label, setLabel] = useState('');
   const [notBefore, setNotBefore] = useState('');
   const [notAfter, setNotAfter] = useState('');
   const [message, setMessage] = useState<string | null>(null);
+  const [memoryMessage, setMemoryMessage] = useState<string | null>(null);
 
   const add = (entry: TrustEntry) => {
     const parsed = parseTrustEntries([entry]);
@@ -64,7 +66,11 @@ export function TrustManager() {
           Pin key
         </button>
       </form>
-      {message && <p role="status">{message}</p>}
+      {message && (
+        <p role="status" data-testid="trust-status">
+          {message}
+        </p>
+      )}
 
       <h2>Pinned ({trust.length})</h2>
       {trust.length === 0 ? (
@@ -91,31 +97,22 @@ export function TrustManager() {
           </tbody>
         </table>
       )}
-      <p className="picker-row">
-        <button type="button" className="button" onClick={() => downloadText('receipt-audit-trust.json', JSON.stringify(trust, null, 2) + '\n')} disabled={trust.length === 0}>
-          Export (for receipt-audit --trust-file)
-        </button>
-        <label className="button">
-          Import…
-          <input
-            type="file"
-            accept="application/json,.json"
-            hidden
-            onChange={async (e) => {
-              const file = e.target.files?.[0];
-              if (!file) return;
-              try {
-                const parsed = parseTrustEntries(JSON.parse(await file.text()));
-                if (!parsed.ok) return setMessage(`${file.name}: ${parsed.error}`);
-                saveTrust([...trust, ...parsed.entries]);
-                setMessage(`Imported ${parsed.entries.length} key(s) from ${file.name}.`);
-              } catch {
-                setMessage(`${file.name} is not JSON.`);
-              }
-            }}
-          />
-        </label>
-      </p>
+      <TransferRow
+        exportLabel="Export (for receipt-audit --trust-file)"
+        fileName="receipt-audit-trust.json"
+        exportText={trust.length > 0 ? () => trustFileText(trust) : null}
+        importLabel="Import…"
+        testId="trust-import"
+        maxBytes={MAX_TRUST_FILE_BYTES}
+        onRefused={setMessage}
+        onImport={(name, text) => {
+          const parsed = readTrustFileText(text);
+          if (!parsed.ok) return setMessage(`${name}: ${parsed.error}; nothing was imported.`);
+          const merged = mergeTrustEntries(trust, parsed.entries);
+          saveTrust(merged.entries);
+          setMessage(`Imported ${merged.added} key(s) from ${name}${merged.added < parsed.entries.length ? ` (${parsed.entries.length - merged.added} already pinned)` : ''}.`);
+        }}
+      />
 
       {seen.length > 0 && (
         <>
@@ -132,6 +129,25 @@ export function TrustManager() {
       )}
 
       <RememberedCheckpoints remembered={remembered} issues={memoryIssues} onForget={forgetCheckpoint} />
+      <TransferRow
+        exportLabel="Export the remembered checkpoints"
+        fileName="receipt-audit-checkpoints.json"
+        exportText={remembered.length > 0 ? exportCheckpoints : null}
+        importLabel="Import checkpoints…"
+        testId="checkpoints-import"
+        maxBytes={MAX_CHECKPOINT_FILE_BYTES}
+        onRefused={setMemoryMessage}
+        onImport={(name, text) => {
+          const result = importCheckpoints(text);
+          if (!result.ok) return setMemoryMessage(`${name} was not imported: ${result.error}. Nothing changed.`);
+          setMemoryMessage(`Imported the checkpoints of ${result.added.length} log(s) from ${name}${result.unchanged.length ? ` (${result.unchanged.length} already remembered)` : ''}.`);
+        }}
+      />
+      {memoryMessage && (
+        <p role="status" data-testid="checkpoints-status">
+          {memoryMessage}
+        </p>
+      )}
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrustEntries, toPinnedKeys } from './trust-file';
+import { MAX_TRUST_FILE_BYTES, mergeTrustEntries, parseTrustEntries, readTrustFileText, toPinnedKeys, trustFileText } from './trust-file';
 import { TrustStore } from './trust-store';
 import { DEMO_KERNEL_KEY } from './known-keys';
 
@@ -36,5 +36,38 @@ describe('trust file', () => {
     expect(error([{ key: DEMO_KERNEL_KEY, not_after: 'soon' }])).toMatch(/^entry 1: not_after must be/);
     expect(error([{ key: DEMO_KERNEL_KEY, not_after: '' }])).toMatch(/^entry 1: not_after must be/);
     expect(error([{ key: DEMO_KERNEL_KEY, not_before: 10, not_after: 9 }])).toBe('entry 1: the window ends before it starts');
+  });
+});
+
+describe('trust file export and import', () => {
+  const key = (n: number) => n.toString(16).padStart(2, '0').repeat(32);
+  // Labels as people write them: accents, emoji, right-to-left, combining marks, quotes.
+  const entries = [
+    { key: DEMO_KERNEL_KEY, label: 'démo — kernel ✓ 🔑', not_before: 1767225600, not_after: 1798761599 },
+    { key: key(1), label: 'שלום עולם', not_before: 0 },
+    { key: key(2), label: 'e\u0301"quoted" \\ back', not_after: 4102444800 },
+    { key: key(3) },
+  ];
+
+  it('export → import → export is byte-identical, and what the command line reads', () => {
+    const file = trustFileText(entries);
+    const back = readTrustFileText(file);
+    expect(back).toEqual({ ok: true, entries });
+    if (back.ok) expect(trustFileText(back.entries)).toBe(file);
+    expect(JSON.parse(file)).toEqual(entries);
+  });
+
+  it('an import adds only what is new', () => {
+    expect(mergeTrustEntries(entries.slice(0, 2), entries)).toEqual({ entries, added: 2 });
+    expect(mergeTrustEntries(entries, entries)).toEqual({ entries, added: 0 });
+  });
+
+  it('a file that is not JSON, too large, or has one bad entry is refused whole', () => {
+    expect(readTrustFileText('{"keys": [')).toEqual({ ok: false, error: 'not JSON' });
+    expect(readTrustFileText(' '.repeat(MAX_TRUST_FILE_BYTES + 1))).toEqual({ ok: false, error: 'larger than 4 MiB; not a trust file' });
+    expect(readTrustFileText(JSON.stringify([...entries, { key: '<script>alert(1)</script>' }]))).toEqual({
+      ok: false,
+      error: 'entry 5: not a valid kernel key: "<script>alert(1)</script>"',
+    });
   });
 });

@@ -16,6 +16,39 @@ export interface TrustEntry {
 
 export type TrustFileResult = { ok: true; entries: TrustEntry[] } | { ok: false; error: string };
 
+/** A trust file larger than this is refused before it is parsed (attacker-supplied imports). */
+export const MAX_TRUST_FILE_BYTES = 4 << 20;
+
+/** The trust file the /trust page exports, as `receipt-audit --trust-file` reads it. */
+export function trustFileText(entries: readonly TrustEntry[]): string {
+  return JSON.stringify(entries, null, 2) + '\n';
+}
+
+/** Reads a trust file's text: not JSON, too large, or any bad entry is an error (nothing is half-read). */
+export function readTrustFileText(text: string): TrustFileResult {
+  if (text.length > MAX_TRUST_FILE_BYTES) return { ok: false, error: `larger than ${MAX_TRUST_FILE_BYTES >> 20} MiB; not a trust file` };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, error: 'not JSON' };
+  }
+  return parseTrustEntries(data);
+}
+
+/** `imported` added after `current`, skipping any entry identical to one already there. */
+export function mergeTrustEntries(current: readonly TrustEntry[], imported: readonly TrustEntry[]): { entries: TrustEntry[]; added: number } {
+  const seen = new Set(current.map((e) => JSON.stringify(e)));
+  const entries = [...current];
+  for (const e of imported) {
+    const id = JSON.stringify(e);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    entries.push(e);
+  }
+  return { entries, added: entries.length - current.length };
+}
+
 /** Validates and normalizes a parsed trust file; a bad entry is an error, never dropped silently. */
 export function parseTrustEntries(data: unknown): TrustFileResult {
   const list = Array.isArray(data) ? data : (data as { keys?: unknown } | null)?.keys;

@@ -88,14 +88,24 @@ export function packageDir(group: Extract<FileGroup, { kind: 'package' }>, count
   };
 }
 
-/** A package served over HTTP: `base` + `<file>`, listed by its manifest. */
+/** A source answered with an HTTP error status; the status is kept so a 401 can ask for a token. */
+export class HttpStatusError extends Error {
+  constructor(
+    readonly url: string,
+    readonly status: number,
+  ) {
+    super(`${url}: HTTP ${status}`);
+  }
+}
+
+/** A package served over HTTP: `base` + `<file>`, listed by its manifest. `init` (e.g. this server's bearer token) goes with every request. */
 export function urlPackageDir(base: string, count: Counter, init: RequestInit = {}): SourceDir {
   const root = base.endsWith('/') ? base : `${base}/`;
   return {
     path: root,
     async list() {
       const res = await fetch(new URL('manifest.json', root), init);
-      if (!res.ok) throw new Error(`${root}manifest.json: HTTP ${res.status}`);
+      if (!res.ok) throw new HttpStatusError(`${root}manifest.json`, res.status);
       const manifest = (await res.json()) as { files?: { path?: unknown }[] };
       const names = (manifest.files ?? []).map((f) => f.path).filter((p): p is string => typeof p === 'string');
       return ['manifest.json', ...names];
@@ -105,7 +115,7 @@ export function urlPackageDir(base: string, count: Counter, init: RequestInit = 
         name: rel,
         async *stream() {
           const res = await fetch(new URL(rel.split('/').map(encodeURIComponent).join('/'), root), init);
-          if (!res.ok || !res.body) throw new Error(`${root}${rel}: HTTP ${res.status}`);
+          if (!res.ok || !res.body) throw new HttpStatusError(`${root}${rel}`, res.status);
           yield* chunksOf(res.body, count);
         },
       };

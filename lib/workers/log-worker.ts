@@ -15,7 +15,7 @@ import type { LogSink } from '../verify/log-sink';
 import { LineageCollector } from '../sources/lineage';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { toReceiptColumns } from '../verify/receipt-columns';
-import { chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
+import { HttpStatusError, chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { type WorkerLike, VerifyPool } from './pool';
 import { type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
 
@@ -36,6 +36,9 @@ function workerCount(): number {
   return Math.max(1, Math.min(8, cores));
 }
 
+/** This server's API answered 401: the session ends and the page asks for a token (not a problem in the log). */
+class ServerUnauthorized extends Error {}
+
 self.onmessage = (e: MessageEvent<LogRequest>) => {
   if (e.data.type === 'cancel') {
     pool?.terminate();
@@ -49,8 +52,13 @@ self.onmessage = (e: MessageEvent<LogRequest>) => {
       .then((a) => post({ type: 'bundle', req, answer: a }));
     return;
   }
-  void open(e.data.sources, e.data.trust).catch((err: unknown) => post({ type: 'error', message: err instanceof Error ? err.message : String(err) }));
+  const { sources, trust, serverToken } = e.data;
+  void open(sources, trust, serverToken).catch((err: unknown) => {
+    if (err instanceof ServerUnauthorized) post({ type: 'unauthorized', tokenSent: serverToken !== undefined });
+    else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+  });
 };
+
 
 /** A URL of a package folder (ends with `/` or `manifest.json`), a SQLite store, or an NDJSON/JSON file. */
 async function loadUrl(url: string, p: LogSink, space: string, count: (n: number) => void, h: RecordHost, lineage: LineageCollector): Promise<void> {
@@ -91,7 +99,7 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
   );
 }
 
-async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust']): Promise<void> {
+async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust'], serverToken: string | undefined): Promise<void> {
   const started = performance.now();
   host?.close();
   await sha256Ready();
@@ -147,7 +155,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
       try {
         await load();
       } catch (err) {
-        if (p.broken) throw err;
+        if (p.broken || err instanceof ServerUnauthorized) throw err;
         const why = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
         p.addProblem(makeProblem('parse_error', `${name} could not be read (${why}); the rest of the log was verified without it`, { file: name }));
       }
@@ -191,9 +199,15 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
       } else if (source.kind === 'server') {
         bytesTotal = null;
         const base = new URL('/v1/evidence/package/', self.location.href).href;
+        // The token goes only to this origin's API, as a header (never in a URL, so never in a log or a Referer).
+        const init: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
         await isolated(base, async () => {
-          await loadPackage(urlPackageDir(base, count), sink, space);
-          h.addPackage(urlPackageDir(base, uncounted));
+          try {
+            await loadPackage(urlPackageDir(base, count, init), sink, space);
+          } catch (err) {
+            throw err instanceof HttpStatusError && err.status === 401 ? new ServerUnauthorized() : err;
+          }
+          h.addPackage(urlPackageDir(base, uncounted, init));
         });
       } else {
         bytesTotal = null;

@@ -56,7 +56,12 @@ export interface Progress {
 }
 
 export type LogRequest =
-  | { type: 'open'; sources: LogSource[]; trust: PinnedKey[] }
+  /**
+   * `serverToken`: the bearer token for this server's /v1 API, sent only with the `server`
+   * source's requests (same origin by construction), never with a URL source's. It is not part
+   * of `LogSource`, so it never reaches a share link, a label or the stored last source.
+   */
+  | { type: 'open'; sources: LogSource[]; trust: PinnedKey[]; serverToken?: string }
   | { type: 'cancel' }
   /** After `done`: one receipt again, with its checkpoint and proof. */
   | { type: 'bundle'; req: number; query: BundleQuery };
@@ -72,4 +77,6 @@ export type LogEvent =
    */
   | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[]; lineage: LineageSet }
   | { type: 'error'; message: string }
+  /** This server's API answered 401: a token is needed (`tokenSent` false) or the one sent was refused. */
+  | { type: 'unauthorized'; tokenSent: boolean }
   | { type: 'bundle'; req: number; answer: BundleAnswer };
