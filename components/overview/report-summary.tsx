@@ -10,6 +10,7 @@ import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
 import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';
 import { CheckpointTimeline } from './checkpoint-timeline';
 import { ProblemList } from './problem-list';
+import { SafeText } from '../ui/safe-text';
 
 export function ReportSummary({ report, label, bytes, ms, pinned }: { report: VerificationReport; label: string; bytes: number; ms: number; pinned: Set<string> }) {
   const s = report.summary;
@@ -22,7 +23,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
   return (
     <section data-testid="verify-summary" data-ok={String(report.ok)} data-done="true" data-source={label}>
       <p className={report.ok ? 'banner ok' : 'banner bad'}>
-        <strong>{report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {label}, {s.receipts} receipts and{' '}
+        <strong>{report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: <SafeText text={label} max={120} />, {s.receipts} receipts and{' '}
         {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
       </p>
       <dl className="counts">
@@ -50,7 +51,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
       <ul>
         {report.keys.map((k) => (
           <li key={k.key}>
-            <code>{k.key}</code>
+            <code><SafeText text={k.key} max={140} /></code>
             {k.key === DEMO_KERNEL_KEY ? ' (the published demo kernel key)' : ''} signed {k.receipts} receipts and {k.checkpoints} checkpoints;{' '}
             {pinned.has(k.key) ? <strong>pinned</strong> : <>not pinned, so its signatures show only that the log is self-consistent, not who signed it (<a href="/trust">pin keys</a>)</>}.
           </li>
@@ -64,7 +65,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
         <tbody>
           {report.finance.budgets.map((b) => (
             <tr key={`${b.capability_id}/${b.grant_index}`}>
-              <th scope="row">{b.capability_id}</th><td>{String(b.grant_index)}</td><td>{b.currency}</td><td>{String(b.budget_total)}</td>
+              <th scope="row"><SafeText text={b.capability_id} max={80} /></th><td>{String(b.grant_index)}</td><td><SafeText text={b.currency} max={40} /></td><td>{String(b.budget_total)}</td>
               <td>{String(b.charged)}</td><td>{String(b.remaining)}</td><td className={b.breaks.length ? 'bad' : ''}>{b.breaks.length}</td>
             </tr>
           ))}

@@ -149,10 +149,10 @@ export function writeHostileCorpus(dir: string): HostileCorpus {
   const tools = PAYLOAD_NAMES.map((name, i) => toolReceipt(i + 1, name));
   const n = tools.length;
   // Tampered after signing: a changed tool name (signature), parameters that do not match their hash.
-  const forged = { ...toolReceipt(n + 1, 'rlo'), tool_name: hostile('lookalike', 'forged-tool') };
+  const forged: Plain = { ...toolReceipt(n + 1, 'rlo'), tool_name: hostile('lookalike', 'forged-tool') };
   const badHash = toolReceipt(n + 2, 'img', { action: { parameters: { [PAYLOADS.script]: PAYLOADS.svg }, parameter_hash: sha('not these parameters') } });
   // An unsigned extra field on a verified receipt: shown, marked not signed, and a warning.
-  const extra = { ...toolReceipt(n + 3, 'zerowidth'), [PAYLOADS.img]: PAYLOADS.rlo + PAYLOADS.long, note: PAYLOADS.javascript };
+  const extra: Plain = { ...toolReceipt(n + 3, 'zerowidth'), [PAYLOADS.img]: PAYLOADS.rlo + PAYLOADS.long, note: PAYLOADS.javascript };
   const receipts = [...tools, forged, badHash, extra];
   const leaves = tools.map(leafOf);
   const cp = checkpoint({ seq: 1, start: 1, leaves, key: KEY });

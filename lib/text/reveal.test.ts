@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clipText, hasHiddenText, markerLabel, revealText, type RevealSegment } from './reveal';
+import { clipText, hasHiddenText, markerLabel, revealPlain, revealText, type RevealSegment } from './reveal';
 
 const marks = (s: string) =>
   revealText(s)
@@ -124,5 +124,14 @@ describe('clipText', () => {
     expect(clipText('x'.repeat(100_000), 200)).toEqual({ shown: 'x'.repeat(200), hidden: 99_800 });
     // 6 code points in 12 UTF-16 units: longer than 8 units, but within 8 code points.
     expect(clipText('\u{1f600}'.repeat(6), 8)).toEqual({ shown: '\u{1f600}'.repeat(6), hidden: 0 });
+  });
+});
+
+describe('revealPlain', () => {
+  it('puts the markers inline and clips, for labels that cannot hold elements', () => {
+    expect(revealPlain('p\u0430ypal')).toBe('p\u0430⟦U+0430⟧ypal');
+    expect(revealPlain('invoice\u202efdp.exe')).toBe('invoice⟦U+202E⟧fdp.exe');
+    expect(revealPlain('A'.repeat(5000), 10)).toBe('AAAAAAAAAA… (4,990 more characters)');
+    expect(revealPlain('<b>x</b>')).toBe('<b>x</b>');
   });
 });

@@ -215,3 +215,17 @@ export function clipText(s: string, max: number): Clipped {
   for (const _ of s.slice(units)) rest++;
   return { shown: s.slice(0, units), hidden: rest };
 }
+
+/**
+ * The string as one line of plain text with its markers inline, e.g.
+ * `p⟦U+0430⟧ypal`, `invoice⟦U+202E⟧fdp.exe`, clipped to `max` code points:
+ * for places that take a string, not elements (chart labels drawn on a
+ * canvas, <option>, title and aria-label attributes).
+ */
+export function revealPlain(s: string, max = 120): string {
+  const { shown, hidden } = clipText(s, max);
+  const body = revealText(shown)
+    .map((seg) => (seg.kind === 'text' ? seg.text : seg.kind === 'lookalike' ? `${seg.text}⟦${markerLabel(seg)}⟧` : `⟦${markerLabel(seg)}⟧`))
+    .join('');
+  return hidden > 0 ? `${body}… (${hidden.toLocaleString('en-US')} more characters)` : body;
+}
