@@ -60,6 +60,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
       <ProblemList groups={groups} linker={linker} total={report.problems.length} />
       <h2>Budgets</h2>
       {report.finance.budgets.length === 0 ? <p className="muted">No financial receipts.</p> : (
+      <div className="table-scroll">
       <table className="grid">
         <thead><tr><th scope="col">capability</th><th scope="col">grant</th><th scope="col">currency</th><th scope="col">total</th><th scope="col">charged</th><th scope="col">remaining</th><th scope="col">breaks</th></tr></thead>
         <tbody>
@@ -71,6 +72,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned }: { report: Ve
           ))}
         </tbody>
       </table>
+      </div>
       )}
       <p className="muted">Amounts in minor units. Only receipts whose signature passed are counted.</p>
     </section>
