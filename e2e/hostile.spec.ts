@@ -146,6 +146,8 @@ test('a hostile, signed log: nothing runs, nothing links to script, the layout h
   ] as const) {
     await nav(page, view);
     await expect(page.getByTestId(ready)).toBeVisible({ timeout: 30_000 });
+    // The DAG lays its graphs out in a worker: look at them drawn.
+    if (view === 'DAG') for (const graph of await page.locator('[data-layout]').all()) await expect(graph).toHaveAttribute('data-layout', 'done', { timeout: 30_000 });
     await expectMarks(page, view, ['U+202E', 'U+200B']);
     await expectInert(page, w, view);
     await expectLayoutHolds(page, testInfo, view.toLowerCase());

@@ -58,7 +58,7 @@ export function DossierView({ d }: { d: Dossier }) {
         <section>
           <h2>Parameters</h2>
           <p className="muted">As pretty JSON, in the order the receipt holds them; invisible and direction-changing characters are shown as \u escapes.</p>
-          <pre className="code wrap" data-testid="receipt-parameters"><SafeText text={d.parameters} max={4000} /></pre>
+          <pre className="code wrap" data-testid="receipt-parameters"><SafeText text={d.parameters} max={4000} multiline /></pre>
         </section>
       )}
       <section>
@@ -120,7 +120,7 @@ export function DossierView({ d }: { d: Dossier }) {
             {d.fields.map((f) => (
               <tr key={f.path} data-status={f.status} className={f.status === 'not signed' ? 'unsigned' : ''}>
                 <th scope="row"><code><SafeText text={f.path} max={120} /></code></th>
-                <td><pre className="value"><SafeText text={f.value} max={600} /></pre></td>
+                <td><pre className="value"><SafeText text={f.value} max={600} multiline /></pre></td>
                 <td>{f.status === 'not signed' ? <strong className="bad">not signed</strong> : f.status}</td>
               </tr>
             ))}
@@ -133,13 +133,13 @@ export function DossierView({ d }: { d: Dossier }) {
           <summary>
             Signed bytes: RFC 8785 canonical JSON of the signed fields ({d.canonical.bytes} bytes, SHA-256 <code>{d.canonical.sha256}</code>)
           </summary>
-          <pre className="code wrap" data-testid="receipt-canonical"><SafeText text={visibleText(d.canonical.text)} max={20_000} /></pre>
+          <pre className="code wrap" data-testid="receipt-canonical"><SafeText text={visibleText(d.canonical.text)} max={20_000} multiline /></pre>
         </details>
         <details>
           <summary>
             Raw record, as the source holds it ({d.raw.bytes} bytes, SHA-256 <code>{d.raw.sha256}</code>)
           </summary>
-          <pre className="code wrap" data-testid="receipt-raw"><SafeText text={visibleText(d.raw.text)} max={20_000} /></pre>
+          <pre className="code wrap" data-testid="receipt-raw"><SafeText text={visibleText(d.raw.text)} max={20_000} multiline /></pre>
         </details>
       </section>
     </>

@@ -46,13 +46,15 @@ export interface SafeTextProps {
   max?: number;
   /** False inside a link or button, where a nested button cannot go: the count is shown without the control. */
   expandable?: boolean;
+  /** Line feeds and tabs are layout (pretty JSON in a <pre>), not marked. */
+  multiline?: boolean;
   className?: string;
 }
 
-export function SafeText({ text, max = 160, expandable = true, className }: SafeTextProps) {
+export function SafeText({ text, max = 160, expandable = true, multiline = false, className }: SafeTextProps) {
   const [all, setAll] = useState(false);
   const { shown, hidden } = all ? { shown: text, hidden: 0 } : clipText(text, max);
-  const segs = useMemo(() => revealText(shown), [shown]);
+  const segs = useMemo(() => revealText(shown, { multiline }), [shown, multiline]);
   return (
     <bdi className={className ? `safe-text ${className}` : 'safe-text'} data-safe-text="">
       {segs.map((seg, i) => (seg.kind === 'text' ? <Fragment key={i}>{seg.text}</Fragment> : <Mark key={i} seg={seg} />))}

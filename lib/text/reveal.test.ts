@@ -107,6 +107,13 @@ describe('revealText', () => {
     fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (s) => void expect(revealText(s).map((x) => x.text).join('')).toBe(s)));
   });
 
+  it('keeps line feeds and tabs as layout in multi-line text, still marking the rest', () => {
+    expect(revealText('{\n\t"a": 1\n}', { multiline: true })).toEqual([{ kind: 'text', text: '{\n\t"a": 1\n}' }]);
+    expect(marks('{\n  "p\u0430y": "\u202e"\r\n}')).toEqual([['control', 'U+000A'], ['lookalike', 'U+0430'], ['bidi', 'U+202E'], ['control', 'U+000D'], ['control', 'U+000A']]);
+    const segs = revealText('{\n  "p\u0430y": "\u202e"\r\n}', { multiline: true }).filter((x) => x.kind !== 'text');
+    expect(segs.map((x) => x.kind)).toEqual(['lookalike', 'bidi', 'control']);
+  });
+
   it('hasHiddenText says whether anything would be marked', () => {
     expect(hasHiddenText('file_read')).toBe(false);
     expect(hasHiddenText('file\u200b_read')).toBe(true);

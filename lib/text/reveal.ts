@@ -70,6 +70,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 const COMBINING = /\p{M}/u;
 /** Anything outside printable ASCII needs a closer look; most ids and names are plain ASCII. */
 const PLAIN = /^[\u0020-\u007e]*$/;
+const PLAIN_LINES = /^[\t\n\u0020-\u007e]*$/;
+const LAYOUT = /^[\t\n]$/;
 /** Alphabets whose letters pass for one another (UTS #39 confusables are mostly among these). */
 const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Armenian', 'Cherokee', 'Coptic'] as const;
 const SCRIPT_RE = SCRIPTS.map((s) => new RegExp(`\\p{Script=${s}}`, 'u'));
@@ -131,9 +133,15 @@ function combiningRun(chars: string[], from: number): number {
   return j - from;
 }
 
+export interface RevealOptions {
+  /** Line feeds (and tabs) are layout, not hidden text: for multi-line text such as pretty JSON, whose strings escape their own. */
+  multiline?: boolean;
+}
+
 /** Splits `s` into text and marked segments; concatenating every segment's `text` gives `s` back. */
-export function revealText(s: string): RevealSegment[] {
-  if (PLAIN.test(s)) return s === '' ? [] : [{ kind: 'text', text: s }];
+export function revealText(s: string, options: RevealOptions = {}): RevealSegment[] {
+  if (PLAIN.test(s) || (options.multiline === true && PLAIN_LINES.test(s))) return s === '' ? [] : [{ kind: 'text', text: s }];
+  const layout = options.multiline === true ? LAYOUT : null;
   const chars = Array.from(s);
   const out: RevealSegment[] = [];
   let text = '';
@@ -144,7 +152,7 @@ export function revealText(s: string): RevealSegment[] {
   let i = 0;
   while (i < chars.length) {
     const ch = chars[i]!;
-    const hidden = hiddenKind(ch);
+    const hidden = layout?.test(ch) ? null : hiddenKind(ch);
     if (hidden) {
       let j = i + 1;
       while (j < chars.length && chars[j] === ch) j++;
