@@ -12,6 +12,8 @@ import type { RowStore, StringColumn } from '../../lib/query/row-store';
 import { type WindowGeometry, offsetAt, offsetShowing, scrollHeight, scrollTopFor, visibleRows } from '../../lib/query/row-window';
 import { useLog } from '../data/log-provider';
 import { useReplaceQuery } from '../data/use-replace-query';
+import { revealPlain } from '../../lib/text/reveal';
+import { SafeText } from '../ui/safe-text';
 import { formatAmount, formatTime } from './format';
 
 const COLUMNS: { key: SortColumn | 'cost'; label: string; width: string }[] = [
@@ -143,7 +145,7 @@ export function ReceiptExplorer() {
             <optgroup key={f.key} label={f.label}>
               {f.values.map((v) => (
                 <option key={v} value={`${f.key}\u0000${v}`}>
-                  {v}
+                  {revealPlain(v, 80)}
                 </option>
               ))}
             </optgroup>
@@ -153,8 +155,8 @@ export function ReceiptExplorer() {
       {chips.length > 0 && (
         <p className="chips">
           {chips.map(([k, v]) => (
-            <button key={`${k}=${v}`} type="button" className="chip" onClick={() => removeValue(k, v)} aria-label={`remove filter ${k} = ${v}`}>
-              {k} = {v} ×
+            <button key={`${k}=${v}`} type="button" className="chip" onClick={() => removeValue(k, v)} aria-label={`remove filter ${k} = ${revealPlain(v, 80)}`}>
+              {k} = <SafeText text={v} max={80} expandable={false} /> ×
             </button>
           ))}
         </p>
@@ -169,6 +171,9 @@ export function ReceiptExplorer() {
 }
 
 const ROW_HEIGHT = 32;
+
+/** A cell of a row (itself a link): receipt text revealed and clipped, no "show all" inside the link. */
+const Cell = ({ text }: { text: string }) => <SafeText text={text} max={60} expandable={false} />;
 
 /**
  * The window of rows on screen (lib/query/row-window.ts): fixed-height rows,
@@ -279,13 +284,13 @@ function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Ui
                 onFocus={() => setActive(item.index)}
               >
                 <span role="gridcell" style={{ width: COLUMNS[0]!.width }}>{formatTime(store.time[row]!)}</span>
-                <span role="gridcell" style={{ width: COLUMNS[1]!.width }}>{store.str('toolServer', row) ?? '—'}</span>
-                <span role="gridcell" style={{ width: COLUMNS[2]!.width }}>{store.str('toolName', row) ?? store.str('operationKind', row) ?? '—'}</span>
+                <span role="gridcell" style={{ width: COLUMNS[1]!.width }}><Cell text={store.str('toolServer', row) ?? '—'} /></span>
+                <span role="gridcell" style={{ width: COLUMNS[2]!.width }}><Cell text={store.str('toolName', row) ?? store.str('operationKind', row) ?? '—'} /></span>
                 <span role="gridcell" style={{ width: COLUMNS[3]!.width }} className={`decision ${store.str('decision', row) ?? ''}`}>{store.str('decision', row) ?? store.str('receiptKind', row) ?? '—'}</span>
-                <span role="gridcell" style={{ width: COLUMNS[4]!.width }}>{store.str('guard', row) ?? ''}</span>
-                <span role="gridcell" style={{ width: COLUMNS[5]!.width }} className="num">{cost}</span>
+                <span role="gridcell" style={{ width: COLUMNS[4]!.width }}><Cell text={store.str('guard', row) ?? ''} /></span>
+                <span role="gridcell" style={{ width: COLUMNS[5]!.width }} className="num"><Cell text={cost} /></span>
                 <span role="gridcell" style={{ width: COLUMNS[6]!.width }}>{store.str('settlement', row) ?? ''}</span>
-                <span role="gridcell" style={{ width: COLUMNS[7]!.width }}>{store.str('tenant', row) ?? ''}</span>
+                <span role="gridcell" style={{ width: COLUMNS[7]!.width }}><Cell text={store.str('tenant', row) ?? ''} /></span>
                 <span role="gridcell" style={{ width: COLUMNS[8]!.width }} className={`verdict ${verdict}`}>{verdict}</span>
               </Link>
             );

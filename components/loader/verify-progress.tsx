@@ -1,6 +1,7 @@
 'use client';
 // Verification progress: records read and verified, the rate, time left, and Cancel.
 import type { Progress } from '../../lib/workers/protocol';
+import { SafeText } from '../ui/safe-text';
 
 function left(p: Progress): string | null {
   if (p.bytesTotal === null || p.bytesRead === 0 || p.elapsedMs === 0) return null;
@@ -17,7 +18,7 @@ export function VerifyProgress({ label, progress, rows, onCancel }: { label: str
   return (
     <section className="progress" data-testid="verify-progress" aria-live="polite">
       <p>
-        Verifying {label} in this browser{p ? ` with ${p.workers} worker${p.workers === 1 ? '' : 's'}` : ''}…
+        Verifying <SafeText text={label} max={120} /> in this browser{p ? ` with ${p.workers} worker${p.workers === 1 ? '' : 's'}` : ''}…
       </p>
       <progress max={1} value={fraction ?? undefined} aria-label="verification progress" />
       <p className="muted">

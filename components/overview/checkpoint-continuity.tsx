@@ -4,10 +4,12 @@
 // warning, a continuation one quiet line. Presentational; every value from the
 // log (keys, digests, file names) is rendered as text.
 import type { ContinuityOutcome, ForkSide, RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
+import { SafeText } from '../ui/safe-text';
 
 export const formatSeenAt = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 
-const seen = (r: RememberedCheckpoint) => `seen on ${formatSeenAt(r.seenAtMs)} from ${r.source}`;
+// The source is a file name or a server: text from outside, revealed.
+const seen = (r: RememberedCheckpoint) => <>seen on {formatSeenAt(r.seenAtMs)} from <SafeText text={r.source} max={120} /></>;
 
 export function CheckpointContinuity({ outcomes }: { outcomes: ContinuityOutcome[] }) {
   if (outcomes.length === 0) return null;
@@ -81,7 +83,7 @@ function ForkWarning({ o }: { o: Fork }) {
 
 /** One fork: both checkpoint digests at the seq, where each comes from, and what it means. */
 export function ForkDetails({ o }: { o: Fork }) {
-  const side = (s: ForkSide) => (s.seenAtMs !== undefined ? `seen on ${formatSeenAt(s.seenAtMs)} from ${s.source}` : `in ${s.source}`);
+  const side = (s: ForkSide) => (s.seenAtMs !== undefined ? <>seen on {formatSeenAt(s.seenAtMs)} from <SafeText text={s.source} max={120} /></> : <>in <SafeText text={s.source} max={120} /></>);
   const inLoad = o.how === 'within_load';
   return (
     <>

@@ -10,6 +10,7 @@ import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'r
 import type { Coverage, CoverageLane, CoverageRun } from '../../lib/overview/checkpoint-coverage';
 import { describeGap, describeLane, describeOverlap, describeRun, describeTail, failingChecks, formatRange, formatSeq } from '../../lib/overview/timeline-labels';
 import type { ReportCheckpoint } from '../../lib/verify/report';
+import { SafeText } from '../ui/safe-text';
 
 const WIDTH = 1000;
 const HEIGHT = 30;
@@ -174,7 +175,7 @@ function Lane({ lane, items, coverage, current, chosen, onSelect, onKey }: {
   return (
     <div className="timeline-lane" data-testid="timeline-lane" data-file={lane.label} data-checkpoints={lane.checkpoints} data-failed={lane.failed} data-tail={lane.tail.count}>
       <p className="lane-caption">
-        <code>{lane.label}</code>: {caption}
+        <code><SafeText text={lane.label} max={120} /></code>: {caption}
       </p>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="group" aria-label={`${lane.label}: ${caption}`} onKeyDown={onKey}>
         <rect className="lane-bg" x="0" y={BAR.y} width={WIDTH} height={BAR.h} />
@@ -232,7 +233,7 @@ function Selected({ item }: { item: Item }) {
           {Object.entries(cps[0]!.checks).map(([name, status]) => (
             <li key={name} className={status}>
               <strong>{status}</strong> {name}
-              {cps[0]!.details?.[name] ? <span className="muted"> — {cps[0]!.details[name]}</span> : null}
+              {cps[0]!.details?.[name] ? <span className="muted"> — <SafeText text={cps[0]!.details[name]} max={300} /></span> : null}
             </li>
           ))}
         </ul>
@@ -281,8 +282,8 @@ function FailedRow({ c, anchor }: { c: ReportCheckpoint; anchor: string }) {
       <th scope="row"><a href={`#${anchor}`} onClick={() => refocusAnchor(`#${anchor}`)}>{formatSeq(c.checkpoint_seq)}</a></th>
       <td>{formatRange({ start: c.batch_start_seq, end: c.batch_end_seq })}</td>
       <td>{why.map((f) => <div key={f.check}>{f.check} ({f.status})</div>)}</td>
-      <td>{why.map((f) => <div key={f.check}>{f.detail ?? '–'}</div>)}</td>
-      <td>{c.file}:{c.line}</td>
+      <td>{why.map((f) => <div key={f.check}><SafeText text={f.detail ?? '–'} max={300} /></div>)}</td>
+      <td><SafeText text={`${c.file}:${c.line}`} max={120} /></td>
     </tr>
   );
 }

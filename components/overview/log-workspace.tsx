@@ -11,6 +11,7 @@ import { SourcePicker } from '../loader/source-picker';
 import { VerifyProgress } from '../loader/verify-progress';
 import { CheckpointContinuity, forksOf } from './checkpoint-continuity';
 import { ReportSummary } from './report-summary';
+import { SafeText } from '../ui/safe-text';
 
 export function LogWorkspace() {
   const { session, open, cancel, ensureOpen, trust, continuity, sources, setApiToken } = useLog();
@@ -26,12 +27,12 @@ export function LogWorkspace() {
       {session.status === 'running' && <p hidden data-testid="verify-summary" data-done="false" data-source={session.label} />}
       {session.status === 'cancelled' && (
         <p role="status" data-testid="verify-summary" data-done="true" data-ok="false" data-source={session.label}>
-          Cancelled: {session.label} was not verified.
+          Cancelled: <SafeText text={session.label} max={120} /> was not verified.
         </p>
       )}
       {session.status === 'error' && (
         <p role="alert" data-testid="verify-summary" data-done="true" data-ok="false" data-source={session.label}>
-          Could not verify {session.label}: {session.message}
+          Could not verify <SafeText text={session.label} max={120} />: <SafeText text={session.message} max={400} />
         </p>
       )}
       {session.status === 'error' && session.auth && <ApiTokenPrompt rejected={session.auth === 'rejected'} onToken={setApiToken} />}

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import type { ProblemGroup, ProblemLinker } from '../../lib/overview/problem-groups';
 import type { Problem } from '../../lib/verify/problems';
 import { refocusAnchor } from './checkpoint-timeline';
+import { SafeText } from '../ui/safe-text';
 
 /** Groups up to this size start open. */
 const OPEN_UP_TO = 20;
@@ -53,7 +54,7 @@ function Group({ group, linker }: { group: ProblemGroup; linker: ProblemLinker }
         <ul className="problem-items">
           {group.problems.slice(0, shown).map((p, i) => (
             <li key={i}>
-              <Where problem={p} linker={linker} /> {p.message}
+              <Where problem={p} linker={linker} /> <SafeText text={p.message} max={400} />
             </li>
           ))}
         </ul>
@@ -81,9 +82,9 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
       return (
         <>
           <Link href={t.href} data-testid="problem-link" data-target="receipt">
-            <code>{t.receiptId}</code>
+            <code><SafeText text={t.receiptId} max={80} expandable={false} /></code>
           </Link>
-          {loc && <span className="muted"> ({loc})</span>}
+          {loc && <span className="muted"> (<SafeText text={loc} max={120} />)</span>}
         </>
       );
     case 'checkpoint':
@@ -93,21 +94,21 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
           <a href={t.href} data-testid="problem-link" data-target="checkpoint" onClick={() => refocusAnchor(t.href)}>
             checkpoint {t.checkpointSeq.toString()}
           </a>
-          {loc && <span className="muted"> ({loc})</span>}
+          {loc && <span className="muted"> (<SafeText text={loc} max={120} />)</span>}
         </>
       );
     case 'file':
       return (
         <>
           <Link href={t.href} data-testid="problem-link" data-target="file">
-            {loc}
+            <SafeText text={loc} max={120} expandable={false} />
           </Link>
           <span className="muted">
-            {' '}({p.line === undefined ? '' : UNREAD.has(p.code) ? `no receipt could be read from line ${p.line}; ` : `line ${p.line}; `}the link lists the receipts read from {t.file})
+            {' '}({p.line === undefined ? '' : UNREAD.has(p.code) ? `no receipt could be read from line ${p.line}; ` : `line ${p.line}; `}the link lists the receipts read from <SafeText text={t.file} max={120} />)
           </span>
         </>
       );
     default:
-      return loc ? <code>{loc}</code> : null;
+      return loc ? <code><SafeText text={loc} max={120} /></code> : null;
   }
 }

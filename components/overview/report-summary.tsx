@@ -10,6 +10,7 @@ import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
 import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';
 import { CheckpointTimeline } from './checkpoint-timeline';
 import { ProblemList } from './problem-list';
+import { SafeText } from '../ui/safe-text';
 
 /**
  * `forked`: the load contradicts a checkpoint this browser remembers (checkpoint-memory.ts), so
@@ -27,7 +28,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
   return (
     <section data-testid="verify-summary" data-ok={String(ok)} data-fork={String(forked)} data-done="true" data-source={label}>
       <p className={ok ? 'banner ok' : 'banner bad'}>
-        <strong>{forked ? 'Fork: this log contradicts a checkpoint verified before (see above).' : report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: {label}, {s.receipts} receipts and{' '}
+        <strong>{forked ? 'Fork: this log contradicts a checkpoint verified before (see above).' : report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: <SafeText text={label} max={120} />, {s.receipts} receipts and{' '}
         {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
       </p>
       <dl className="counts">
@@ -55,7 +56,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
       <ul>
         {report.keys.map((k) => (
           <li key={k.key}>
-            <code>{k.key}</code>
+            <code><SafeText text={k.key} max={140} /></code>
             {k.key === DEMO_KERNEL_KEY ? ' (the published demo kernel key)' : ''} signed {k.receipts} receipts and {k.checkpoints} checkpoints;{' '}
             {pinned.has(k.key) ? <strong>pinned</strong> : <>not pinned, so its signatures show only that the log is self-consistent, not who signed it (<a href="/trust">pin keys</a>)</>}.
           </li>
@@ -64,17 +65,19 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
       <ProblemList groups={groups} linker={linker} total={report.problems.length} />
       <h2>Budgets</h2>
       {report.finance.budgets.length === 0 ? <p className="muted">No financial receipts.</p> : (
+      <div className="table-scroll">
       <table className="grid">
         <thead><tr><th scope="col">capability</th><th scope="col">grant</th><th scope="col">currency</th><th scope="col">total</th><th scope="col">charged</th><th scope="col">remaining</th><th scope="col">breaks</th></tr></thead>
         <tbody>
           {report.finance.budgets.map((b) => (
             <tr key={`${b.capability_id}/${b.grant_index}`}>
-              <th scope="row">{b.capability_id}</th><td>{String(b.grant_index)}</td><td>{b.currency}</td><td>{String(b.budget_total)}</td>
+              <th scope="row"><SafeText text={b.capability_id} max={80} /></th><td>{String(b.grant_index)}</td><td><SafeText text={b.currency} max={40} /></td><td>{String(b.budget_total)}</td>
               <td>{String(b.charged)}</td><td>{String(b.remaining)}</td><td className={b.breaks.length ? 'bad' : ''}>{b.breaks.length}</td>
             </tr>
           ))}
         </tbody>
       </table>
+      </div>
       )}
       <p className="muted">Amounts in minor units. Only receipts whose signature passed are counted.</p>
     </section>

@@ -10,6 +10,7 @@ import { type VerifiedScope, verifiedScope } from '../../lib/readers/scope';
 import type { VerificationReport } from '../../lib/verify/report';
 import { useLog } from '../data/log-provider';
 import { VerifyProgress } from '../loader/verify-progress';
+import { SafeText } from '../ui/safe-text';
 
 export interface ReaderData {
   store: RowStore;
@@ -34,8 +35,8 @@ export function ReaderShell({ children }: { children: (data: ReaderData) => Reac
       </>
     );
   }
-  if (session.status === 'error') return <p role="alert">Could not verify {session.label}: {session.message}</p>;
-  if (session.status === 'cancelled') return <p role="status">Cancelled: {session.label} was not verified. <Link href="/">Open a log</Link></p>;
+  if (session.status === 'error') return <p role="alert">Could not verify <SafeText text={session.label} max={120} />: <SafeText text={session.message} max={400} /></p>;
+  if (session.status === 'cancelled') return <p role="status">Cancelled: <SafeText text={session.label} max={120} /> was not verified. <Link href="/">Open a log</Link></p>;
   if (!done || !scope || !store) return <p className="muted">Opening the log…</p>;
   return <>{children({ store, report: done.report, scope, label: done.label })}</>;
 }
@@ -47,7 +48,7 @@ export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: st
   const fmt = (n: number) => n.toLocaleString('en-US');
   return (
     <p className="muted" data-testid="verified-note" data-counted={scope.rows.length} data-left={out}>
-      Counted from the {fmt(scope.rows.length)} verified receipts of {label}
+      Counted from the {fmt(scope.rows.length)} verified receipts of <SafeText text={label} max={120} />
       {out > 0 ? (
         <>
           {'; left out: '}

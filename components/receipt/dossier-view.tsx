@@ -6,6 +6,7 @@
 import type { Dossier } from '../../lib/receipt/dossier';
 import { visibleText } from '../../lib/json/pretty';
 import { MerklePathView } from './merkle-path';
+import { SafeText } from '../ui/safe-text';
 
 function Pairs({ rows, testId }: { rows: [string, string][]; testId?: string }) {
   return (
@@ -13,8 +14,8 @@ function Pairs({ rows, testId }: { rows: [string, string][]; testId?: string }) 
       <tbody>
         {rows.map(([k, v]) => (
           <tr key={k}>
-            <th scope="row">{k}</th>
-            <td>{v}</td>
+            <th scope="row"><SafeText text={k} max={120} /></th>
+            <td><SafeText text={v} max={300} /></td>
           </tr>
         ))}
       </tbody>
@@ -27,8 +28,8 @@ export function DecisionView({ d }: { d: Dossier }) {
   return (
     <p data-testid="receipt-decision">
       <strong className={`decision ${d.decision.verdict}`}>{d.decision.verdict}</strong>
-      {d.decision.guard !== undefined && <> by guard <code>{d.decision.guard}</code></>}
-      {d.decision.reason !== undefined && <>: {d.decision.reason}</>}
+      {d.decision.guard !== undefined && <> by guard <code><SafeText text={d.decision.guard} max={120} /></code></>}
+      {d.decision.reason !== undefined && <>: <SafeText text={d.decision.reason} max={400} /></>}
     </p>
   );
 }
@@ -43,21 +44,21 @@ export function DossierView({ d }: { d: Dossier }) {
             <ol className="evidence" data-testid="guard-evidence">
               {d.evidence.map((e, i) => (
                 <li key={i} className={e.passed ? 'pass' : 'fail'}>
-                  <strong>{e.passed ? 'passed' : 'failed'}</strong> <code>{e.guard}</code>
+                  <strong>{e.passed ? 'passed' : 'failed'}</strong> <code><SafeText text={e.guard} max={120} /></code>
                   {e.blocking && <em> (blocked the call)</em>}
-                  {e.details !== undefined && <span className="muted"> — {e.details}</span>}
+                  {e.details !== undefined && <span className="muted"> — <SafeText text={e.details} max={400} /></span>}
                 </li>
               ))}
             </ol>
           )}
-          {d.evidenceNote && <p className="muted">{d.evidenceNote}</p>}
+          {d.evidenceNote && <p className="muted"><SafeText text={d.evidenceNote} max={400} /></p>}
         </section>
       )}
       {d.parameters !== undefined && (
         <section>
           <h2>Parameters</h2>
           <p className="muted">As pretty JSON, in the order the receipt holds them; invisible and direction-changing characters are shown as \u escapes.</p>
-          <pre className="code" data-testid="receipt-parameters">{d.parameters}</pre>
+          <pre className="code wrap" data-testid="receipt-parameters"><SafeText text={d.parameters} max={4000} multiline /></pre>
         </section>
       )}
       <section>
@@ -70,10 +71,10 @@ export function DossierView({ d }: { d: Dossier }) {
             {d.hashes.map((h) => (
               <tr key={h.name}>
                 <th scope="row">{h.name}</th>
-                <td><code className="hash">{h.claimed}</code></td>
+                <td><code className="hash"><SafeText text={h.claimed} max={200} /></code></td>
                 <td>{h.recomputed !== undefined ? <code className="hash">{h.recomputed}</code> : <span className="muted">—</span>}</td>
                 <td className={h.status === 'match' ? 'good' : h.status === 'mismatch' ? 'bad' : ''}>
-                  <strong>{h.status}</strong> <span className="muted">{h.note}</span>
+                  <strong>{h.status}</strong> <span className="muted"><SafeText text={h.note} max={300} /></span>
                 </td>
               </tr>
             ))}
@@ -83,7 +84,7 @@ export function DossierView({ d }: { d: Dossier }) {
       {(d.financial.length > 0 || d.financialError !== undefined) && (
         <section>
           <h2>Financial metadata</h2>
-          {d.financialError !== undefined && <p className="banner bad">metadata.financial does not match FinancialReceiptMetadata: {d.financialError}</p>}
+          {d.financialError !== undefined && <p className="banner bad">metadata.financial does not match FinancialReceiptMetadata: <SafeText text={d.financialError} max={400} /></p>}
           <Pairs rows={d.financial} testId="receipt-financial" />
         </section>
       )}
@@ -103,7 +104,7 @@ export function DossierView({ d }: { d: Dossier }) {
           </p>
         )}
         {d.notes.map((n, i) => (
-          <p key={i} className="banner bad">{n}</p>
+          <p key={i} className="banner bad"><SafeText text={n} max={400} /></p>
         ))}
       </section>
       <section>
@@ -118,8 +119,8 @@ export function DossierView({ d }: { d: Dossier }) {
           <tbody>
             {d.fields.map((f) => (
               <tr key={f.path} data-status={f.status} className={f.status === 'not signed' ? 'unsigned' : ''}>
-                <th scope="row"><code>{f.path}</code></th>
-                <td><pre className="value">{f.value}</pre></td>
+                <th scope="row"><code><SafeText text={f.path} max={120} /></code></th>
+                <td><pre className="value"><SafeText text={f.value} max={600} multiline /></pre></td>
                 <td>{f.status === 'not signed' ? <strong className="bad">not signed</strong> : f.status}</td>
               </tr>
             ))}
@@ -132,13 +133,13 @@ export function DossierView({ d }: { d: Dossier }) {
           <summary>
             Signed bytes: RFC 8785 canonical JSON of the signed fields ({d.canonical.bytes} bytes, SHA-256 <code>{d.canonical.sha256}</code>)
           </summary>
-          <pre className="code wrap" data-testid="receipt-canonical">{visibleText(d.canonical.text)}</pre>
+          <pre className="code wrap" data-testid="receipt-canonical"><SafeText text={visibleText(d.canonical.text)} max={20_000} multiline /></pre>
         </details>
         <details>
           <summary>
             Raw record, as the source holds it ({d.raw.bytes} bytes, SHA-256 <code>{d.raw.sha256}</code>)
           </summary>
-          <pre className="code wrap" data-testid="receipt-raw">{visibleText(d.raw.text)}</pre>
+          <pre className="code wrap" data-testid="receipt-raw"><SafeText text={visibleText(d.raw.text)} max={20_000} multiline /></pre>
         </details>
       </section>
     </>

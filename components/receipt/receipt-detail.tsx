@@ -14,6 +14,7 @@ import { formatTime } from '../explorer/format';
 import type { RowStore } from '../../lib/query/row-store';
 import { DecisionView, DossierView } from './dossier-view';
 import { SharePanel, sourcesFromParam } from './share-panel';
+import { SafeText } from '../ui/safe-text';
 
 export const CHECK_LABELS: Record<string, string> = {
   parse: 'parsed strictly (no duplicate keys, lone surrogates or lossy numbers)',
@@ -31,7 +32,7 @@ export function Checklist({ checks, details }: { checks: Record<string, string>;
       {Object.entries(checks).map(([name, status]) => (
         <li key={name} className={status} data-check={name} data-status={status}>
           <strong>{status}</strong> {CHECK_LABELS[name] ?? name}
-          {details?.[name] ? <span className="muted"> — {details[name]}</span> : null}
+          {details?.[name] ? <span className="muted"> — <SafeText text={details[name]} max={300} /></span> : null}
         </li>
       ))}
     </ul>
@@ -49,9 +50,9 @@ function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: n
           return (
             <li key={id}>
               <Link href={`/receipts/${encodeURIComponent(id)}`}>
-                <code>{id}</code>
+                <code><SafeText text={id} max={80} expandable={false} /></code>
               </Link>{' '}
-              {store.str('type', r)} receipt, {store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} {store.str('decision', r) ?? ''} ({store.verdictOf(r)})
+              {store.str('type', r)} receipt, <SafeText text={store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} max={80} /> {store.str('decision', r) ?? ''} ({store.verdictOf(r)})
             </li>
           );
         })}
@@ -83,7 +84,7 @@ export function ReceiptDetail({ id }: { id: string }) {
   if (session.status !== 'done') {
     return (
       <p data-testid="receipt-verdict" data-verdict="pending">
-        {session.status === 'error' ? `The log could not be verified: ${session.message}` : `Verifying the log… (${session.status === 'running' ? session.rows : 0} receipts so far)`}
+        {session.status === 'error' ? <>The log could not be verified: <SafeText text={session.message} max={400} /></> : `Verifying the log… (${session.status === 'running' ? session.rows : 0} receipts so far)`}
       </p>
     );
   }
@@ -91,7 +92,7 @@ export function ReceiptDetail({ id }: { id: string }) {
   if (!entry || row === undefined || !rows.current) {
     return (
       <p role="alert" data-testid="receipt-verdict" data-verdict="missing">
-        The open log ({session.label}) has no receipt with id <code>{id}</code>. <Link href="/receipts">All receipts</Link>
+        The open log (<SafeText text={session.label} max={120} />) has no receipt with id <code><SafeText text={id} max={200} /></code>. <Link href="/receipts">All receipts</Link>
       </p>
     );
   }
@@ -105,11 +106,11 @@ export function ReceiptDetail({ id }: { id: string }) {
         <Link href="/receipts">← receipts</Link>
       </p>
       <h1>
-        <code>{id}</code>
+        <code><SafeText text={id} max={200} /></code>
       </h1>
       <p data-testid="receipt-verdict" data-verdict={entry.verdict} className={`banner ${entry.verdict === 'verified' ? 'ok' : 'bad'}`}>
-        <strong>{entry.verdict}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, {entry.file}:{entry.line}, at{' '}
-        {formatTime(store.time[row]!)} UTC. Verified in this browser, in {session.label}.
+        <strong>{entry.verdict}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />, at{' '}
+        {formatTime(store.time[row]!)} UTC. Verified in this browser, in <SafeText text={session.label} max={120} />.
       </p>
       {d && <DecisionView d={d} />}
       <h2>Checks</h2>
@@ -121,7 +122,7 @@ export function ReceiptDetail({ id }: { id: string }) {
           <>
             Trusted in this browser (pinned on <Link href="/trust">/trust</Link>):{' '}
             {trust.map((t, i) => (
-              <code key={i}>{t.label ? `${t.label} ` : ''}{t.key} </code>
+              <code key={i}>{t.label ? <><SafeText text={t.label} max={80} /> </> : ''}<SafeText text={t.key} max={140} /> </code>
             ))}
           </>
         )}
@@ -132,7 +133,7 @@ export function ReceiptDetail({ id }: { id: string }) {
           <ul data-testid="receipt-problems">
             {problems.map((p, i) => (
               <li key={i}>
-                <code>{p.code}</code> {p.message}
+                <code>{p.code}</code> <SafeText text={p.message} max={400} />
               </li>
             ))}
           </ul>
@@ -146,9 +147,9 @@ export function ReceiptDetail({ id }: { id: string }) {
         </section>
       )}
       {answer === null && <p className="muted">Reading the receipt again from its source…</p>}
-      {answer && !answer.ok && <p role="alert" className="banner bad">The receipt could not be read again from its source: {answer.message}</p>}
-      {dossier && !dossier.ok && <p role="alert" className="banner bad">The receipt cannot be laid open: {dossier.message}</p>}
-      {answer?.ok && answer.note && <p className="muted">Note: {answer.note}.</p>}
+      {answer && !answer.ok && <p role="alert" className="banner bad">The receipt could not be read again from its source: <SafeText text={answer.message} max={400} /></p>}
+      {dossier && !dossier.ok && <p role="alert" className="banner bad">The receipt cannot be laid open: <SafeText text={dossier.message} max={400} /></p>}
+      {answer?.ok && answer.note && <p className="muted">Note: <SafeText text={answer.note} max={400} />.</p>}
       {d && <DossierView d={d} />}
       {answer?.ok && <SharePanel id={id} bundle={answer.bundle} sources={sources} kernelKey={store.str('kernelKey', row) ?? null} />}
     </article>

@@ -12,6 +12,7 @@ import type { VerificationReport } from '../../lib/verify/report';
 import { useLog } from '../data/log-provider';
 import { DecisionView, DossierView } from './dossier-view';
 import { Checklist } from './receipt-detail';
+import { SafeText } from '../ui/safe-text';
 
 type State = { status: 'reading' } | { status: 'bad'; message: string } | { status: 'done'; bundle: ReceiptBundle; report: VerificationReport };
 
@@ -47,7 +48,7 @@ export function SharedReceipt() {
   if (state.status === 'bad') {
     return (
       <p role="alert" data-testid="receipt-verdict" data-verdict="missing" className="banner bad">
-        {state.message}
+        <SafeText text={state.message} max={400} />
       </p>
     );
   }
@@ -61,7 +62,7 @@ export function SharedReceipt() {
       {r ? (
         <>
           <h1>
-            <code>{r.id}</code>
+            <code><SafeText text={r.id} max={200} /></code>
           </h1>
           <p data-testid="receipt-verdict" data-verdict={r.verdict} className={`banner ${r.verdict === 'verified' ? 'ok' : 'bad'}`}>
             <strong>{r.verdict}</strong> — {r.type} receipt{r.generation ? ` (Gen ${r.generation})` : ''}, verified alone with{' '}
@@ -70,7 +71,7 @@ export function SharedReceipt() {
         </>
       ) : (
         <p role="alert" data-testid="receipt-verdict" data-verdict="missing" className="banner bad">
-          The link holds no readable receipt: {report.problems.map((p) => p.message).join('; ')}
+          The link holds no readable receipt: <SafeText text={report.problems.map((p) => p.message).join('; ')} max={400} />
         </p>
       )}
       <p data-testid="share-trust">
@@ -78,13 +79,13 @@ export function SharedReceipt() {
           <>No kernel keys are pinned in this browser, so the signature shows only that the receipt is intact, not who signed it. <Link href="/trust">Pin the kernel&apos;s key</Link> to check the signer.</>
         ) : (
           <>
-            Trusted here (pinned in this browser): {trust.map((t, i) => <code key={i}>{t.label ? `${t.label} ` : ''}{t.key}</code>)}. The sender&apos;s keys play no part.
+            Trusted here (pinned in this browser): {trust.map((t, i) => <code key={i}>{t.label ? <><SafeText text={t.label} max={80} /> </> : ''}<SafeText text={t.key} max={140} /></code>)}. The sender&apos;s keys play no part.
           </>
         )}
       </p>
       {bundle.origin && (
         <p className="muted">
-          The link says the receipt comes from {bundle.origin.source}, {bundle.origin.file}:{bundle.origin.line} (unverified: anyone can write this).
+          The link says the receipt comes from <SafeText text={bundle.origin.source} max={120} />, <SafeText text={`${bundle.origin.file}:${bundle.origin.line}`} max={120} /> (unverified: anyone can write this).
         </p>
       )}
       {d && <DecisionView d={d} />}
@@ -100,13 +101,13 @@ export function SharedReceipt() {
           <ul data-testid="receipt-problems">
             {report.problems.map((p, i) => (
               <li key={i}>
-                <code>{p.code}</code> {p.message}
+                <code>{p.code}</code> <SafeText text={p.message} max={400} />
               </li>
             ))}
           </ul>
         </>
       )}
-      {dossier && !dossier.ok && <p className="banner bad">The receipt cannot be laid open: {dossier.message}</p>}
+      {dossier && !dossier.ok && <p className="banner bad">The receipt cannot be laid open: <SafeText text={dossier.message} max={400} /></p>}
       {d && <DossierView d={d} />}
     </article>
   );

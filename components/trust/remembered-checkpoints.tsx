@@ -4,6 +4,7 @@
 // (trusted on first sight again), so it is the user's explicit act.
 import type { RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
 import { formatSeenAt } from '../overview/checkpoint-continuity';
+import { SafeText } from '../ui/safe-text';
 
 export function RememberedCheckpoints({ remembered, issues, onForget }: { remembered: RememberedCheckpoint[]; issues: string[]; onForget: (key: string) => void }) {
   return (
@@ -15,7 +16,7 @@ export function RememberedCheckpoints({ remembered, issues, onForget }: { rememb
       </p>
       {issues.length > 0 && (
         <p role="status" className="banner warn">
-          Some stored entries could not be read and are ignored: {issues.join('; ')}.
+          Some stored entries could not be read and are ignored: <SafeText text={issues.join('; ')} max={400} />.
         </p>
       )}
       {remembered.length === 0 ? (
@@ -31,11 +32,11 @@ export function RememberedCheckpoints({ remembered, issues, onForget }: { rememb
           <tbody>
             {remembered.map((r) => (
               <tr key={r.key} data-key={r.key}>
-                <td><code>{r.key}</code></td>
+                <td><code><SafeText text={r.key} max={140} /></code></td>
                 <td className="num">{String(r.checkpointSeq)}</td>
                 <td className="num">{String(r.batchStartSeq)}–{String(r.batchEndSeq)}</td>
                 <td><code>{r.sha256}</code><br /><code className="muted">0x{r.merkleRootHex}</code></td>
-                <td>{formatSeenAt(r.seenAtMs)}<br /><span className="muted">{r.source}</span></td>
+                <td>{formatSeenAt(r.seenAtMs)}<br /><span className="muted"><SafeText text={r.source} max={120} /></span></td>
                 <td>
                   <button type="button" className="button" aria-label={`Forget the checkpoint of ${r.key}`} onClick={() => onForget(r.key)}>
                     Forget

@@ -10,6 +10,7 @@ import { MAX_TRUST_FILE_BYTES, type TrustEntry, mergeTrustEntries, parseTrustEnt
 import { MAX_CHECKPOINT_FILE_BYTES } from '../../lib/trust/checkpoint-memory-import';
 import { TransferRow } from './transfer-row';
 import { RememberedCheckpoints } from './remembered-checkpoints';
+import { SafeText } from '../ui/safe-text';
 
 const toUnix = (local: string): number | undefined => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
 const fromUnix = (s: number | undefined) => (s === undefined ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
@@ -68,7 +69,7 @@ export function TrustManager() {
       </form>
       {message && (
         <p role="status" data-testid="trust-status">
-          {message}
+          <SafeText text={message} max={400} />
         </p>
       )}
 
@@ -83,8 +84,8 @@ export function TrustManager() {
           <tbody>
             {trust.map((t, i) => (
               <tr key={`${t.key}/${i}`}>
-                <td><code>{t.key}</code></td>
-                <td>{t.label ?? ''}</td>
+                <td><code><SafeText text={t.key} max={140} /></code></td>
+                <td data-testid="trust-label"><SafeText text={t.label ?? ''} max={120} /></td>
                 <td>{fromUnix(t.not_before)}</td>
                 <td>{fromUnix(t.not_after)}</td>
                 <td>
@@ -120,7 +121,7 @@ export function TrustManager() {
           <ul>
             {seen.map((k) => (
               <li key={k.key}>
-                <code>{k.key}</code> {k.key === DEMO_KERNEL_KEY ? '(the published demo key) ' : ''}signed {k.receipts} receipts and {k.checkpoints} checkpoints —{' '}
+                <code><SafeText text={k.key} max={140} /></code> {k.key === DEMO_KERNEL_KEY ? '(the published demo key) ' : ''}signed {k.receipts} receipts and {k.checkpoints} checkpoints —{' '}
                 {pinned.has(k.key) ? 'pinned' : <>not pinned. <button type="button" className="button" onClick={() => add({ key: k.key })}>Pin it</button> only if you know, from outside this log, that it is yours.</>}
               </li>
             ))}

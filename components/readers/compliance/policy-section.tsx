@@ -4,12 +4,14 @@
 // table of the policies. Clicking a span opens the explorer on that span's
 // receipts; choosing a policy narrows the whole page (and the URL) to it.
 import Link from 'next/link';
+import { clipText, revealPlain } from '../../../lib/text/reveal';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { type ComplianceSelection, type PolicyTimeline, explorerLink } from '../../../lib/readers/compliance';
 import { EChart, type EChartOption, escapeHtml } from '../../charts/echart';
 import { formatTime } from '../../explorer/format';
 import { type PolicyNames, policyColor, policyLabel, shortHash } from './policy-names';
+import { SafeText } from '../../ui/safe-text';
 
 /** Lanes drawn; further policies are listed in the table only. */
 const MAX_LANES = 16;
@@ -57,7 +59,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
       yAxis: {
         type: 'category',
         inverse: true,
-        data: lanes.map((p) => `Policy ${names.get(p.policy) ?? '?'}\n${p.policy.slice(0, 8)}`),
+        data: lanes.map((p) => `Policy ${names.get(p.policy) ?? '?'}\n${revealPlain(clipText(p.policy, 8).shown, Infinity)}`),
         axisTick: { show: false },
         axisLabel: { fontSize: 11, lineHeight: 14 },
       },
@@ -144,7 +146,7 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
                 <th scope="row">
                   <span className="swatch" style={{ background: policyColor(names, p.policy) }} aria-hidden="true" /> {`Policy ${names.get(p.policy) ?? '?'}`}
                   <br />
-                  <code className="hash" title={p.policy}>{p.policy === '' ? '(empty)' : p.policy}</code>
+                  <code className="hash" title={revealPlain(p.policy, 200)}><SafeText text={p.policy === '' ? '(empty)' : p.policy} max={200} /></code>
                 </th>
                 <td>
                   {utc(p.first)} →<br />

@@ -9,6 +9,7 @@ import type { RangeReport } from '../../../lib/readers/compliance-report';
 import type { TrustEntry } from '../../../lib/trust/trust-file';
 import { formatTime } from '../../explorer/format';
 import { type PolicyNames, policyLabel } from './policy-names';
+import { SafeText } from '../../ui/safe-text';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const utc = (s: number) => `${formatTime(s)} UTC`;
@@ -56,7 +57,7 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
       )}
       <dl className="facts">
         <dt>Log</dt>
-        <dd data-testid="scope-source">{source}</dd>
+        <dd data-testid="scope-source"><SafeText text={source} max={200} /></dd>
         <dt>Time</dt>
         <dd data-testid="scope-range">
           {rangeText(sel, log)}
@@ -67,7 +68,7 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
         <dd data-testid="scope-policy">
           {sel.policy === undefined ? 'every policy' : (
             <>
-              only {policyLabel(names, sel.policy)}: <code className="hash">{sel.policy}</code>
+              only {policyLabel(names, sel.policy)}: <code className="hash"><SafeText text={sel.policy} max={200} /></code>
             </>
           )}
         </dd>
@@ -79,8 +80,8 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
             <ul className="plain">
               {trust.map((t, i) => (
                 <li key={i}>
-                  <code className="hash">{t.key}</code>
-                  {t.label ? ` (${t.label})` : ''}
+                  <code className="hash"><SafeText text={t.key} max={140} /></code>
+                  {t.label ? <> (<SafeText text={t.label} max={80} />)</> : ''}
                 </li>
               ))}
             </ul>

@@ -4,7 +4,7 @@
 // where the report's own header states the selection.
 import { useEffect, useState } from 'react';
 import type { ComplianceSelection, PolicySummary } from '../../../lib/readers/compliance';
-import { type PolicyNames, policyLabel } from './policy-names';
+import { type PolicyNames, policyLabel, shortHash } from './policy-names';
 
 /** Unix seconds → the value of a `datetime-local` input, read as UTC. */
 const toInput = (s: number | undefined) => (s === undefined || !Number.isFinite(s) ? '' : new Date(s * 1000).toISOString().slice(0, 19));
@@ -59,7 +59,7 @@ export function SelectionControls({ selection, onSelect, policies, names, log }:
               {policyLabel(names, p.policy)} ({p.receipts.toLocaleString('en-US')} verified receipts)
             </option>
           ))}
-          {selection.policy !== undefined && !known && <option value={selection.policy}>{selection.policy.slice(0, 16)}… (no verified receipt in this range)</option>}
+          {selection.policy !== undefined && !known && <option value={selection.policy}>{shortHash(selection.policy)} (no verified receipt in this range)</option>}
         </select>
       </label>
       <button type="button" className="button" data-testid="selection-clear" disabled={selection.since === undefined && selection.until === undefined && selection.policy === undefined} onClick={() => onSelect({})}>

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { type ComplianceSelection, type SignerRow, explorerLink } from '../../../lib/readers/compliance';
 import { DEMO_KERNEL_KEY } from '../../../lib/trust/known-keys';
 import { formatTime } from '../../explorer/format';
+import { SafeText } from '../../ui/safe-text';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
@@ -50,7 +51,7 @@ export function SignersSection({ signers, pinned, selection }: { signers: Signer
             {signers.map((s) => (
               <tr key={s.key} data-key={s.key} data-pinned={String(s.pins.length > 0)} data-receipts={s.receipts}>
                 <th scope="row">
-                  <code className="hash">{s.key}</code>
+                  <code className="hash"><SafeText text={s.key} max={140} /></code>
                   {s.key === DEMO_KERNEL_KEY && <div className="muted small">the published demo kernel key</div>}
                 </th>
                 <td className={s.pins.length ? 'good' : 'bad'}>
@@ -58,7 +59,7 @@ export function SignersSection({ signers, pinned, selection }: { signers: Signer
                     s.pins.map((p, i) => (
                       <div key={i}>
                         <strong>pinned</strong>
-                        {p.label ? ` as “${p.label}”` : ''}, {validity(p)}
+                        {p.label ? <> as “<SafeText text={p.label} max={80} />”</> : ''}, {validity(p)}
                       </div>
                     ))
                   ) : (

@@ -8,6 +8,8 @@ import Link from 'next/link';
 import { createContext, memo, useContext } from 'react';
 import type { DagNode, LineageNode } from '../../../lib/readers/dag';
 import { formatTime } from '../../explorer/format';
+import { SafeText } from '../../ui/safe-text';
+import { revealPlain } from '../../../lib/text/reveal';
 
 /** What a node can ask of the view: fold or unfold its subtree. */
 export const DagActions = createContext<{ toggle: (key: string) => void }>({ toggle: () => undefined });
@@ -28,8 +30,11 @@ function stateTone(state: string | undefined): 'good' | 'bad' | 'warn' | 'neutra
   return 'neutral';
 }
 
+/** The first and last `keep` code points of an id (never half a surrogate pair); show it through <SafeText>. */
 export function shortId(id: string, keep = 10): string {
-  return id.length <= keep * 2 + 1 ? id : `${id.slice(0, keep)}…${id.slice(-keep)}`;
+  if (id.length <= keep * 2 + 1) return id;
+  const cps = Array.from(id);
+  return cps.length <= keep * 2 + 1 ? id : `${cps.slice(0, keep).join('')}…${cps.slice(-keep).join('')}`;
 }
 
 function Fold({ n }: { n: DagNode }) {
@@ -65,13 +70,13 @@ export const ReceiptNodeView = memo(function ReceiptNodeView({ data }: NodeProps
       data-verdict={verdict}
       data-receipt-id={n.receiptId}
       data-state={n.state}
-      title={`${n.kind === 'child' ? 'Child receipt' : 'Tool receipt'} ${n.receiptId}${n.requestId ? `\nrequest ${n.requestId}` : ''}${n.time !== undefined ? `\n${formatTime(n.time)} UTC` : ''}`}
+      title={`${n.kind === 'child' ? 'Child receipt' : 'Tool receipt'} ${revealPlain(n.receiptId!, 200)}${n.requestId ? `\nrequest ${revealPlain(n.requestId, 200)}` : ''}${n.time !== undefined ? `\n${formatTime(n.time)} UTC` : ''}`}
     >
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="dag-node-top">
         <span className="dag-kind">{n.kind === 'child' ? 'request' : 'tool call'}</span>
         <Link href={`/receipts/${encodeURIComponent(n.receiptId!)}`} className="dag-label nodrag" prefetch={false}>
-          {n.label}
+          <SafeText text={n.label} max={40} expandable={false} />
         </Link>
       </div>
       <div className="dag-node-mid">
@@ -79,7 +84,7 @@ export const ReceiptNodeView = memo(function ReceiptNodeView({ data }: NodeProps
         <span className={`dag-verdict v-${verdict}`}>{VERDICT_TEXT[verdict]}</span>
       </div>
       <div className="dag-node-bottom">
-        <code className="dag-id">{shortId(n.receiptId!, 9)}</code>
+        <code className="dag-id"><SafeText text={shortId(n.receiptId!, 9)} /></code>
         {n.cycle && <span className="dag-cycle" title="This receipt's parent link formed a cycle and was cut here">cycle cut</span>}
         <Fold n={n} />
       </div>
@@ -97,7 +102,7 @@ export const RequestNodeView = memo(function RequestNodeView({ data }: NodeProps
         <span className="dag-kind">request, no receipt</span>
       </div>
       <div className="dag-node-bottom">
-        <code className="dag-id">{shortId(n.requestId ?? '', 8)}</code>
+        <code className="dag-id"><SafeText text={shortId(n.requestId ?? '', 8)} /></code>
         <Fold n={n} />
       </div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -116,10 +121,10 @@ export const CapabilityNodeView = memo(function CapabilityNodeView({ data }: Nod
         <span className="dag-kind">{r ? (r.delegationDepth === 0 ? 'capability, issued' : `delegated, depth ${r.delegationDepth ?? '?'}`) : 'capability, no lineage row'}</span>
       </div>
       <div className="dag-node-mid">
-        <code className="dag-id">{shortId(data.capabilityId, 10)}</code>
+        <code className="dag-id"><SafeText text={shortId(data.capabilityId, 10)} /></code>
       </div>
       <div className="dag-node-bottom">
-        <span className="muted">{r?.subjectKey ? `to ${shortId(r.subjectKey, 5)}` : ''}</span>
+        <span className="muted">{r?.subjectKey ? <>to <SafeText text={shortId(r.subjectKey, 5)} /></> : ''}</span>
         <span>{data.used > 0 ? `${data.used.toLocaleString('en-US')} receipt${data.used === 1 ? '' : 's'} here` : r ? `${r.grants.length} grant${r.grants.length === 1 ? '' : 's'}` : ''}</span>
       </div>
       <Handle type="source" position={Position.Right} isConnectable={false} />

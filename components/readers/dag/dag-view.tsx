@@ -30,6 +30,8 @@ import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';
 import { type CanvasEdge, type CanvasNode, GraphCanvas } from './graph-canvas';
 import { CAPABILITY_SIZE, type CapabilityData, type DagNodeData, CapabilityNodeView, DagActions, RECEIPT_SIZE, REQUEST_SIZE, ReceiptNodeView, RequestNodeView, shortId } from './dag-nodes';
 import './dag.css';
+import { SafeText } from '../../ui/safe-text';
+import { revealPlain } from '../../../lib/text/reveal';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
@@ -90,7 +92,7 @@ function DagReader({ store, report, scope, label }: ReaderData) {
           <h2>No request trees in this log</h2>
           <p>
             A request tree needs child receipts (a package&apos;s <code>child-receipts.ndjson</code>, a store&apos;s <code>chio_child_receipts</code>) or tool
-            receipts whose governed call chain names a session. {label} has neither, so there is nothing to draw here. The <Link href="/receipts">explorer</Link>{' '}
+            receipts whose governed call chain names a session. <SafeText text={label} max={120} /> has neither, so there is nothing to draw here. The <Link href="/receipts">explorer</Link>{' '}
             lists every receipt it has.
           </p>
         </div>
@@ -161,10 +163,10 @@ function SessionPicker({
         <div className="dag-hits" data-testid="dag-hits" data-total={search.total}>
           <p>
             {search.total === 0 ? (
-              <>No receipt of any session matches “{state.q}”.</>
+              <>No receipt of any session matches “<SafeText text={state.q ?? ''} max={120} />”.</>
             ) : (
               <>
-                {plural(search.total, 'receipt')} in {plural(search.bySession.size, 'session')} match “{state.q}”
+                {plural(search.total, 'receipt')} in {plural(search.bySession.size, 'session')} match “<SafeText text={state.q ?? ''} max={120} />”
                 {search.total > search.hits.length ? `; the first ${search.hits.length} are listed` : ''}. Pick one to see where it sits.
               </>
             )}{' '}
@@ -189,8 +191,8 @@ function SessionPicker({
                   data-testid="dag-hit"
                   onClick={() => pick({ ...state, all: false, session: h.session, focus: h.receiptId, fold: [], top: false })}
                 >
-                  <span>{h.label}</span>
-                  <code>{shortId(h.receiptId, 8)}</code>
+                  <span><SafeText text={h.label} max={60} expandable={false} /></span>
+                  <code><SafeText text={shortId(h.receiptId, 8)} /></code>
                   {h.verdict !== 'verified' && <span className={`dag-verdict v-${h.verdict}`}>{h.verdict}</span>}
                 </button>
               </li>
@@ -232,7 +234,7 @@ function SessionPicker({
                 pick(next);
               }}
             >
-              <code>{shortId(s.sessionId, 12)}</code>
+              <code><SafeText text={shortId(s.sessionId, 12)} /></code>
               <span>
                 {plural(s.child, 'request')}
                 {s.tool > 0 ? `, ${plural(s.tool, 'tool call')}` : ''}
@@ -273,7 +275,7 @@ function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state
   const times = graph.nodes.filter((n) => n.time !== undefined).map((n) => n.time!);
   const first = times.length ? Math.min(...times) : NaN;
   const last = times.length ? Math.max(...times) : NaN;
-  const title = graph.session === null ? 'All sessions' : `Session ${graph.session}`;
+  const title = graph.session === null ? 'All sessions' : `Session ${revealPlain(graph.session, 200)}`;
   const clear = (patch: Partial<DagParams>, drop: (keyof DagParams)[] = []) => {
     const next: DagParams = { ...state, ...patch };
     for (const k of drop) delete next[k];
@@ -284,7 +286,7 @@ function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state
       <header className="dag-panel-head">
         <div>
           <h2 className="dag-title" title={title}>
-            {graph.session === null ? 'All sessions' : <>Session <code>{shortId(graph.session, 14)}</code></>}
+            {graph.session === null ? 'All sessions' : <>Session <code><SafeText text={shortId(graph.session, 14)} /></code></>}
           </h2>
           <p className="dag-counts" data-testid="dag-counts" data-child={c.child} data-tool={c.tool} data-requests={c.requests} data-not-verified={notVerified} data-visible={graph.visible}>
             <strong>{plural(c.child, 'child receipt')}</strong> and <strong>{plural(c.tool, 'tool receipt')}</strong>, verified
@@ -320,10 +322,10 @@ function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state
       {state.focus !== undefined && (
         <p className="banner warn dag-focus" data-testid="dag-focus">
           {graph.focusMissing ? (
-            <>The receipt {shortId(state.focus, 12)} is not part of this choice. </>
+            <>The receipt <SafeText text={shortId(state.focus, 12)} /> is not part of this choice. </>
           ) : (
             <>
-              Showing only receipt <code>{shortId(state.focus, 12)}</code>, the requests above it and everything below it.{' '}
+              Showing only receipt <code><SafeText text={shortId(state.focus, 12)} /></code>, the requests above it and everything below it.{' '}
             </>
           )}
           <button type="button" className="linkish" onClick={() => clear({}, ['focus'])} data-testid="dag-focus-clear">

@@ -8,6 +8,7 @@ import { Background, Controls, type Edge, MiniMap, type Node, type NodeMouseHand
 import { useMemo } from 'react';
 import type { LayoutEdge, LayoutNode } from '../../../lib/readers/dag-layout';
 import { useLayout } from './use-layout';
+import { SafeText } from '../../ui/safe-text';
 
 export interface CanvasNode<D extends Record<string, unknown>> extends LayoutNode {
   type: string;
@@ -75,7 +76,7 @@ export function GraphCanvas<D extends Record<string, unknown>>({
       )}
       {layout.status === 'error' && (
         <p className="dag-canvas-status" role="alert">
-          Could not lay out this graph: {layout.message}
+          Could not lay out this graph: <SafeText text={layout.message} max={300} />
         </p>
       )}
       {flow && (

@@ -4,10 +4,12 @@
 // total, charged, remaining and settlement split; a break is highlighted and
 // each breaking receipt linked. Presentational.
 import Link from 'next/link';
+import { revealPlain } from '../../../lib/text/reveal';
 import { formatMinor } from '../../../lib/finance/money';
 import type { BudgetRow } from '../../../lib/readers/finance';
 import type { FinanceReport } from '../../../lib/finance/reconcile';
 import { ReceiptLink, explorerHref, n } from './parts';
+import { SafeText } from '../../ui/safe-text';
 
 const COLUMNS = 11;
 const usedPct = (charged: bigint, total: bigint) => (total === 0n ? 0 : Math.min(100, Number((charged * 1000n) / total) / 10));
@@ -55,24 +57,24 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
                   data-breaks={g.breaks.length}
                 >
                   <td>
-                    <Link href={explorerHref(explorer)} className="fin-mono" title={`${g.capability_id}: open this budget's receipts in the explorer`} style={{ whiteSpace: 'nowrap' }}>
-                      {g.capability_id.length > 20 ? `${g.capability_id.slice(0, 18)}…` : g.capability_id}
+                    <Link href={explorerHref(explorer)} className="fin-mono" title={`${revealPlain(g.capability_id, 200)}: open this budget's receipts in the explorer`} style={{ whiteSpace: 'nowrap' }}>
+                      <SafeText text={g.capability_id} max={18} expandable={false} />
                     </Link>{' '}
                     <span className="muted" style={{ whiteSpace: 'nowrap' }}>· grant {g.grant_index.toString()}</span>
                   </td>
-                  <td style={{ whiteSpace: 'nowrap' }}>{g.root_budget_holder}</td>
-                  <td className="num">{formatMinor(g.budget_total, g.currency)}</td>
-                  <td className="num">{formatMinor(g.charged, g.currency)}</td>
-                  <td className="num">{formatMinor(g.remaining, g.currency)}</td>
+                  <td><SafeText text={g.root_budget_holder} max={40} /></td>
+                  <td className="num"><SafeText text={formatMinor(g.budget_total, g.currency)} max={60} /></td>
+                  <td className="num"><SafeText text={formatMinor(g.charged, g.currency)} max={60} /></td>
+                  <td className="num"><SafeText text={formatMinor(g.remaining, g.currency)} max={60} /></td>
                   <td style={{ whiteSpace: 'nowrap' }}>
                     <span className="fin-used" aria-hidden="true">
                       <span style={{ width: `${pct}%` }} />
                     </span>
                     {pct}%
                   </td>
-                  <td className="num">{formatMinor(g.by_settlement.settled, g.currency)}</td>
-                  <td className="num">{formatMinor(g.by_settlement.pending, g.currency)}</td>
-                  <td className={`num${g.by_settlement.failed > 0n ? ' fin-bad' : ' muted'}`}>{formatMinor(g.by_settlement.failed, g.currency)}</td>
+                  <td className="num"><SafeText text={formatMinor(g.by_settlement.settled, g.currency)} max={60} /></td>
+                  <td className="num"><SafeText text={formatMinor(g.by_settlement.pending, g.currency)} max={60} /></td>
+                  <td className={`num${g.by_settlement.failed > 0n ? ' fin-bad' : ' muted'}`}><SafeText text={formatMinor(g.by_settlement.failed, g.currency)} max={60} /></td>
                   <td className="num">
                     {n(g.receipts)}
                     <br />
@@ -86,7 +88,7 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
                       <ul className="fin-breaks">
                         {g.break_details.map((b) => (
                           <li key={b.receipt_id} data-testid="finance-break">
-                            <ReceiptLink id={b.receipt_id} />: {b.rule}
+                            <ReceiptLink id={b.receipt_id} />: <SafeText text={b.rule} max={300} />
                           </li>
                         ))}
                       </ul>
@@ -116,7 +118,7 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
           <ul className="fin-breaks">
             {finance.malformed.slice(0, 20).map((m) => (
               <li key={m.receipt_id}>
-                <ReceiptLink id={m.receipt_id} />: {m.error}
+                <ReceiptLink id={m.receipt_id} />: <SafeText text={m.error} max={300} />
               </li>
             ))}
           </ul>

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { formatMinor } from '../../../lib/finance/money';
 import type { CurrencyTotals, Settlement } from '../../../lib/readers/finance';
 import { explorerHref, n, verifiedFilter } from './parts';
+import { SafeText } from '../../ui/safe-text';
 
 const KEYS: { key: Settlement; label: string; cls: string }[] = [
   { key: 'settled', label: 'settled', cls: 'fin-settled' },
@@ -21,10 +22,10 @@ export function CurrencyCards({ totals }: { totals: CurrencyTotals[] }) {
     <div className="fin-cards">
       {totals.map((t) => (
         <article key={t.currency} className="fin-card" data-testid="finance-currency" data-currency={t.currency} data-charged={t.charged.toString()} data-receipts={t.receipts}>
-          <h3>Charged in {t.currency}</h3>
-          <span className="fin-big">{formatMinor(t.charged, t.currency)}</span>
+          <h3>Charged in <SafeText text={t.currency} max={40} /></h3>
+          <span className="fin-big"><SafeText text={formatMinor(t.charged, t.currency)} max={60} expandable={false} /></span>
           <p className="muted">
-            over <Link href={explorerHref(verifiedFilter({ currency: [t.currency] }))}>{n(t.receipts)} verified receipts</Link> under {t.currency} budgets
+            over <Link href={explorerHref(verifiedFilter({ currency: [t.currency] }))}>{n(t.receipts)} verified receipts</Link> under <SafeText text={t.currency} max={40} /> budgets
           </p>
           <div className="fin-split" role="img" aria-label={KEYS.map((k) => `${k.label} ${pct(t.settlement[k.key].amount, t.charged)}`).join(', ')}>
             {KEYS.map((k) => (
@@ -38,14 +39,14 @@ export function CurrencyCards({ totals }: { totals: CurrencyTotals[] }) {
                 <Link href={explorerHref(verifiedFilter({ currency: [t.currency], settlement: [k.key] }))}>
                   {k.label} ({n(t.settlement[k.key].receipts)})
                 </Link>
-                <span className="fin-amount">{formatMinor(t.settlement[k.key].amount, t.currency)}</span>
+                <span className="fin-amount"><SafeText text={formatMinor(t.settlement[k.key].amount, t.currency)} max={60} expandable={false} /></span>
               </li>
             ))}
             {t.settlement.not_applicable.receipts > 0 && (
               <li data-testid="finance-currency-not_applicable">
                 <span className="fin-dot fin-na" />
                 <Link href={explorerHref(verifiedFilter({ currency: [t.currency], settlement: ['not_applicable'] }))}>nothing to settle ({n(t.settlement.not_applicable.receipts)})</Link>
-                <span className="fin-amount">{formatMinor(t.settlement.not_applicable.amount, t.currency)}</span>
+                <span className="fin-amount"><SafeText text={formatMinor(t.settlement.not_applicable.amount, t.currency)} max={60} expandable={false} /></span>
               </li>
             )}
           </ul>
@@ -57,7 +58,7 @@ export function CurrencyCards({ totals }: { totals: CurrencyTotals[] }) {
                 <Link href={explorerHref(verifiedFilter({ currency: [t.currency], guard: ['budget'] }))}>
                   {n(t.denials)} budget denial{t.denials === 1 ? '' : 's'}
                 </Link>{' '}
-                refused {formatMinor(t.attempted, t.currency)}.
+                refused <SafeText text={formatMinor(t.attempted, t.currency)} max={60} expandable={false} />.
               </>
             )}
           </p>

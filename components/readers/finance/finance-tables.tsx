@@ -10,6 +10,7 @@ import { chargedOrAttempted, isStale, type OracleView } from '../../../lib/reade
 import type { RowStore } from '../../../lib/query/row-store';
 import { formatTime } from '../../explorer/format';
 import { ReceiptLink, explorerHref, formatAge, n, verifiedFilter } from './parts';
+import { SafeText } from '../../ui/safe-text';
 
 export const LIST_LIMIT = 100;
 
@@ -31,14 +32,14 @@ export function HolderTable({ totals }: { totals: HolderTotals[] }) {
         {totals.map((t) => (
           <tr key={`${t.holder}/${t.currency}`} data-testid="finance-holder-row" data-holder={t.holder} data-currency={t.currency} data-charged={t.charged.toString()}>
             <th scope="row">
-              <Link href={explorerHref(verifiedFilter({ rootBudgetHolder: [t.holder], currency: [t.currency] }))}>{t.holder}</Link>
+              <Link href={explorerHref(verifiedFilter({ rootBudgetHolder: [t.holder], currency: [t.currency] }))}><SafeText text={t.holder} max={60} expandable={false} /></Link>
             </th>
-            <td>{t.currency}</td>
+            <td><SafeText text={t.currency} max={40} /></td>
             <td className="num">{n(t.budgets)}</td>
-            <td className="num">{formatMinor(t.granted, t.currency)}</td>
-            <td className="num">{formatMinor(t.charged, t.currency)}</td>
+            <td className="num"><SafeText text={formatMinor(t.granted, t.currency)} max={60} /></td>
+            <td className="num"><SafeText text={formatMinor(t.charged, t.currency)} max={60} /></td>
             <td className="num">{n(t.receipts)}</td>
-            <td className="num">{t.denials ? `${n(t.denials)} (${formatMinor(t.attempted, t.currency)})` : '–'}</td>
+            <td className="num">{t.denials ? <>{n(t.denials)} (<SafeText text={formatMinor(t.attempted, t.currency)} max={60} />)</> : '–'}</td>
           </tr>
         ))}
       </tbody>
@@ -75,16 +76,16 @@ export function ReceiptListTable({ store, list, amount, lastTime, testId }: { st
                 <ReceiptLink id={s('id') ?? ''} />
               </td>
               <td>
-                {s('toolServer')} / {s('toolName')}
+                <SafeText text={s('toolServer') ?? ''} max={40} /> / <SafeText text={s('toolName') ?? ''} max={40} />
               </td>
               <td>
-                <span className="fin-mono">{s('capabilityId')}</span> <span className="muted">· {s('rootBudgetHolder')}</span>
+                <span className="fin-mono"><SafeText text={s('capabilityId') ?? ''} max={40} /></span> <span className="muted">· <SafeText text={s('rootBudgetHolder') ?? ''} max={40} /></span>
               </td>
-              <td className="num">{formatMinor(value, currency)}</td>
+              <td className="num"><SafeText text={formatMinor(value, currency)} max={60} /></td>
               {amount === 'attempted' ? (
                 <td className="num">{remaining !== undefined && /^\d+$/.test(remaining) ? formatMinor(BigInt(remaining), currency) : '–'}</td>
               ) : (
-                <td className="fin-mono">{s('paymentReference') ?? '–'}</td>
+                <td className="fin-mono"><SafeText text={s('paymentReference') ?? '–'} max={40} /></td>
               )}
               {lastTime != null && <td className="num">{formatAge(lastTime - store.time[row]!)}</td>}
             </tr>
@@ -123,7 +124,7 @@ export function OracleTable({ store, view }: { store: RowStore; view: OracleView
                   <ReceiptLink id={id} />
                 </td>
                 <td colSpan={6} className="fin-bad">
-                  Unreadable oracle evidence: {d?.error ?? 'missing'}
+                  Unreadable oracle evidence: <SafeText text={d?.error ?? 'missing'} max={300} />
                 </td>
               </tr>
             );
@@ -140,18 +141,18 @@ export function OracleTable({ store, view }: { store: RowStore; view: OracleView
                 <ReceiptLink id={id} />
               </td>
               <td title={`rate_numerator ${e.rateNumerator} / rate_denominator ${e.rateDenominator}`}>
-                {rate ? `${rate.exact ? '' : '≈ '}${rate.text}` : '–'} {e.quote}/{e.base}
+                {rate ? `${rate.exact ? '' : '≈ '}${rate.text}` : '–'} <SafeText text={`${e.quote}/${e.base}`} max={40} />
               </td>
               <td className="num" title={`${e.originalCostUnits} minor units`}>
-                {formatMinor(BigInt(e.originalCostUnits), e.originalCurrency)}
+                <SafeText text={formatMinor(BigInt(e.originalCostUnits), e.originalCurrency)} max={60} />
               </td>
-              <td className="num">{formatMinor(BigInt(e.convertedCostUnits), e.grantCurrency)}</td>
+              <td className="num"><SafeText text={formatMinor(BigInt(e.convertedCostUnits), e.grantCurrency)} max={60} /></td>
               <td className={`num${mismatch ? ' fin-bad' : ''}`} title={mismatch ? 'differs from converted_cost_units' : undefined}>
                 {charged === undefined ? '–' : formatMinor(charged, store.str('currency', row))}
                 {store.str('attemptedCost', row) !== undefined ? <span className="muted"> (refused)</span> : null}
               </td>
               <td>
-                {e.source} <span className="muted">· {e.authority}</span>
+                <SafeText text={e.source} max={60} /> <span className="muted">· <SafeText text={e.authority} max={60} /></span>
               </td>
               <td className={`num${stale ? ' fin-bad' : ''}`} title={stale ? 'older than max_age_seconds' : undefined}>
                 {e.cacheAgeSeconds} s of {e.maxAgeSeconds} s

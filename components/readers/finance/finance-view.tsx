@@ -20,6 +20,7 @@ import { formatTime } from '../../explorer/format';
 import { HolderTable, LIST_LIMIT, OracleTable, ReceiptListTable } from './finance-tables';
 import { CsvButton, Empty, More, Section, explorerHref, formatAge, n, verifiedFilter } from './parts';
 import { SpendChart } from './spend-chart';
+import { SafeText } from '../../ui/safe-text';
 
 const HOURS = [1, 6, 12, 24, 48, 72, 168];
 
@@ -95,7 +96,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
                     <span className="fin-toggle" role="group" aria-label="Currency">
                       {spend.series.map((s) => (
                         <button key={s.currency} type="button" className={`button${s === series ? ' active' : ''}`} aria-pressed={s === series} data-testid="finance-spend-currency" onClick={() => set('cur', s.currency)}>
-                          {s.currency}
+                          <SafeText text={s.currency} max={24} expandable={false} />
                         </button>
                       ))}
                     </span>
@@ -151,7 +152,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
         >
           <h3 data-testid="finance-failed-title">
             Failed settlements: {n(settlement.failed.rows.length)}
-            {settlement.failed.totals.map((t) => ` · ${formatMinor(t.amount, t.currency)}`).join('')}
+            {settlement.failed.totals.map((t) => ` · $<SafeText text={formatMinor(t.amount, t.currency)} max={60} expandable={false} />`).join('')}
           </h3>
           <div className="fin-head">
             <p className="muted" style={{ margin: 0 }}>
@@ -171,7 +172,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
 
           <h3 data-testid="finance-long-pending-title">
             Pending for more than {pendingHours} h: {n(settlement.longPending.rows.length)}
-            {settlement.longPending.totals.map((t) => ` · ${formatMinor(t.amount, t.currency)}`).join('')}
+            {settlement.longPending.totals.map((t) => ` · $<SafeText text={formatMinor(t.amount, t.currency)} max={60} expandable={false} />`).join('')}
           </h3>
           <div className="fin-head">
             <label className="muted">
@@ -245,7 +246,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
               <ul data-testid="finance-oracle-pairs">
                 {oracle.pairs.map((p) => (
                   <li key={`${p.originalCurrency}/${p.grantCurrency}`}>
-                    {n(p.receipts)} conversion{p.receipts === 1 ? '' : 's'} of {formatMinor(p.original, p.originalCurrency)} into {formatMinor(p.converted, p.grantCurrency)}
+                    {n(p.receipts)} conversion{p.receipts === 1 ? '' : 's'} of <SafeText text={formatMinor(p.original, p.originalCurrency)} max={60} expandable={false} /> into <SafeText text={formatMinor(p.converted, p.grantCurrency)} max={60} expandable={false} />
                     {p.stale > 0 && <span className="fin-bad">; {n(p.stale)} used a price older than its allowed age</span>}.
                   </li>
                 ))}

@@ -4,10 +4,12 @@
 // Receipt fields are attacker-controlled: they only ever become text nodes
 // or a URL-encoded path segment / query value.
 import Link from 'next/link';
+import { revealPlain } from '../../../lib/text/reveal';
 import type { ReactNode } from 'react';
 import { type CsvTable, toCsv } from '../../../lib/readers/csv';
 import { type ExplorerFilter, explorerUrl } from '../../../lib/query/explorer-filter';
 import { downloadText } from '../../data/download';
+import { SafeText } from '../../ui/safe-text';
 
 export const explorerHref = (f: ExplorerFilter) => explorerUrl(f);
 
@@ -18,8 +20,8 @@ export function verifiedFilter(values: ExplorerFilter['values'], extra: Partial<
 
 export function ReceiptLink({ id }: { id: string }) {
   return (
-    <Link href={`/receipts/${encodeURIComponent(id)}`} className="fin-mono" title={id} data-testid="finance-receipt-link">
-      {id.length > 26 ? `${id.slice(0, 24)}…` : id}
+    <Link href={`/receipts/${encodeURIComponent(id)}`} className="fin-mono" title={revealPlain(id, 200)} data-testid="finance-receipt-link">
+      <SafeText text={id} max={24} expandable={false} />
     </Link>
   );
 }

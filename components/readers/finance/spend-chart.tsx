@@ -5,6 +5,7 @@
 // are floats (drawing only); the tooltip and the table behind the chart show
 // the exact amounts.
 import Link from 'next/link';
+import { revealPlain } from '../../../lib/text/reveal';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { formatMinor, minorToApproxMajor } from '../../../lib/finance/money';
@@ -12,6 +13,7 @@ import { SETTLEMENTS, type Settlement } from '../../../lib/readers/finance';
 import { type SpendOverTime, type SpendSeries, bucketFilter } from '../../../lib/readers/finance-spend';
 import { type EChartOption, EChart, escapeHtml } from '../../charts/echart';
 import { explorerHref, n } from './parts';
+import { SafeText } from '../../ui/safe-text';
 
 const COLORS: Record<Settlement, string> = { settled: '#2da44e', pending: '#d4a72c', failed: '#cf222e', not_applicable: '#8c959f' };
 /** Fixed margins, so a test can find a bar from its index. */
@@ -48,7 +50,7 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
         },
       },
       xAxis: { type: 'category', data: labels, axisLabel: { hideOverlap: true } },
-      yAxis: { type: 'value', name: cur, axisLabel: { formatter: (v: number) => v.toLocaleString('en-US') } },
+      yAxis: { type: 'value', name: revealPlain(cur, 24), axisLabel: { formatter: (v: number) => v.toLocaleString('en-US') } },
       series: statuses.map((k) => ({
         name: k,
         type: 'bar',
@@ -59,7 +61,7 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
       })),
     };
   }, [series, statuses, labels]);
-  const total = statuses.map((k) => `${k} ${formatMinor(series.amount[k].reduce((a, b) => a + b, 0n), series.currency)}`).join(', ');
+  const total = statuses.map((k) => `${k} $<SafeText text={formatMinor(series.amount[k].reduce((a, b) => a + b, 0n), series.currency)} max={60} expandable={false} />`).join(', ');
   return (
     <>
       <div data-testid="finance-spend-chart" data-currency={series.currency} data-buckets={spend.count} data-grid={`${SPEND_GRID.left},${SPEND_GRID.right},${SPEND_GRID.top},${SPEND_GRID.bottom}`}>
@@ -103,7 +105,7 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
                       data-receipts={series.receipts[k][i]}
                       data-amount={series.amount[k][i]!.toString()}
                     >
-                      {series.receipts[k][i] ? <Link href={explorerHref(bucketFilter(spend, i, series.currency, k))}>{formatMinor(series.amount[k][i]!, series.currency)}</Link> : '–'}
+                      {series.receipts[k][i] ? <Link href={explorerHref(bucketFilter(spend, i, series.currency, k))}><SafeText text={formatMinor(series.amount[k][i]!, series.currency)} max={60} expandable={false} /></Link> : '–'}
                       {series.receipts[k][i] ? <span className="muted"> ({n(series.receipts[k][i]!)})</span> : null}
                     </td>
                   ))}

@@ -4,11 +4,13 @@
 // explorer on that bar's denials (decision=deny, the guard or tool, the
 // bucket's since/until); each table row opens the explorer on its denials.
 import Link from 'next/link';
+import { revealPlain } from '../../../lib/text/reveal';
 import { useRouter } from 'next/navigation';
 import { useMemo } from 'react';
 import { BUCKET_SECONDS, type DenialTotals, type DenialsOverTime, type OverTimeSeries, type Tally, denialBarHref } from '../../../lib/readers/security';
 import { type ChartSelection, EChart, type EChartOption } from '../../charts/echart';
 import type { Grouping } from './security-view';
+import { SafeText } from '../../ui/safe-text';
 
 const PALETTE = ['#cf222e', '#0969da', '#bc4c00', '#8250df', '#1a7f37', '#bf3989', '#9a6700', '#1b7c83'];
 const OTHER = '#8c959f';
@@ -37,7 +39,8 @@ export function DenialsOverTimeChart({ chart, totals, onBy, onBucket, auto }: { 
     const labels = chart.starts.map((s) => bucketLabel(s, chart.bucketSeconds));
     return {
       grid: { ...DENIALS_GRID, outerBoundsMode: 'none' },
-      legend: { top: 0, type: 'scroll' },
+      // Series names are guard or tool names from receipts: drawn on the canvas revealed and clipped (the tooltip escapes them itself).
+      legend: { top: 0, type: 'scroll', formatter: (name: string) => revealPlain(name, 40) },
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
       xAxis: { type: 'category', data: labels, axisLabel: { hideOverlap: true }, axisTick: { alignWithLabel: true } },
       yAxis: { type: 'value', minInterval: 1, name: 'denials', nameTextStyle: { align: 'left' } },
@@ -135,7 +138,7 @@ function TallyTable({ title, tallies, none, total, testId }: { title: string; ta
       <tbody>
         {shown.map((t) => (
           <tr key={t.key} data-key={t.key} data-count={t.count}>
-            <th scope="row">{t.key === '' ? <span className="muted">{none}</span> : <code>{t.key}</code>}</th>
+            <th scope="row">{t.key === '' ? <span className="muted">{none}</span> : <code><SafeText text={t.key} max={60} /></code>}</th>
             <td className="num">
               <Link href={t.href}>{t.count.toLocaleString('en-US')}</Link>
             </td>

@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import type { ServerRate } from '../../../lib/readers/security';
 import { percent } from '../../../lib/readers/security-health';
+import { SafeText } from '../../ui/safe-text';
 
 export function DenyRates({ servers }: { servers: ServerRate[] }) {
   const router = useRouter();
@@ -25,7 +26,7 @@ export function DenyRates({ servers }: { servers: ServerRate[] }) {
         {servers.map((s) => (
           <tr key={s.server} className="clickable" onClick={(e) => (e.target as HTMLElement).closest('a') || router.push(s.href)} data-server={s.server} data-calls={s.calls} data-denied={s.denied}>
             <th scope="row">
-              <code>{s.server}</code>
+              <code><SafeText text={s.server} max={60} /></code>
             </th>
             <td className="num">
               <Link href={s.callsHref}>{s.calls.toLocaleString('en-US')}</Link>

@@ -12,6 +12,7 @@ import { type ProblemGroup, ProblemLinker, groupProblems } from '../../../lib/ov
 import { type FlaggedReceipt, type VerificationFailures, explorerLink } from '../../../lib/readers/security';
 import type { Problem, ProblemCode } from '../../../lib/verify/problems';
 import type { VerificationReport } from '../../../lib/verify/report';
+import { SafeText } from '../../ui/safe-text';
 
 const n = (x: number) => x.toLocaleString('en-US');
 const PAGE = 50;
@@ -72,7 +73,7 @@ function FailureGroup({ group: g, linker }: { group: ProblemGroup; linker: Probl
       <ul className="problem-items">
         {g.problems.slice(0, shown).map((p, i) => (
           <li key={i}>
-            <Where problem={p} linker={linker} /> {p.message}
+            <Where problem={p} linker={linker} /> <SafeText text={p.message} max={400} />
           </li>
         ))}
       </ul>
@@ -91,14 +92,14 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
   if (t.kind === 'receipt') {
     return (
       <Link href={t.href} data-testid="failure-link">
-        <code>{t.receiptId}</code>
+        <code><SafeText text={t.receiptId} max={80} expandable={false} /></code>
       </Link>
     );
   }
   // Checkpoints are drawn on the overview's timeline: the link goes there.
   if (t.kind === 'checkpoint') return <Link href={`/${t.href}`}>checkpoint {t.checkpointSeq.toString()}</Link>;
-  if (t.kind === 'file') return <Link href={t.href}>{loc}</Link>;
-  return loc ? <code>{loc}</code> : null;
+  if (t.kind === 'file') return <Link href={t.href}><SafeText text={loc} max={120} expandable={false} /></Link>;
+  return loc ? <code><SafeText text={loc} max={120} /></code> : null;
 }
 
 export function FlaggedReceipts({ title, explain, items, code }: { title: string; explain: string; items: FlaggedReceipt[]; code: ProblemCode }) {
@@ -130,12 +131,12 @@ export function FlaggedReceipts({ title, explain, items, code }: { title: string
                 <tr key={i}>
                   <td>
                     <Link href={`/receipts/${encodeURIComponent(f.receiptId)}`}>
-                      <code>{f.receiptId}</code>
+                      <code><SafeText text={f.receiptId} max={80} expandable={false} /></code>
                     </Link>
                   </td>
                   <td className={`verdict ${f.verdict ?? ''}`}>{f.verdict ?? '—'}</td>
-                  <td className="message">{f.message}</td>
-                  <td>{f.file === undefined ? '—' : `${f.file}${f.line !== undefined ? `:${f.line}` : ''}`}</td>
+                  <td className="message"><SafeText text={f.message} max={400} /></td>
+                  <td><SafeText text={f.file === undefined ? '—' : `${f.file}${f.line !== undefined ? `:${f.line}` : ''}`} max={120} /></td>
                 </tr>
               ))}
             </tbody>

@@ -5,6 +5,8 @@
 // opens the explorer on those receipts (guardFailed); a tool opens its calls.
 import Link from 'next/link';
 import type { GuardMatrix, MatrixCell } from '../../../lib/readers/guard-matrix';
+import { revealPlain } from '../../../lib/text/reveal';
+import { SafeText } from '../../ui/safe-text';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
@@ -12,7 +14,7 @@ function cellTitle(tool: string, guard: string, c: MatrixCell): string {
   const parts = [`${n(c.pass)} passed`, `${n(c.fail)} failed`];
   if (c.notReached) parts.push(`${n(c.notReached)} not reached (an earlier guard failed)`);
   if (c.notRun) parts.push(`${n(c.notRun)} not run (not applicable, or no evidence)`);
-  return `${guard} on ${tool}: ${parts.join(', ')}`;
+  return `${revealPlain(guard, 80)} on ${revealPlain(tool, 80)}: ${parts.join(', ')}`;
 }
 
 export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
@@ -33,7 +35,7 @@ export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
               <th scope="col" className="num">receipts</th>
               {matrix.guards.map((g) => (
                 <th key={g} scope="col" className="guard-col">
-                  <code>{g}</code>
+                  <code><SafeText text={g} max={40} expandable={false} /></code>
                 </th>
               ))}
             </tr>
@@ -43,7 +45,7 @@ export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
               <tr key={r.tool} data-tool={r.tool} data-receipts={r.receipts}>
                 <th scope="row">
                   <Link href={r.href}>
-                    <code>{r.tool || '(no tool named)'}</code>
+                    <code><SafeText text={r.tool || '(no tool named)'} max={40} expandable={false} /></code>
                   </Link>
                 </th>
                 <td className="num">
@@ -54,7 +56,7 @@ export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
                   const guard = matrix.guards[i]!;
                   if (!c) {
                     return (
-                      <td key={guard} className="cell never" title={`${guard} never evaluated a ${r.tool} call`} data-guard={guard} data-never="true">
+                      <td key={guard} className="cell never" title={`${revealPlain(guard, 80)} never evaluated a ${revealPlain(r.tool, 80)} call`} data-guard={guard} data-never="true">
                         —
                       </td>
                     );

@@ -4,6 +4,7 @@
 // tick). Sentence parts are text or links, rendered as text nodes only.
 import Link from 'next/link';
 import type { HealthLine, HealthPart, HealthStatus } from '../../../lib/readers/security-health';
+import { SafeText } from '../../ui/safe-text';
 
 const RANK: Record<HealthStatus, number> = { bad: 0, warn: 1, good: 2 };
 const WORD: Record<HealthStatus, string> = { bad: 'Problem', warn: 'Look', good: 'OK' };
@@ -35,11 +36,11 @@ export function HealthSummary({ lines }: { lines: HealthLine[] }) {
 }
 
 function Part({ part }: { part: HealthPart }) {
-  if (typeof part === 'string') return <>{part}</>;
-  if (part.href.startsWith('#')) return <a href={part.href} className="num-link">{part.text}</a>;
+  if (typeof part === 'string') return <SafeText text={part} max={300} />;
+  if (part.href.startsWith('#')) return <a href={part.href} className="num-link"><SafeText text={part.text} max={80} expandable={false} /></a>;
   return (
     <Link href={part.href} className="num-link">
-      {part.text}
+      <SafeText text={part.text} max={80} expandable={false} />
     </Link>
   );
 }
