@@ -155,7 +155,7 @@ test('a hostile, signed log: nothing runs, nothing links to script, the layout h
 
   // Trust: a trust file whose key label is hostile (RLO, Cyrillic, zero-width, markup, 100 KB).
   await nav(page, 'Trust');
-  await page.locator('input[type="file"][accept*="json"]').setInputFiles(corpus.trustFile);
+  await page.getByTestId('trust-import').setInputFiles(corpus.trustFile);
   const label = page.getByTestId('trust-list').getByTestId('trust-label');
   await expect(label).toHaveCount(1);
   await expectMarks(page, 'trust', ['U+202E', 'U+0430', 'U+200B']);
