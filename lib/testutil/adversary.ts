@@ -53,6 +53,9 @@ export const TAMPER_CLASSES = [
   'algorithm-lie',
   'manifest',
   'generation-confusion',
+  'semantics',
+  'legacy-canonicalization',
+  'reconciliation',
 ] as const;
 export type TamperClass = (typeof TAMPER_CLASSES)[number];
 
@@ -178,7 +181,7 @@ const receiptOf = (l: Line): JsonObject => parse(l.text).get('receipt') as JsonO
 const withReceipt = (l: Line, receipt: JsonObject, seq = l.seq!): string => compactJson(new Map<string, JsonValue>([['seq', new JsonNumber(String(seq))], ['receipt', receipt]]));
 
 /** Signs `receipt` (modified in place) with `key` as its kernel: Gen B ids are recomputed first. */
-export function resign(receipt: JsonObject, kind: 'tool' | 'child', key: DemoKey): void {
+export function resign(receipt: JsonObject, kind: 'tool' | 'child', key: DemoKey, opts: { legacyC1?: boolean } = {}): void {
   receipt.set('kernel_key', key.publicHex);
   receipt.delete('signature');
   receipt.set('signature', '00'.repeat(64));
@@ -195,8 +198,11 @@ export function resign(receipt: JsonObject, kind: 'tool' | 'child', key: DemoKey
     d = decodeToolReceipt(receipt);
     if (!d.ok) throw new Error('adversary: re-identified receipt does not decode');
   }
-  receipt.set('signature', key.sign(canonicalBytes(d.value.signingBody)));
+  receipt.set('signature', key.sign(canonicalBytes(d.value.signingBody, opts)));
 }
+
+/** A tool name other than the receipt's own (a change must change something). */
+const otherTool = (r: JsonObject): string => (r.get('tool_name') === 'file_delete' ? 'file_read' : 'file_delete');
 
 /** Whether the receipt on line `l` still has the shape of its type (the decoder the verifier runs first). */
 function decodes(l: Line): boolean {
@@ -726,14 +732,29 @@ const chainBroken: Maker = (base, rng) => {
   return out;
 };
 
-const treeSize: Maker = (base, rng) => {
+const treeSize: Maker = (base, rng, n) => {
   const out: Variant[] = [];
-  for (const probe of new Draft(base, 'tree-size', '').records(['checkpoint'])) {
-    const delta = rng.pick([-1n, 1n, 2n ** 53n]);
-    const d = new Draft(base, 'tree-size', `checkpoint ${probe.seq}: tree_size ${delta > 0 ? '+' : ''}${delta}, re-signed by the kernel`);
+  const cps = new Draft(base, 'tree-size', '').records(['checkpoint']);
+  const modes = ['tree_size', 'tree_size', 'end before start', 'start 0', 'seq 0'] as const;
+  for (let i = 0; i < Math.max(n, cps.length); i++) {
+    const probe = cps[i % cps.length]!;
+    const mode = i < cps.length ? 'tree_size' : rng.pick(modes);
+    const delta = rng.pick([-1n, 1n, 2n, 2n ** 53n]);
+    const d = new Draft(base, 'tree-size', `checkpoint ${probe.seq}: ${mode === 'tree_size' ? `tree_size ${delta > 0 ? '+' : ''}${delta}` : mode}, re-signed by the kernel`);
     const l = d.lines(CHECKPOINTS).find((x) => x.seq === probe.seq)!;
-    d.replace(l, { text: checkpointText(l, base.kernel, (b) => b.set('tree_size', new JsonNumber(String(BigInt((b.get('tree_size') as JsonNumber).raw) + delta)))), target: { verdict: 'failed', codes: ['checkpoint_structure_invalid'] } });
+    const int = (b: JsonObject, k: string) => BigInt((b.get(k) as JsonNumber).raw);
+    const set = (b: JsonObject, k: string, v: bigint) => b.set(k, new JsonNumber(String(v)));
+    d.replace(l, {
+      text: checkpointText(l, base.kernel, (b) => {
+        if (mode === 'tree_size') set(b, 'tree_size', int(b, 'tree_size') + delta);
+        if (mode === 'end before start') set(b, 'batch_end_seq', int(b, 'batch_start_seq') - 1n);
+        if (mode === 'start 0') set(b, 'batch_start_seq', 0n);
+        if (mode === 'seq 0') set(b, 'checkpoint_seq', 0n);
+      }),
+      target: { verdict: 'failed', codes: ['checkpoint_structure_invalid'] },
+    });
     d.zoneAfterCheckpoint(probe.seq!);
+    if (mode !== 'tree_size') d.zoneAll();
     out.push(d.build());
   }
   // A proof's tree_size changed (proofs are not signed): only that receipt's inclusion fails.
@@ -937,7 +958,7 @@ const manifest: Maker = (base, rng) => {
   d.fixManifest = false;
   const l = d.lines(RECEIPTS).find((x) => x.seq === probe.seq)!;
   const r = receiptOf(l);
-  r.set('tool_name', 'file_delete');
+  r.set('tool_name', otherTool(r));
   d.replace(l, { text: withReceipt(l, r), target: { verdict: 'failed', codes: signedChangeCodes(l) } });
   d.codes.push('manifest_mismatch');
   out.push(d.build());
@@ -983,6 +1004,110 @@ const generationConfusion: Maker = (base, rng, n) => {
   return out;
 };
 
+/** Gen B combinations the table of §5 does not allow, signed by the kernel itself (a kernel bug). */
+const semantics: Maker = (base, rng, n) => {
+  const out: Variant[] = [];
+  const tail = new Draft(base, 'semantics', '').records(['tool']).filter((l) => l.generation === 'B' && l.checkpointSeq === undefined);
+  const edits: [string, (r: JsonObject) => void][] = [
+    ['boundary_class detect_only', (r) => r.set('boundary_class', 'detect_only')],
+    ['boundary_class advisory_only', (r) => r.set('boundary_class', 'advisory_only')],
+    ['boundary_class cannot_see', (r) => r.set('boundary_class', 'cannot_see')],
+    ['trust_level verified', (r) => r.set('trust_level', 'verified')],
+    ['trust_level advisory', (r) => r.set('trust_level', 'advisory')],
+    ['an observation_outcome', (r) => r.set('observation_outcome', 'observed')],
+    ['receipt_kind trace_observation with a decision', (r) => r.set('receipt_kind', 'trace_observation')],
+  ];
+  for (let i = 0; i < n; i++) {
+    const probe = tail[i % tail.length]!;
+    const [what, edit] = rng.pick(edits);
+    const d = new Draft(base, 'semantics', `tail seq ${probe.seq}: ${what}, signed by the kernel`);
+    const l = d.lines(RECEIPTS).find((x) => x.seq === probe.seq)!;
+    const r = receiptOf(l);
+    edit(r);
+    if (!decodes({ ...l, text: withReceipt(l, r) })) continue;
+    resign(r, 'tool', base.kernel);
+    d.replace(l, { text: withReceipt(l, r), target: { verdict: 'failed', codes: ['semantics_invalid'] } });
+    out.push(d.build());
+  }
+  return out;
+};
+
+/**
+ * A new receipt at the end of the tail, made from the Gen A receipt `from` with a fresh id,
+ * changed by `edit` and signed by the kernel (`legacyC1`: with the old DEL/C1 escaping).
+ */
+function appendGenA(d: Draft, from: Line, tag: string, edit: (r: JsonObject) => void, opts: { legacyC1?: boolean } = {}): { line: Line; receipt: JsonObject } {
+  const lines = d.lines(RECEIPTS);
+  const seq = Math.max(...lines.map((x) => x.seq!)) + 1;
+  const r = receiptOf(from);
+  r.set('id', `rcpt-adversary-${tag}`);
+  edit(r);
+  resign(r, 'tool', d.base.kernel, opts);
+  const line: Line = { text: withReceipt(from, r, seq), kind: 'tool', seq, generation: 'A' };
+  lines.push(line);
+  return { line, receipt: r };
+}
+
+/** Receipts signed the old Rust way (DEL and C1 controls escaped): they pass with a warning; changed, they fail. */
+const legacyCanonicalization: Maker = (base, rng, n) => {
+  const out: Variant[] = [];
+  const genA = new Draft(base, 'legacy-canonicalization', '').records(['tool']).filter((l) => l.generation === 'A');
+  for (let i = 0; i < n; i++) {
+    const from = genA[i % genA.length]!;
+    const c = String.fromCharCode(rng.pick([0x7f, 0x80, 0x85, 0x9b, 0x9f]));
+    const note = `note${c}${rng.hex(6)}`;
+    for (const tamper of [false, true]) {
+      const d = new Draft(base, 'legacy-canonicalization', `a Gen A receipt (from seq ${from.seq}) with U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} in its parameters, legacy-signed${tamper ? ', then changed' : ''}`);
+      const { line, receipt } = appendGenA(d, from, `legacy-${i}-${tamper}`, (r) => {
+        const action = r.get('action') as JsonObject;
+        const params = action.get('parameters') as JsonObject;
+        params.set('note', note);
+        action.set('parameter_hash', sha256Hex(canonicalBytes(params)));
+      }, { legacyC1: true });
+      if (tamper) {
+        receipt.set('tool_name', otherTool(receipt));
+        d.replace(line, { text: withReceipt(line, receipt), target: { verdict: 'failed', codes: ['signature_invalid'] } });
+      } else {
+        d.replace(line, { target: { verdict: 'verified', codes: ['legacy_canonicalization'] } });
+        d.ok = true;
+      }
+      out.push(d.build());
+    }
+  }
+  return out;
+};
+
+/** A new financial receipt whose budget_remaining does (control) or does not follow from its group's last one (§9). */
+const reconciliation: Maker = (base, rng, n) => {
+  const out: Variant[] = [];
+  const probe = new Draft(base, 'reconciliation', '');
+  const fin = (l: Line) => ((receiptOf(l).get('metadata') as JsonObject | undefined)?.get('financial') as JsonObject | undefined);
+  const paid = probe.records(['tool']).filter((l) => l.generation === 'A' && fin(l) !== undefined && (receiptOf(l).get('decision') as JsonObject).get('verdict') === 'allow');
+  for (let i = 0; i < n; i++) {
+    const from = paid[i % paid.length]!;
+    const f = fin(from)!;
+    const group = (l: Line) => receiptOf(l).get('capability_id') === receiptOf(from).get('capability_id') && compactJson(fin(l)?.get('grant_index') ?? null) === compactJson(f.get('grant_index')!);
+    const last = probe.records(['tool']).filter((l) => fin(l) !== undefined && group(l)).at(-1)!;
+    const previous = BigInt((fin(last)!.get('budget_remaining') as JsonNumber).raw);
+    const cost = previous > 0n ? BigInt(rng.int(0, Number(previous < 1000n ? previous : 1000n))) : 0n;
+    for (const broken of [false, true]) {
+      const remaining = previous - cost + (broken ? BigInt(rng.pick([1, -1, 1000])) : 0n);
+      const d = new Draft(base, 'reconciliation', `a payment in ${compactJson(receiptOf(from).get('capability_id')!)} charging ${cost}, remaining ${remaining} after ${previous}${broken ? ' (does not add up)' : ''}`);
+      const { line } = appendGenA(d, from, `fin-${i}-${broken}`, (r) => {
+        const ff = (r.get('metadata') as JsonObject).get('financial') as JsonObject;
+        ff.set('cost_charged', new JsonNumber(String(cost)));
+        ff.set('budget_remaining', new JsonNumber(String(remaining)));
+        ff.set('settlement_status', cost > 0n ? 'settled' : 'not_applicable');
+      });
+      // Signed by the kernel: the receipt verifies; the break is a warning about the budget.
+      d.replace(line, { target: { verdict: 'verified', codes: broken ? ['reconciliation_break'] : [] } });
+      d.ok = true;
+      out.push(d.build());
+    }
+  }
+  return out;
+};
+
 const MAKERS: Record<TamperClass, Maker> = {
   'signed-field': signedField,
   'checkpoint-field': checkpointField,
@@ -1005,6 +1130,9 @@ const MAKERS: Record<TamperClass, Maker> = {
   'algorithm-lie': algorithmLie,
   manifest,
   'generation-confusion': generationConfusion,
+  semantics,
+  'legacy-canonicalization': legacyCanonicalization,
+  reconciliation,
 };
 
 /** All variants of `classes` from `seed`; `scale` multiplies the seeded draws (the fixed enumerations stay whole). */

@@ -12,6 +12,7 @@ import { PassThrough } from 'node:stream';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../bin/cli/main';
+import { PROBLEM_CODES } from './problems';
 import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, type BaseLog, type JudgedReport, type Variant } from '../testutil/adversary';
 
 const SCALE = Number(process.env.ADVERSARY_SCALE ?? 1);
@@ -66,6 +67,18 @@ describe('adversarial corpus through the command line', () => {
     expect(report.receipts.length).toBeGreaterThan(30);
     expect(report.receipts.every((r) => r.verdict === 'verified')).toBe(true);
     expect(report.checkpoints.every((c) => c.verdict === 'verified')).toBe(true);
+  });
+
+  it('every problem code of the contract (§7) is required by many variants', () => {
+    const variants = makeVariants(base, SEED, SCALE);
+    const required = new Map<string, number>();
+    for (const v of variants) {
+      const codes = new Set([...v.codes, ...[...v.targets.values()].flatMap((t) => t.codes)]);
+      for (const c of codes) required.set(c, (required.get(c) ?? 0) + 1);
+    }
+    const thin = PROBLEM_CODES.filter((c) => (required.get(c) ?? 0) < 10).map((c) => `${c}: ${required.get(c) ?? 0}`);
+    expect(thin).toEqual([]);
+    console.log(`variants requiring each problem code: ${PROBLEM_CODES.map((c) => `${c} ${required.get(c)}`).join(', ')}`);
   });
 
   it('the judge can fail: a tampered record shown verified, or an honest one shown failed, is caught', async () => {
