@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type BigNdjson, writeBigNdjson, writeGarbage } from '../scripts/bigfile/generate';
-import { jsHeapSampler } from '../scripts/bench/js-heap';
-import { browserPssKb } from '../scripts/bench-app';
+import { type MemoryPeaks, watchMemory } from '../scripts/bench/memory-watch';
 
 const MEMORY_LIMIT_BYTES = 2.5e9;
 
@@ -37,31 +36,18 @@ test('a 2 GiB log, 1 GiB of garbage and a 1 GiB store: clear problems, every rec
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
 
   // Memory while the files are read: JS heap of the page and all its workers (CDP), PSS of every Chromium process.
-  const heap = await jsHeapSampler(await context.newCDPSession(page));
-  let heapPeak = 0;
-  let workersSeen = 0;
-  let pssPeakKb = browserPssKb();
-  let sampling = true;
-  const heapLoop = (async () => {
-    while (sampling) {
-      heapPeak = Math.max(heapPeak, await heap.sample());
-      workersSeen = Math.max(workersSeen, heap.workers);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  })();
-  const pssTimer = setInterval(() => (pssPeakKb = Math.max(pssPeakKb, browserPssKb())), 250);
+  const memory = await watchMemory(await context.newCDPSession(page));
+  let peaks: MemoryPeaks;
   const started = Date.now();
   try {
     await page.getByTestId('source-input').setInputFiles(['big.ndjson', 'garbage.bin', 'huge.sqlite3'].map((f) => join(dir, f)));
     await expect(summary).toHaveAttribute('data-source', '3 files');
     await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 240_000 });
   } finally {
-    sampling = false;
-    clearInterval(pssTimer);
-    await heapLoop;
+    peaks = await memory.stop();
   }
   const seconds = (Date.now() - started) / 1000;
-  pssPeakKb = Math.max(pssPeakKb, browserPssKb());
+  const { heapBytes: heapPeak, workers: workersSeen, pssKb: pssPeakKb } = peaks;
   console.log(`page: ${big.bytes} + ${2 ** 30} bytes in ${seconds.toFixed(1)} s; JS heap peak ${(heapPeak / 2 ** 20).toFixed(0)} MB (page + ${workersSeen} workers), Chromium PSS peak ${(pssPeakKb / 1024).toFixed(0)} MB`);
 
   // The tab did not crash: it still answers and renders.

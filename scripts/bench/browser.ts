@@ -13,9 +13,8 @@
 import { type Browser, chromium, type Page } from '@playwright/test';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { browserPssKb } from '../bench-app';
 import { CHROMIUM_ARGS } from '../chromium-args';
-import { jsHeapSampler } from './js-heap';
+import { type MemoryPeaks, watchMemory } from './memory-watch';
 
 /** Our usual flags (scripts/chromium-args.ts), and precise heap numbers. */
 const ARGS = [...CHROMIUM_ARGS, '--enable-precise-memory-info'];
@@ -94,31 +93,15 @@ export async function runBrowser(browser: Browser, o: { origin: string; pkg: str
 
     // Memory while the package is verified: the JS heap of the page and of all its workers (CDP,
     // every 200 ms, summed) and the PSS of every Chromium process (every 250 ms).
-    const cdp = await context.newCDPSession(page);
-    const heap = await jsHeapSampler(cdp);
-    let heapMax = 0;
-    let maxWorkers = 0;
-    let pssMaxKb = browserPssKb();
-    let sampling = true;
-    const heapLoop = (async () => {
-      while (sampling) {
-        const started = Date.now();
-        heapMax = Math.max(heapMax, await heap.sample());
-        maxWorkers = Math.max(maxWorkers, heap.workers);
-        await new Promise((r) => setTimeout(r, Math.max(0, 200 - (Date.now() - started))));
-      }
-    })();
-    const pssTimer = setInterval(() => (pssMaxKb = Math.max(pssMaxKb, browserPssKb())), 250);
+    const memory = await watchMemory(await context.newCDPSession(page));
     let b: { change: number | null; files: number | null; firstRow: number | null; done: number | null };
+    let peaks: MemoryPeaks;
     try {
       await page.getByTestId('source-input').setInputFiles(files);
       await page.waitForFunction('window.__benchC.done !== null', undefined, { timeout: o.timeoutMs, polling: 250 });
       b = (await page.evaluate('({ ...window.__benchC })')) as typeof b;
-      pssMaxKb = Math.max(pssMaxKb, browserPssKb());
     } finally {
-      sampling = false;
-      clearInterval(pssTimer);
-      await heapLoop;
+      peaks = await memory.stop();
     }
     if (b.change === null || b.firstRow === null || b.done === null) throw new Error(`the page did not record its times: ${JSON.stringify(b)}`);
     if (b.files !== files.length) throw new Error(`the file input got ${b.files} files, not ${files.length}`);
@@ -140,8 +123,8 @@ export async function runBrowser(browser: Browser, o: { origin: string; pkg: str
       workerMs: int(m[2]),
     };
     // The log worker and its verify pool must have been seen, or the heap is the page's alone.
-    if (maxWorkers < 2) throw new Error(`the JS heap sampler saw ${maxWorkers} workers (expected the log worker and its verify workers)`);
-    return { ms: b.done - b.change, firstRowMs: b.firstRow - b.change, jsHeapPeakMb: heapMax / 2 ** 20, peakMemoryMb: pssMaxKb / 1024, page: counts };
+    if (peaks.workers < 2) throw new Error(`the JS heap sampler saw ${peaks.workers} workers (expected the log worker and its verify workers)`);
+    return { ms: b.done - b.change, firstRowMs: b.firstRow - b.change, jsHeapPeakMb: peaks.heapBytes / 2 ** 20, peakMemoryMb: peaks.pssKb / 1024, page: counts };
   } finally {
     await context.close();
   }
