@@ -79,6 +79,13 @@ describe('differential: parseJson vs JSON.parse', () => {
     );
   }, fuzzTimeout());
 
+  it('a surrogate pair written half raw, half escaped (possible in a JS string, not in UTF-8) reads as the pair, like JSON.parse', () => {
+    for (const text of ['"\ud83d\\ude00"', '"\\ud83d\ude00"', '{"\ud800\\uDC00":1}']) {
+      const ours = parseJson(text);
+      expect(ours.ok && fromOurs(ours.value)).toEqual((jsonParse(text) as { value: Plain }).value);
+    }
+  });
+
   it('on mutated documents: ours accepts only what JSON.parse accepts, with the same value, and refuses the rest only for a deliberate reason', () => {
     const alphabet = '{}[]",:\\/u0123456789aefAEF.+- \t\n\rtrunlsNIy\u00e9\u0000\u001f\u007f\ud800\udc00\ud83d\ude00'.split('');
     const edit = fc.tuple(fc.nat(), fc.constantFrom('insert', 'replace', 'delete'), fc.constantFrom(...alphabet));
