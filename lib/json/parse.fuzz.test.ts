@@ -62,7 +62,7 @@ describe('parseJson never throws', () => {
     fc.assert(fc.property(fc.string({ unit: anyUnit, maxLength: 200 }), (s) => void parseJson(s)), fuzzParams(3000));
     fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (b) => void parseJson(new TextDecoder().decode(b))), fuzzParams(1000));
     fc.assert(fc.property(fc.string({ unit: jsonish, maxLength: 200 }), (s) => void parseJson(s)), fuzzParams(5000));
-  }, fuzzTimeout(60_000));
+  }, fuzzTimeout());
 });
 
 describe('differential: parseJson vs JSON.parse', () => {

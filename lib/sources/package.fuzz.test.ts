@@ -170,10 +170,10 @@ describe('loadPackage on mutated real packages', () => {
     });
 
   it('the upstream minimal evidence package: never throws, and `manifest` passes exactly when the files match it', async () => {
-    await fc.assert(property(MINIMAL), fuzzParams(300, { caseTimeoutMs: 20_000 }));
+    await fc.assert(property(MINIMAL), fuzzParams(300, { caseTimeoutMs: 60_000 }));
   }, fuzzTimeout());
 
   it('the corpus package (280 receipts, 200 proofs): the same', async () => {
-    await fc.assert(property(CORPUS_GOOD), fuzzParams(10, { caseTimeoutMs: 20_000 }));
+    await fc.assert(property(CORPUS_GOOD), fuzzParams(10, { caseTimeoutMs: 60_000 }));
   }, fuzzTimeout());
 });

@@ -69,7 +69,7 @@ describe('splitRecords', () => {
           if (e.kind === 'error') expect(e.message).not.toBe('');
         }
       }),
-      fuzzParams(1500, { caseTimeoutMs: 10_000 }),
+      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
     );
   }, fuzzTimeout());
 
@@ -102,7 +102,7 @@ describe('splitRecords', () => {
       fc.asyncProperty(input, async ([bytes, , max, cuts]) => {
         expect(await collect(splitRecords('a.ndjson', chunksAt(bytes, cuts), { maxRecordBytes: max }))).toEqual(naive(bytes, max));
       }),
-      fuzzParams(1500, { caseTimeoutMs: 10_000 }),
+      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
     );
   }, fuzzTimeout());
 
@@ -115,7 +115,7 @@ describe('splitRecords', () => {
         expect(events.every((e) => e.kind === 'record')).toBe(true);
         expect(events.map((e) => JSON.parse((e as { text: string }).text) as unknown)).toEqual(JSON.parse(text));
       }),
-      fuzzParams(800, { caseTimeoutMs: 10_000 }),
+      fuzzParams(800, { caseTimeoutMs: 60_000 }),
     );
   }, fuzzTimeout());
 });
@@ -133,7 +133,7 @@ describe('loadFile', () => {
           expect(Number.isInteger(p.line) && p.line! >= 1 && p.line! <= lineCount(bytes), `line ${p.line}`).toBe(true);
         }
       }),
-      fuzzParams(800, { caseTimeoutMs: 10_000 }),
+      fuzzParams(800, { caseTimeoutMs: 60_000 }),
     );
   }, fuzzTimeout());
 });

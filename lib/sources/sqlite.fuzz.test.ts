@@ -116,9 +116,9 @@ describe('openChioStore never throws', () => {
       fc.property(fc.array(damage, { minLength: 1, maxLength: 2 }), (ds) => {
         expectWellFormed(openChioStore(SQL, ds.reduce<Uint8Array>((b, d) => damaged(b, d, PAGE), PROVIDER)));
       }),
-      fuzzParams(80, { budgetMs: 40_000 }),
+      fuzzParams(80),
     );
-  }, fuzzTimeout(40_000));
+  }, fuzzTimeout());
 
   it('on the real settlement sidecar with its WAL damaged (and sometimes re-sealed so the checksums pass)', () => {
     fc.assert(

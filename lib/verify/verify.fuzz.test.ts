@@ -92,7 +92,7 @@ describe('never throws, and every report adds up', () => {
         }
         expectConsistent(await v.finish());
       }),
-      fuzzParams(400, { caseTimeoutMs: 10_000 }),
+      fuzzParams(400, { caseTimeoutMs: 60_000 }),
     );
   }, fuzzTimeout());
 });
@@ -133,7 +133,7 @@ describe('nothing false verifies', () => {
           expect(signedBytesOf(mutated)).toBe(signedBytesOf(line));
         }
       }),
-      fuzzParams(1500, { caseTimeoutMs: 10_000 }),
+      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
     );
   }, fuzzTimeout());
 
@@ -149,7 +149,7 @@ describe('nothing false verifies', () => {
           unchanged++;
         }
       }),
-      fuzzParams(1500, { caseTimeoutMs: 10_000 }),
+      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
     );
     // Some mutations must leave the signed bytes alone (unsigned fields, number spelling), or the
     // `verified` branch above was never exercised.
