@@ -6,6 +6,8 @@ import { verifyConsistency } from './consistency';
 import { leafHash } from './hash';
 import { rootFromInclusionProof, verifyInclusion } from './inclusion';
 import { consistencyProofFor, inclusionProofFor, rootFromLeafHashes } from './root';
+// Naive recursive reference, RFC 6962 §2.1 / RFC 9162 §2.1.3.1, §2.1.4.1, over raw data.
+import { refMth, refPath, refSubproof } from '../testutil/naive-merkle';
 
 interface Reference {
   leafInputs: string[];
@@ -25,34 +27,6 @@ function hex(s: string): Uint8Array {
 }
 const referenceLeaves = reference.leafInputs.map((d) => leafHash(hex(d)));
 const hexes = (hashes: readonly Uint8Array[] | null) => hashes && hashes.map(toHex);
-
-// ---- Naive recursive reference, RFC 6962 §2.1 / RFC 9162 §2.1.3.1, §2.1.4.1, over raw data. ----
-// Deliberately slow and independent of lib/merkle: fresh buffers, recursion on the definition.
-const refLeaf = (d: Uint8Array) => sha256(concatBytes(Uint8Array.of(0), d));
-const refNode = (l: Uint8Array, r: Uint8Array) => sha256(concatBytes(Uint8Array.of(1), l, r));
-function split(n: number): number {
-  let k = 1;
-  while (k * 2 < n) k *= 2;
-  return k; // largest power of two < n
-}
-function refMth(d: Uint8Array[]): Uint8Array {
-  if (d.length === 0) return sha256(new Uint8Array(0));
-  if (d.length === 1) return refLeaf(d[0]!);
-  const k = split(d.length);
-  return refNode(refMth(d.slice(0, k)), refMth(d.slice(k)));
-}
-function refPath(m: number, d: Uint8Array[]): Uint8Array[] {
-  if (d.length <= 1) return [];
-  const k = split(d.length);
-  return m < k ? [...refPath(m, d.slice(0, k)), refMth(d.slice(k))] : [...refPath(m - k, d.slice(k)), refMth(d.slice(0, k))];
-}
-function refSubproof(m: number, d: Uint8Array[], b: boolean): Uint8Array[] {
-  if (m === d.length) return b ? [] : [refMth(d)];
-  const k = split(d.length);
-  return m <= k
-    ? [...refSubproof(m, d.slice(0, k), b), refMth(d.slice(k))]
-    : [...refSubproof(m - k, d.slice(k), false), refMth(d.slice(0, k))];
-}
 
 /** Deterministic pseudo-random leaf data of 0..40 bytes. */
 function randomData(n: number, seed: string): Uint8Array[] {

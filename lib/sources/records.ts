@@ -35,12 +35,14 @@ const NL = 0x0a;
 // `stream` starts afresh each call (also after a failed one).
 const DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes one record's bytes; a leading BOM (first record only) is dropped. */
-function decodeRecord(bytes: Uint8Array, stripBom: boolean): string | null {
-  let b = bytes;
-  if (stripBom && b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+function hasBom(b: Uint8Array): boolean {
+  return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+}
+
+/** Decodes one record's bytes (a leading BOM already dropped). */
+function decodeRecord(bytes: Uint8Array): string | null {
   try {
-    return DECODER.decode(b);
+    return DECODER.decode(bytes);
   } catch {
     return null;
   }
@@ -53,6 +55,24 @@ export function formatLimit(max: number): string {
 
 const oversizedMessage = (what: string, max: number, size: number) =>
   `${what} over ${formatLimit(max)} (${size} bytes): skipped without reading it whole`;
+
+/** The stream without a leading UTF-8 BOM, also when the BOM is split across the first chunks. */
+async function* withoutBom(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const it = chunks[Symbol.asyncIterator]();
+  let head: Uint8Array = new Uint8Array(0);
+  while (head.length < 3) {
+    const next = await it.next();
+    if (next.done) break;
+    head = head.length === 0 ? next.value : concatBytes(head, next.value);
+  }
+  if (hasBom(head)) head = head.subarray(3);
+  if (head.length > 0) yield head;
+  for (;;) {
+    const next = await it.next();
+    if (next.done) return;
+    yield next.value;
+  }
+}
 
 function concat(parts: Uint8Array[], total: number): Uint8Array {
   return parts.length === 1 && parts[0]!.length === total ? parts[0]! : concatBytes(...parts);
@@ -124,10 +144,12 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
     } else if (size > 0) {
       let bytes = concat(parts, size);
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+      // A BOM is dropped before the blank test: a line holding only a BOM is blank, not an empty record.
+      if (current === 1 && hasBom(bytes)) bytes = bytes.subarray(3);
       if (!terminated && isUnfinished(bytes)) {
         yield { kind: 'error', line: current, message: `the file ends in the middle of a record: line ${current} stops after ${size} bytes (the file is truncated)` };
       } else if (!isBlank(bytes)) {
-        const text = decodeRecord(bytes, current === 1);
+        const text = decodeRecord(bytes);
         if (text === null) yield { kind: 'error', line: current, message: 'line is not valid UTF-8' };
         else yield { kind: 'record', text, line: current };
       }
@@ -173,7 +195,6 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
   let parts: Uint8Array[] = [];
   let size = 0;
   let oversized = false;
-  let first = true;
   let sawElement = false;
   const emit = (): RecordEvent | null => {
     const current = elementLine;
@@ -185,14 +206,10 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
     oversized = false;
     if (over) return { kind: 'error', line: current, message: oversizedMessage('array element', max, total) };
     if (isBlank(bytes)) return { kind: 'error', line: current, message: 'empty array element' };
-    const text = decodeRecord(bytes, false);
+    const text = decodeRecord(bytes);
     return text === null ? { kind: 'error', line: current, message: 'array element is not valid UTF-8' } : { kind: 'record', text, line: current };
   };
-  for await (let chunk of chunks) {
-    if (first) {
-      first = false;
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
-    }
+  for await (const chunk of withoutBom(chunks)) {
     let segStart = state === 'element' ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i]!;
@@ -282,9 +299,10 @@ export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options:
     parts.push(chunk);
     noteBuffered(options, size);
   }
-  const bytes = concat(parts, size);
+  let bytes = concat(parts, size);
+  if (hasBom(bytes)) bytes = bytes.subarray(3);
   if (isBlank(bytes)) return;
-  const text = decodeRecord(bytes, true);
+  const text = decodeRecord(bytes);
   if (text === null) yield { kind: 'error', line: 1, message: 'file is not valid UTF-8' };
   else yield { kind: 'record', text, line: 1 };
 }

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import fc from 'fast-check';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isRowError, openChioStore, type ChioStoreReader, type RowError } from './sqlite-store';
@@ -235,37 +234,5 @@ describe('bad rows become error rows naming table and rowid; the rest still come
     for (const r of s.toolReceipts()) if (r) break;
     expect([...s.toolReceipts()]).toHaveLength(8);
     s.close();
-  });
-});
-
-describe('openChioStore never throws', () => {
-  const drain = (r: ReturnType<typeof openChioStore>) => {
-    if (!r.ok) return;
-    r.store.counts();
-    for (const g of [r.store.toolReceipts(), r.store.childReceipts(), r.store.claimLog(), r.store.checkpoints(), r.store.httpReceipts()]) for (const _ of g);
-    r.store.close();
-  };
-
-  it('on arbitrary bytes (with and without a WAL)', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 2000 }), fc.option(fc.uint8Array({ maxLength: 600 }), { nil: undefined }), (db, wal) => {
-      drain(openChioStore(SQL, db, wal));
-    }), { numRuns: 300 });
-  });
-
-  it('on the real provider store and settlement WAL with random bytes overwritten, reading every row', () => {
-    const provider = store('provider-receipts.sqlite3');
-    const sidecar = store('settlement-sidecar-receipts.sqlite3');
-    const wal = store('settlement-sidecar-receipts.sqlite3-wal');
-    const edits = (len: number) => fc.array(fc.tuple(fc.nat(len - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 40 });
-    fc.assert(fc.property(edits(provider.length), (e) => {
-      const b = provider.slice();
-      for (const [i, v] of e) b[i] = v;
-      drain(openChioStore(SQL, b));
-    }), { numRuns: 150 });
-    fc.assert(fc.property(edits(wal.length), (e) => {
-      const w = wal.slice();
-      for (const [i, v] of e) w[i] = v;
-      drain(openChioStore(SQL, sidecar, w));
-    }), { numRuns: 150 });
   });
 });

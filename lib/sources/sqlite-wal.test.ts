@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import fc from 'fast-check';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyWal, type WalResult } from './sqlite-wal';
+import { reseal, setU32, u32 } from '../testutil/sqlite-wal-reseal';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../testdata/chio/showcase/sqlite/${name}`, import.meta.url)));
@@ -24,37 +24,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 // ---- naive reference helpers (test-only) -----------------------------------------------------
 
-const u32 = (b: Uint8Array, off: number) => new DataView(b.buffer, b.byteOffset).getUint32(off);
-const setU32 = (b: Uint8Array, off: number, v: number) => new DataView(b.buffer, b.byteOffset).setUint32(off, v);
 const frameOff = (n: number, pageSize = PAGE) => 32 + (n - 1) * (24 + pageSize); // n is 1-based
-
-/** Recomputes the header and every frame checksum of `wal` (a copy), optionally switching byte order. */
-function reseal(wal: Uint8Array, bigEndian?: boolean): Uint8Array {
-  const w = wal.slice();
-  if (w.length < 32) return w;
-  if (bigEndian !== undefined) setU32(w, 0, bigEndian ? 0x377f0683 : 0x377f0682);
-  const le = u32(w, 0) === 0x377f0682;
-  const word = (i: number) => new DataView(w.buffer).getUint32(i, le);
-  const sum = (from: number, to: number, s: [number, number]): [number, number] => {
-    let [a, b] = s;
-    for (let i = from; i < to; i += 8) {
-      a = (a + word(i) + b) % 2 ** 32;
-      b = (b + word(i + 4) + a) % 2 ** 32;
-    }
-    return [a, b];
-  };
-  let s = sum(0, 24, [0, 0]);
-  setU32(w, 24, s[0]);
-  setU32(w, 28, s[1]);
-  const ps = u32(w, 8);
-  if (ps < 512 || ps > 65536 || (ps & (ps - 1)) !== 0) return w; // frames unreadable: header only
-  for (let off = 32; off + 24 + ps <= w.length; off += 24 + ps) {
-    s = sum(off + 24, off + 24 + ps, sum(off, off + 8, s));
-    setU32(w, off + 16, s[0]);
-    setU32(w, off + 20, s[1]);
-  }
-  return w;
-}
 
 /** Last commit frame (1-based) at or before frame `n`, and its page count, read straight from the headers. */
 function lastCommitUpTo(wal: Uint8Array, n: number): { frame: number; pages: number } {
@@ -309,23 +279,4 @@ describe('applyWal vs python3 sqlite3 on freshly written WAL databases', () => {
       expect(dumpSqlJs(r.bytes)).toEqual(expected);
     });
   }
-});
-
-// ---- property ----------------------------------------------------------------------------------
-
-describe('applyWal never throws', () => {
-  it('on arbitrary bytes, and on the real pair with random bytes overwritten', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), fc.uint8Array({ maxLength: 600 }), (db, wal) => {
-      applyWal(db, wal);
-      applyWal(SIDECAR_DB, wal);
-    }), { numRuns: 500 });
-    const edit = fc.array(fc.tuple(fc.nat(SIDECAR_WAL.length - 1), fc.integer({ min: 0, max: 255 })), { maxLength: 8 });
-    fc.assert(fc.property(edit, fc.nat(SIDECAR_WAL.length), fc.boolean(), (edits, cut, resealed) => {
-      let wal: Uint8Array = SIDECAR_WAL.slice(0, cut);
-      for (const [i, v] of edits) if (i < wal.length) wal[i] = v;
-      if (resealed) wal = reseal(wal);
-      const r = applyWal(SIDECAR_DB, wal);
-      if (r.ok && r.bytes !== SIDECAR_DB) expect(r.bytes.length % PAGE).toBe(0);
-    }), { numRuns: 300 });
-  });
 });
