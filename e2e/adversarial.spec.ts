@@ -13,7 +13,7 @@ import { pinKey } from './helpers';
 // the report the page exports must satisfy the variant's expectations (nothing tampered verified,
 // nothing honest failed, exact verdicts and codes) and equal the command line's report.
 const SEED = process.env.ADVERSARY_SEED ?? 'adversary-1';
-const PER_CLASS = Number(process.env.ADVERSARY_PAGE_PER_CLASS ?? 2);
+const PER_CLASS = Number(process.env.ADVERSARY_PAGE_PER_CLASS ?? 4);
 const MEMORY = 'receipt-audit.checkpoints.v1';
 
 type Report = JudgedReport & { packages: { checks: unknown }[] } & Record<string, unknown>;
