@@ -168,7 +168,7 @@ async function pageFrames(): Promise<void> {
     // The fit button: every node in view, so every node in the DOM.
     t = performance.now();
     await canvas.locator('.react-flow__controls-fitview').click();
-    await page.waitForFunction(`document.querySelectorAll('[data-testid="dag-canvas"] [data-testid="dag-node"]').length >= ${Number(await canvas.getAttribute('data-nodes')) * 0.9}`, undefined, { timeout: 10 * 60_000 });
+    await page.waitForFunction((min) => document.querySelectorAll('[data-testid="dag-canvas"] [data-testid="dag-node"]').length >= min, Number(await canvas.getAttribute('data-nodes')) * 0.9, { timeout: 10 * 60_000 });
     out(`  fit button → every node drawn: ${fmt(performance.now() - t)} ms`);
     await pan('zoomed to fit');
   } finally {

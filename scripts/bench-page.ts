@@ -127,7 +127,7 @@ async function load(browser: Browser, route: string, label: string) {
   }, 1000);
   try {
     await page.goto(origin + route);
-    await page.waitForFunction('window.__bench.done !== null', undefined, { timeout: timeoutMs, polling: 500 });
+    await page.waitForFunction(() => (window as unknown as { __bench: { done: number | null } }).__bench.done !== null, undefined, { timeout: timeoutMs, polling: 500 });
   } catch (e) {
     await context.close();
     // A crashed tab (out of memory) or the time limit: say how far it got.
@@ -176,7 +176,14 @@ async function timed(page: Page, c: Case, requests: { n: number }): Promise<Samp
   await page.evaluate(`window.__bench.arm(${JSON.stringify(c.event)}, ${JSON.stringify(c.key ?? null)}, ${c.result})`);
   requests.n = 0;
   await c.act(page);
-  await page.waitForFunction(`window.__bench.armed.nextPaint !== null && (!${c.result} || window.__bench.armed.paint !== null)`, undefined, { timeout: 120_000, polling: 50 });
+  await page.waitForFunction(
+    (result) => {
+      const armed = (window as unknown as { __bench: { armed: { nextPaint: number | null; paint: number | null } } }).__bench.armed;
+      return armed.nextPaint !== null && (!result || armed.paint !== null);
+    },
+    Boolean(c.result),
+    { timeout: 120_000, polling: 50 },
+  );
   const a = await state<Armed>(page, 'window.__bench.armed');
   return { result: c.result ? a.paint! - a.input! : null, nextPaint: a.nextPaint! - a.input!, rows: (a.sig ?? '').split(' of ')[0]!, requests: requests.n };
 }

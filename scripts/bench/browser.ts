@@ -93,12 +93,17 @@ export async function runBrowser(browser: Browser, o: { origin: string; pkg: str
 
     // Memory while the package is verified: the JS heap of the page and of all its workers (CDP,
     // every 200 ms, summed) and the PSS of every Chromium process (every 250 ms).
+    // The server's own demo log was just verified and remembered; the benchmark's log is another
+    // history under the same demo key, which the page would stop on as a fork. It measures
+    // verification, not continuity: forget the remembered checkpoints first.
+    await page.evaluate(() => localStorage.removeItem('receipt-audit.checkpoints.v1'));
     const memory = await watchMemory(await context.newCDPSession(page));
     let b: { change: number | null; files: number | null; firstRow: number | null; done: number | null };
     let peaks: MemoryPeaks;
     try {
       await page.getByTestId('source-input').setInputFiles(files);
-      await page.waitForFunction('window.__benchC.done !== null', undefined, { timeout: o.timeoutMs, polling: 250 });
+      // A function, not a string: the page's CSP forbids evaluating strings (Playwright would eval one).
+      await page.waitForFunction(() => (window as unknown as { __benchC: { done: number | null } }).__benchC.done !== null, undefined, { timeout: o.timeoutMs, polling: 250 });
       b = (await page.evaluate('({ ...window.__benchC })')) as typeof b;
     } finally {
       peaks = await memory.stop();
