@@ -138,3 +138,21 @@ test('pinned keys and remembered checkpoints survive reloads; export â†’ clear â
   expect((await exported(page, /Export \(for receipt-audit --trust-file\)/)).equals(keysExport)).toBe(true);
   expect((await exported(page, 'Export the remembered checkpoints')).equals(cpExport)).toBe(true);
 });
+
+// Journey: the keys stored in this browser were damaged (another tool, a hand edit). The page
+// must say so, not verify as if no key had ever been pinned.
+test('pinned keys that cannot be read are an alert on the overview and /trust, never a silent "no keys pinned"', async ({ page }) => {
+  await pinKey(page, DEMO_KEY);
+  await page.evaluate(() => localStorage.setItem('receipt-audit.trust.v1', '[{"key":"not a key"}]'));
+  await page.goto('/');
+  const alert = page.getByTestId('trust-storage-issue');
+  await expect(alert).toContainText('The keys pinned in this browser could not be read (entry 1: not a valid kernel key');
+  await expect(alert).toContainText('signer_trusted is skipped for every receipt');
+  await page.goto('/trust');
+  await expect(page.getByTestId('trust-storage-issue')).toContainText('Import your trust file again');
+  // Pinning again replaces what was stored, and the alert goes.
+  await page.getByTestId('trust-key-input').fill(DEMO_KEY);
+  await page.getByTestId('trust-key-add').click();
+  await expect(page.getByTestId('trust-storage-issue')).toHaveCount(0);
+  await expect(page.getByTestId('trust-list')).toContainText(DEMO_KEY);
+});

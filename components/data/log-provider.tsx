@@ -31,6 +31,8 @@ interface LogContextValue {
   /** What is open now (null before the first open). */
   sources: LogSource[] | null;
   trust: TrustEntry[];
+  /** Why the stored pinned keys could not be read, if they could not. */
+  trustIssue: string | null;
   /** Whether the pinned keys have been read from this browser yet. */
   trustLoaded: boolean;
   saveTrust: (entries: TrustEntry[]) => void;
@@ -138,11 +140,11 @@ export function LogProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo(
     () => ({
-      session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
+      session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustIssue: trust.issue, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
       continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
       importCheckpoints: memory.importText, exportCheckpoints: memory.exportText,
     }),
-    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText],
+    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

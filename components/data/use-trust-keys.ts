@@ -9,18 +9,29 @@ const STORAGE = 'receipt-audit.trust.v1';
 export function useTrustKeys() {
   const [entries, setEntries] = useState<TrustEntry[]>([]);
   const [loaded, setLoaded] = useState(false);
+  // Stored keys that cannot be read are never dropped in silence: with no keys pinned, receipts
+  // would pass without their signer checked, while the user believes keys are pinned.
+  const [issue, setIssue] = useState<string | null>(null);
   useEffect(() => {
+    let text: string | null = null;
     try {
-      const parsed = parseTrustEntries(JSON.parse(localStorage.getItem(STORAGE) ?? '[]'));
+      text = localStorage.getItem(STORAGE);
+      const parsed = parseTrustEntries(JSON.parse(text ?? '[]'));
       if (parsed.ok) setEntries(parsed.entries);
-    } catch {
-      // unreadable storage: start with no keys
+      else setIssue(`the keys pinned in this browser could not be read (${parsed.error}), so none is pinned now`);
+    } catch (e) {
+      setIssue(
+        text === null
+          ? 'this browser does not allow reading localStorage, so no key is pinned'
+          : `the keys pinned in this browser could not be read (${(e as Error).message}), so none is pinned now`,
+      );
     }
     setLoaded(true);
   }, []);
   const save = useCallback((next: TrustEntry[]) => {
     setEntries(next);
+    setIssue(null);
     localStorage.setItem(STORAGE, JSON.stringify(next));
   }, []);
-  return { entries, loaded, save };
+  return { entries, loaded, issue, save };
 }

@@ -5,6 +5,7 @@
 import { useEffect } from 'react';
 import { reportJsonParts } from '../../lib/verify/report-json';
 import { downloadText } from '../data/download';
+import Link from 'next/link';
 import { useLog } from '../data/log-provider';
 import { ApiTokenPrompt } from '../loader/api-token-prompt';
 import { SourcePicker } from '../loader/source-picker';
@@ -14,7 +15,7 @@ import { ReportSummary } from './report-summary';
 import { SafeText } from '../ui/safe-text';
 
 export function LogWorkspace() {
-  const { session, open, cancel, ensureOpen, trust, continuity, sources, setApiToken } = useLog();
+  const { session, open, cancel, ensureOpen, trust, trustIssue, continuity, sources, setApiToken } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   return (
     <>
@@ -23,6 +24,11 @@ export function LogWorkspace() {
         busy={session.status === 'running'}
         canAdd={sources !== null && session.status !== 'running'}
       />
+      {trustIssue && (
+        <p role="alert" className="banner bad" data-testid="trust-storage-issue">
+          <SafeText text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}: signer_trusted is skipped for every receipt.`} max={400} /> <Link href="/trust">Trust</Link>
+        </p>
+      )}
       {session.status === 'running' && <VerifyProgress label={session.label} progress={session.progress} rows={session.rows} onCancel={cancel} />}
       {session.status === 'running' && <p hidden data-testid="verify-summary" data-done="false" data-source={session.label} />}
       {session.status === 'cancelled' && (

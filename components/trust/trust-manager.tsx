@@ -16,7 +16,7 @@ const toUnix = (local: string): number | undefined => (local ? Math.floor(new Da
 const fromUnix = (s: number | undefined) => (s === undefined ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
 
 export function TrustManager() {
-  const { trust, saveTrust, session, remembered, memoryIssues, forgetCheckpoint, importCheckpoints, exportCheckpoints } = useLog();
+  const { trust, trustIssue, saveTrust, session, remembered, memoryIssues, forgetCheckpoint, importCheckpoints, exportCheckpoints } = useLog();
   const [key, setKey] = useState('');
   const [label, setLabel] = useState('');
   const [notBefore, setNotBefore] = useState('');
@@ -67,6 +67,11 @@ export function TrustManager() {
           Pin key
         </button>
       </form>
+      {trustIssue && (
+        <p role="alert" className="banner bad" data-testid="trust-storage-issue">
+          <SafeText text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}. Import your trust file again, or pin the keys again (this replaces what is stored).`} max={400} />
+        </p>
+      )}
       {message && (
         <p role="status" data-testid="trust-status">
           <SafeText text={message} max={400} />
