@@ -14,12 +14,20 @@ import { SECURITY_HEADERS, contentSecurityPolicy, newNonce, sourceOrigin } from 
 // Files and API answers: no inline script to allow, so no nonce (and the same header each time).
 const NO_NONCE = /^\/(?:_next\/static\/|vendor\/|v1\/|icon\.svg$|favicon\.ico$)/;
 
+// A dedicated Web Worker runs under the policy of its own script's response, which is a built
+// chunk and cannot know which log the user will open. The log worker fetches the sources the user
+// picks (a package or file URL on another server, with CORS), so built chunks allow connecting to
+// any http(s) origin. Pages keep connect-src to 'self' (plus a ?source= origin): nothing the page's
+// own code runs can reach elsewhere, and the worker fetches only what the user chose.
+const WORKER_SCRIPTS = /^\/_next\/static\//;
+const WORKER_CONNECT = ['http:', 'https:'];
+
 export function proxy(request: NextRequest): NextResponse {
   logRequest(process.env.RECEIPT_AUDIT_REQUEST_LOG, request.method, request.url);
   const { pathname, origin, searchParams } = request.nextUrl;
   const nonce = NO_NONCE.test(pathname) ? null : newNonce();
   const source = nonce === null ? null : sourceOrigin(searchParams.get('source'), origin);
-  const csp = contentSecurityPolicy(nonce, source === null ? [] : [source]);
+  const csp = contentSecurityPolicy(nonce, WORKER_SCRIPTS.test(pathname) ? WORKER_CONNECT : source === null ? [] : [source]);
   let response: NextResponse;
   if (nonce === null) {
     response = NextResponse.next();

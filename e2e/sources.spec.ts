@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openFiles } from './helpers';
@@ -95,3 +97,35 @@ interface Report {
   summary: { receipts: number };
   receipts: { id: string; verdict: string }[];
 }
+
+// Journey: a package on another server (one that allows CORS), opened by its URL. The log worker
+// fetches it under its own policy; the page's policy still names only this origin.
+test('a package served by another origin opens by URL and verifies', async ({ page }) => {
+  const dir = join(process.cwd(), 'lib/testdata/corpus/good');
+  const server = createServer((req, res) => {
+    const name = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).replace(/^\/pkg\//, '');
+    if (name.includes('/') || name.includes('..')) return void res.writeHead(404).end();
+    try {
+      const body = readFileSync(join(dir, name));
+      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404, { 'access-control-allow-origin': '*' }).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pkg/`;
+    const response = await page.goto('/');
+    expect(response!.headers()['content-security-policy']).toContain("connect-src 'self';");
+    const summary = page.getByTestId('verify-summary');
+    await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+    await page.getByLabel('URL of a package or file').fill(url);
+    await page.getByRole('button', { name: 'open URL' }).click();
+    await expect(summary).toHaveAttribute('data-source', url);
+    await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+    await expect(page.getByTestId('count-verified')).toHaveText('280');
+    await expect(page.getByTestId('count-failed')).toHaveText('0');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});

@@ -14,7 +14,7 @@ const BUILD_ID = join(ROOT, '.next', 'BUILD_ID');
 
 // What the build is made of. A change to any of these (other than a unit test) makes it stale.
 const SOURCE_DIRS = ['app', 'components', 'lib'];
-const SOURCE_FILES = ['next.config.mjs', 'package.json', 'tsconfig.json'];
+const SOURCE_FILES = ['next.config.mjs', 'package.json', 'tsconfig.json', 'proxy.ts'];
 const IGNORED_FILE = /\.test\.tsx?$/;
 
 /** Environment for every Next.js child: never send telemetry. */

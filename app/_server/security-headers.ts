@@ -14,6 +14,8 @@
 //   text with; <style> elements stay nonce-only.
 // - connect-src: this origin (its /v1 API, /vendor WebAssembly, its own chunks), plus the
 //   origin of a `?source=` URL the user opened the page with (the log they chose to read).
+//   Built chunks get http: and https: too (proxy.ts): a Web Worker runs under its script's
+//   policy, and the log worker fetches the URLs the user opens.
 // - report-uri only, no report-to: Chromium prefers report-to when both are present and then
 //   batches reports for up to a minute; report-uri posts each violation at once.
 //   /v1/csp-report also accepts the Reporting API's application/reports+json.
