@@ -126,11 +126,11 @@ export class RecordVerifier {
     const [anchorBytes, fullBytes] = canonicalBytesPair(r.anchorBody, r.fullTyped);
     const entry: ReceiptEntry = {
       ...located,
-      id: r.id,
+      id: own(r.id),
       type: r.type,
       space: origin.space,
       timestamp: r.timestamp,
-      kernelKey: r.kernelKeyNormalized,
+      kernelKey: r.kernelKeyNormalized === null ? null : own(r.kernelKeyNormalized),
       checks: { parse: pass() },
       leafHash: leafHash(fullBytes),
       anchorLeafHash: leafHash(anchorBytes),
@@ -138,15 +138,18 @@ export class RecordVerifier {
       ...(seq !== undefined ? { seq } : {}),
       ...(logSeq !== undefined ? { logSeq } : {}),
     };
-    const where: ProblemLocation = { receipt_id: r.id, file: origin.file, line: origin.line };
+    const where: ProblemLocation = { receipt_id: entry.id, file: origin.file, line: origin.line };
     const set = (name: keyof ReceiptEntry['checks'], result: CheckResult, code: Problem['code']) => {
       entry.checks[name] = result;
       if (result.status === 'fail') out.problems.push(makeProblem(code, `${entry.id}: ${result.detail}`, where));
     };
     if (r.type === 'tool') {
-      entry.capabilityId = r.capabilityId;
-      if (r.decision) entry.decision = r.decision.verdict;
-      if (r.financial) entry.financial = r.financial;
+      entry.capabilityId = own(r.capabilityId);
+      if (r.decision) entry.decision = own(r.decision.verdict);
+      if (r.financial) {
+        const f = r.financial;
+        entry.financial = { ...f, currency: own(f.currency), rootBudgetHolder: own(f.rootBudgetHolder), settlementStatus: own(f.settlementStatus), ...(f.paymentReference !== undefined ? { paymentReference: own(f.paymentReference) } : {}) };
+      }
       if (r.financialError !== undefined) entry.financialError = r.financialError;
       set('parameter_hash', checkParameterHash(r), 'parameter_hash_mismatch');
       if (r.generation === 'B') {
@@ -156,7 +159,7 @@ export class RecordVerifier {
     }
     if (r.unsigned.length > 0) {
       const shown = r.unsigned.slice(0, 20).join(', ') + (r.unsigned.length > 20 ? `, and ${r.unsigned.length - 20} more` : '');
-      out.problems.push(makeProblem('unsigned_field', `${r.id} carries fields outside its signed set (shown, but not signed): ${shown}`, where));
+      out.problems.push(makeProblem('unsigned_field', `${entry.id} carries fields outside its signed set (shown, but not signed): ${shown}`, where));
     }
     set('signer_trusted', this.trust.check(r.kernelKeyNormalized, r.timestamp), 'untrusted_signer');
     out.receipts.push(entry);
@@ -215,4 +218,13 @@ function shapeProblem(issues: { path: string; message: string }[], origin: Recor
   const where: ProblemLocation = { file: origin.file, line: origin.line };
   if (receiptId !== undefined) where.receipt_id = receiptId;
   out.problems.push(makeProblem('parse_error', text, where));
+}
+
+/**
+ * A copy of `s` that holds no reference to the text it was parsed from. V8 keeps a substring of
+ * 13 or more characters as a slice of its parent, so an id kept in an entry would keep the whole
+ * record's text alive (about 2 KB a receipt, in-process in the CLI).
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
