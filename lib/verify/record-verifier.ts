@@ -125,7 +125,9 @@ export class RecordVerifier {
     // the full receipt (the kernel-lane leaf) is that body plus its signature.
     const [anchorBytes, fullBytes] = canonicalBytesPair(r.anchorBody, r.fullTyped);
     const entry: ReceiptEntry = {
-      ...located,
+      file: located.file,
+      line: located.line,
+      order: located.order,
       id: own(r.id),
       type: r.type,
       space: origin.space,
@@ -134,10 +136,10 @@ export class RecordVerifier {
       checks: { parse: pass() },
       leafHash: leafHash(fullBytes),
       anchorLeafHash: leafHash(anchorBytes),
-      ...(r.type === 'tool' ? { generation: r.generation } : {}),
-      ...(seq !== undefined ? { seq } : {}),
-      ...(logSeq !== undefined ? { logSeq } : {}),
     };
+    if (r.type === 'tool') entry.generation = r.generation;
+    if (seq !== undefined) entry.seq = seq;
+    if (logSeq !== undefined) entry.logSeq = logSeq;
     const where: ProblemLocation = { receipt_id: entry.id, file: origin.file, line: origin.line };
     const set = (name: keyof ReceiptEntry['checks'], result: CheckResult, code: Problem['code']) => {
       entry.checks[name] = result;
