@@ -47,18 +47,11 @@ export class InclusionIndex {
   }
 
   addReceipt(r: ReceiptEntry): void {
-    if (r.logSeq === undefined) return;
-    const m = this.space(r.space).receipts;
-    const list = m.get(r.logSeq);
-    if (list) list.push(r);
-    else m.set(r.logSeq, [r]);
+    if (r.logSeq !== undefined) pushTo(this.space(r.space).receipts, r.logSeq, r);
   }
 
   addCheckpoint(c: CheckpointEntry): void {
-    const m = this.space(c.space).checkpoints;
-    const list = m.get(c.cp.checkpointSeq);
-    if (list) list.push(c);
-    else m.set(c.cp.checkpointSeq, [c]);
+    pushTo(this.space(c.space).checkpoints, c.cp.checkpointSeq, c);
   }
 
   /** Checks a proof now when its receipt and checkpoint are known, else at `finish`. */
