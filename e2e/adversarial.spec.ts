@@ -1,10 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { expect, test } from '@playwright/test';
-import { main } from '../bin/cli/main';
-import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, type JudgedReport, type Variant } from '../lib/testutil/adversary';
+import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyInProcess, writeVariant, type JudgedReport, type Variant } from '../lib/testutil/adversary';
 import { pinKey } from './helpers';
 
 // Journey: an auditor drops tampered logs into the page. A sample of the adversarial corpus
@@ -17,15 +15,6 @@ const PER_CLASS = Number(process.env.ADVERSARY_PAGE_PER_CLASS ?? 4);
 const MEMORY = 'receipt-audit.checkpoints.v1';
 
 type Report = JudgedReport & { packages: { checks: unknown }[] } & Record<string, unknown>;
-
-async function cliReport(dir: string, keys: string[]): Promise<Report> {
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  const status = await main(['verify', dir, '--json', ...keys.flatMap((k) => ['--trust-key', k])], out as unknown as typeof process.stdout, out as unknown as typeof process.stderr);
-  expect(status).toBeLessThan(2);
-  return JSON.parse(Buffer.concat(chunks).toString()) as Report;
-}
 
 /** The parts of a report that do not depend on where it was made (the package path does). */
 const comparable = (r: Report) => ({ ...r, packages: r.packages.map((p) => p.checks) });
@@ -50,8 +39,7 @@ test('a sample of every tamper class: the page reports what each variant must, a
   try {
     for (const [i, v] of sample.entries()) {
       const dir = join(work, `v${i}`);
-      mkdirSync(dir);
-      for (const [name, text] of Object.entries(v.files)) writeFileSync(join(dir, name), text);
+      writeVariant(v, dir);
       // Every other load carries one file more (one the manifest does not list, so it is ignored):
       // the summary's "N files" label then tells this load's report from the one before.
       if (i % 2 === 1) writeFileSync(join(dir, 'notes.txt'), 'not part of the package\n');
@@ -65,7 +53,8 @@ test('a sample of every tamper class: the page reports what each variant must, a
       const browser = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;
       const j = judge(v, browser);
       failures.push(...[...j.invariant, ...j.mismatches].map((m) => `${v.cls} / ${v.name}: ${m}`));
-      const cli = await cliReport(dir, base.trustKeys);
+      const { status, report: cli } = await verifyInProcess<Report>(dir, base.trustKeys);
+      expect(status).toBeLessThan(2);
       if (JSON.stringify(comparable(browser)) !== JSON.stringify(comparable(cli))) failures.push(`${v.cls} / ${v.name}: the page's report differs from the command line's`);
     }
   } finally {

@@ -15,9 +15,11 @@
 // manifest itself is the tamper, so each variant tests the checks behind the manifest.
 // The kernel's own secret key is used only for kernel misbehaviour (a fork, a broken chain, a
 // wrong tree_size), which only the kernel can sign; everything an outsider can do uses other keys.
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../bin/cli/main';
 import { exportDemoPackage, generateDemoStore } from '../../scripts/demo/generate';
 import { Prng } from '../../scripts/demo/prng';
 import { demoKernelKey, demoKey, type DemoKey } from '../../scripts/demo/sign';
@@ -1197,4 +1199,33 @@ export function judge(v: Variant, report: JudgedReport): Judgement {
   const okExpected = v.harmless ? true : v.ok;
   if (okExpected !== undefined && report.ok !== okExpected) mismatches.push(`log ok is ${report.ok}, expected ${okExpected}`);
   return { invariant, mismatches };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running a variant through the command line
+
+/** Writes the variant's package files into `dir` (created if missing). */
+export function writeVariant(v: Variant, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(v.files)) writeFileSync(path.join(dir, name), text);
+}
+
+/** The arguments of `receipt-audit verify <dir> --json --trust-key …`. */
+export const verifyArgs = (dir: string, keys: string[]): string[] => ['verify', dir, '--json', ...keys.flatMap((k) => ['--trust-key', k])];
+
+/**
+ * `receipt-audit verify <dir> --json --trust-key …` through the command line's own `main`, in this
+ * process (argument parsing, file reading, the JSON report). Exit status 2 (usage or unreadable
+ * input) throws with what it wrote to stderr.
+ */
+export async function verifyInProcess<R = JudgedReport>(dir: string, keys: string[]): Promise<{ status: number; report: R }> {
+  const out = new PassThrough();
+  const err = new PassThrough();
+  const chunks: Buffer[] = [];
+  const errs: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  err.on('data', (c: Buffer) => errs.push(c));
+  const status = await main(verifyArgs(dir, keys), out as unknown as typeof process.stdout, err as unknown as typeof process.stderr);
+  if (status === 2) throw new Error(`receipt-audit exited 2 on ${dir}: ${Buffer.concat(errs).toString()}`);
+  return { status, report: JSON.parse(Buffer.concat(chunks).toString()) as R };
 }

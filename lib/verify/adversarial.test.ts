@@ -5,15 +5,13 @@
 // receipt is reported `failed`. Beyond it, each target's exact verdict and codes.
 // ADVERSARY_SCALE multiplies the seeded draws (default 1: about 3,000 variants); ADVERSARY_SEED
 // changes the seed. The page runs a sample of the same variants (e2e/adversarial.spec.ts).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../bin/cli/main';
 import { PROBLEM_CODES } from './problems';
-import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, type BaseLog, type JudgedReport, type Variant } from '../testutil/adversary';
+import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyArgs, verifyInProcess, writeVariant, type BaseLog, type JudgedReport, type Variant } from '../testutil/adversary';
 
 const SCALE = Number(process.env.ADVERSARY_SCALE ?? 1);
 const SEED = process.env.ADVERSARY_SEED ?? 'adversary-1';
@@ -35,28 +33,15 @@ afterAll(() => {
 });
 
 let n = 0;
-function writeVariant(v: Variant): string {
-  const dir = path.join(work, `v${n++}`);
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(v.files)) writeFileSync(path.join(dir, name), text);
-  return dir;
-}
-
-const cliArgs = (dir: string, keys: string[]) => ['verify', dir, '--json', ...keys.flatMap((k) => ['--trust-key', k])];
-
 /** Writes the variant's package and runs `receipt-audit verify <dir> --json --trust-key …` in this process. */
 async function runCli(v: Variant, keys: string[], keep = false): Promise<{ status: number; report: JudgedReport; dir: string }> {
-  const dir = writeVariant(v);
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks: Buffer[] = [];
-  const errs: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  err.on('data', (c: Buffer) => errs.push(c));
-  const status = await main(cliArgs(dir, keys), out as unknown as typeof process.stdout, err as unknown as typeof process.stderr);
-  if (!keep) rmSync(dir, { recursive: true, force: true });
-  if (status === 2) throw new Error(`receipt-audit exited 2 on ${v.name}: ${Buffer.concat(errs).toString()}`);
-  return { status, report: JSON.parse(Buffer.concat(chunks).toString()) as JudgedReport, dir };
+  const dir = path.join(work, `v${n++}`);
+  writeVariant(v, dir);
+  try {
+    return { ...(await verifyInProcess(dir, keys)), dir };
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('adversarial corpus through the command line', () => {
@@ -101,7 +86,7 @@ describe('adversarial corpus through the command line', () => {
     return Promise.all(
       pick.map(async (v) => {
         const inProcess = await runCli(v, base.trustKeys, true);
-        const run = spawnSync(process.execPath, [BIN, ...cliArgs(inProcess.dir, base.trustKeys)], { maxBuffer: 64 << 20 });
+        const run = spawnSync(process.execPath, [BIN, ...verifyArgs(inProcess.dir, base.trustKeys)], { maxBuffer: 64 << 20 });
         rmSync(inProcess.dir, { recursive: true, force: true });
         expect(run.status, `${v.cls}: ${run.stderr.toString()}`).toBe(inProcess.status);
         expect(JSON.parse(run.stdout.toString()), v.cls).toEqual(inProcess.report);
