@@ -7,11 +7,12 @@
 import { reconcileBudgets } from '../finance/reconcile';
 import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
+import { EntryCompactor } from './entry-compactor';
 import { InclusionIndex } from './inclusion';
 import { ParseErrorCap } from './parse-error-cap';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
-import { type PackageReport, type VerificationReport, buildReport, checkpointVerdict } from './report';
+import { type PackageReport, type ReportReceipt, type VerificationReport, buildReport, checkpointVerdict } from './report';
 import { evaluateTransparency } from './transparency';
 
 export class LogAssembler {
@@ -27,6 +28,7 @@ export class LogAssembler {
   private readonly packages: PackageReport[] = [];
   private readonly packageSpaces = new Map<PackageReport, string>();
   private readonly unprovenExpected = new Map<string, bigint>();
+  private readonly compactor = new EntryCompactor();
 
   /**
    * Takes records' results. Receipts and checkpoints may still be waiting for
@@ -38,6 +40,7 @@ export class LogAssembler {
       this.inclusion.addCheckpoint(c);
     }
     for (const r of out.receipts) {
+      this.compactor.receipt(r);
       this.receipts.push(r);
       this.inclusion.addReceipt(r);
     }
@@ -81,7 +84,8 @@ export class LogAssembler {
     return this.checkpoints;
   }
 
-  finish(trustPinned: boolean): VerificationReport {
+  /** `onReceipt`: see buildReport (the report's receipts, one at a time, instead of in the report). */
+  finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void): VerificationReport {
     // Workers deliver in any order; every decision below reads entries in log order.
     this.receipts.sort((a, b) => a.order - b.order);
     this.checkpoints.sort((a, b) => a.order - b.order);
@@ -106,7 +110,7 @@ export class LogAssembler {
     for (const m of finance.malformed) {
       this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(byId.get(m.receipt_id))));
     }
-    return buildReport({ receipts: this.receipts, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned });
+    return buildReport({ receipts: this.receipts, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
   }
 
   /** The manifest count of unproven tool receipts, against the proofs actually in the package. */

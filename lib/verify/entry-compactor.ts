@@ -1,0 +1,69 @@
+// Shrinks receipt entries as the assembler takes them, for logs of a million
+// receipts. In the browser, entries reach the log worker as structured clones:
+// every string arrives as its own copy (a million "receipts.ndjson", "tool",
+// "skipped", "no keys pinned", kernel keys), every check result as its own
+// object, and every 32-byte leaf hash as a Uint8Array with an ArrayBuffer and a
+// backing store of its own. Here equal strings and equal check results become
+// one shared value, and leaf hashes move into large shared buffers. Only the
+// representation changes: every field keeps its value, so every decision and
+// the report stay the same. Check results are never changed in place (the
+// verifiers assign new ones), so sharing them is safe.
+import type { CheckResult } from './check';
+import type { ReceiptEntry } from './entries';
+
+/** Leaf hashes per shared buffer (each 32 bytes). */
+const SLAB_HASHES = 32_768;
+const HASH = 32;
+
+export class EntryCompactor {
+  private readonly strings = new Map<string, string>();
+  private readonly results = new Map<string, CheckResult>();
+  private slab = new Uint8Array(0);
+  private used = 0;
+
+  /** Rewrites `r`'s repeated values in place. */
+  receipt(r: ReceiptEntry): void {
+    r.file = this.string(r.file);
+    r.space = this.string(r.space);
+    r.type = this.string(r.type) as ReceiptEntry['type'];
+    if (r.kernelKey !== null) r.kernelKey = this.string(r.kernelKey);
+    if (r.decision !== undefined) r.decision = this.string(r.decision);
+    if (r.capabilityId !== undefined) r.capabilityId = this.string(r.capabilityId);
+    const checks = r.checks as Record<string, CheckResult | undefined>;
+    for (const name in checks) {
+      const c = checks[name];
+      if (c !== undefined) checks[name] = this.result(c);
+    }
+    r.leafHash = this.hash(r.leafHash);
+    r.anchorLeafHash = this.hash(r.anchorLeafHash);
+  }
+
+  private string(s: string): string {
+    const known = this.strings.get(s);
+    if (known !== undefined) return known;
+    this.strings.set(s, s);
+    return s;
+  }
+
+  private result(c: CheckResult): CheckResult {
+    const key = c.detail === undefined ? c.status : `${c.status}:${c.detail}`;
+    const known = this.results.get(key);
+    if (known !== undefined) return known;
+    const shared: CheckResult = Object.freeze(c.detail === undefined ? { status: c.status } : { status: c.status, detail: this.string(c.detail) });
+    this.results.set(key, shared);
+    return shared;
+  }
+
+  /** A copy of a 32-byte hash in the current shared buffer; anything else is left as it is. */
+  private hash(h: Uint8Array): Uint8Array {
+    if (h.length !== HASH) return h;
+    if (this.used + HASH > this.slab.length) {
+      this.slab = new Uint8Array(SLAB_HASHES * HASH);
+      this.used = 0;
+    }
+    const copy = this.slab.subarray(this.used, this.used + HASH);
+    copy.set(h);
+    this.used += HASH;
+    return copy;
+  }
+}
