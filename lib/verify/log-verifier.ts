@@ -8,7 +8,7 @@ import { LogAssembler } from './log-assembler';
 import type { LogSink } from './log-sink';
 import type { Problem } from './problems';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews } from './record-verifier';
-import type { PackageReport, VerificationReport } from './report';
+import type { PackageReport, ReportReceipt, VerificationReport } from './report';
 import type { ReceiptView } from './receipt-view';
 
 export type { RecordOrigin } from './record-verifier';
@@ -82,11 +82,12 @@ export class LogVerifier implements LogSink {
     return this.assembler.checkpointEntries;
   }
 
-  async finish(): Promise<VerificationReport> {
+  /** `onReceipt`: see LogAssembler.finish. */
+  async finish(onReceipt?: (r: ReportReceipt) => void): Promise<VerificationReport> {
     this.assertOpen();
     this.finished = true;
     await this.settle();
-    return this.assembler.finish(!this.trust.isEmpty);
+    return this.assembler.finish(!this.trust.isEmpty, onReceipt);
   }
 
   private assertOpen(): void {

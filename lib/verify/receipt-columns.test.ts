@@ -7,7 +7,7 @@ import { loadPackage } from '../sources/package';
 import { testdataPath } from '../testutil/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
-import { fromReceiptColumns, toReceiptColumns } from './receipt-columns';
+import { ReceiptColumnsEncoder, fromReceiptColumns, receiptTransfer, toReceiptColumns } from './receipt-columns';
 import type { ReportReceipt } from './report';
 import { reportToJson } from './report-json';
 
@@ -27,5 +27,29 @@ describe('receipt columns', () => {
     const rebuilt: ReportReceipt[] = new Array(cols.length);
     for (let i = 0; i < cols.length; i += 37) fromReceiptColumns(cols, i, Math.min(cols.length, i + 37), rebuilt);
     expect(reportToJson({ ...report, receipts: rebuilt })).toBe(reportToJson(report));
+  });
+
+  it('encoded while the report is built (the page\'s path), past the encoder\'s growth steps, then transferred: the same report JSON', async () => {
+    // One corpus package read eight times over (separate seq spaces): thousands of receipts, some
+    // failed as replays, so every column and detail string is exercised.
+    const name = cases[0]!;
+    const dir = testdataPath(`corpus/${name}`);
+    const load = async () => {
+      const v = new LogVerifier();
+      for (let i = 0; i < 8; i++) await loadPackage(nodeDir(dir, dir), v, `p${i}`);
+      return v;
+    };
+    const whole = await (await load()).finish();
+    const encoder = new ReceiptColumnsEncoder();
+    const streamed = await (await load()).finish((r) => encoder.add(r));
+    expect(streamed.receipts).toEqual([]);
+    expect(whole.receipts.length).toBeGreaterThan(2048);
+    const encoded = encoder.finish();
+    const cols = structuredClone(encoded, { transfer: receiptTransfer(encoded) });
+    expect(encoded.type.length).toBe(0); // given away, not copied
+    expect(cols.checks.length).toBe(whole.receipts.length * 7);
+    const rebuilt: ReportReceipt[] = new Array(cols.length);
+    fromReceiptColumns(cols, 0, cols.length, rebuilt);
+    expect(reportToJson({ ...streamed, receipts: rebuilt })).toBe(reportToJson(whole));
   });
 });

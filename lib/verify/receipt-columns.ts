@@ -35,34 +35,27 @@ export interface ReceiptColumns {
 
 /** Encodes receipts as columns (in the worker). */
 export function toReceiptColumns(receipts: readonly ReportReceipt[]): ReceiptColumns {
-  const n = receipts.length;
-  const strings: string[] = [''];
-  const index = new Map<string, number>();
-  const code = (s: string) => {
-    let c = index.get(s);
-    if (c === undefined) {
-      c = strings.length;
-      strings.push(s);
-      index.set(s, c);
-    }
-    return c;
-  };
-  const cols: ReceiptColumns = {
-    length: n,
-    ids: new Array<string>(n),
-    type: new Uint8Array(n),
-    generation: new Uint8Array(n),
-    verdict: new Uint8Array(n),
-    seq: new BigUint64Array(n),
-    hasSeq: new Uint8Array(n),
-    checks: new Uint8Array(n * C),
-    details: new Uint32Array(n * C),
-    file: new Uint32Array(n),
-    line: new Float64Array(n),
-    strings,
-  };
-  receipts.forEach((r, i) => {
-    cols.ids[i] = r.id;
+  const encoder = new ReceiptColumnsEncoder();
+  for (const r of receipts) encoder.add(r);
+  return encoder.finish();
+}
+
+type Grown = 'type' | 'generation' | 'verdict' | 'seq' | 'hasSeq' | 'checks' | 'details' | 'file' | 'line';
+
+/** Encodes receipts one at a time, as the report is built, so their objects need not all exist at once. */
+export class ReceiptColumnsEncoder {
+  private n = 0;
+  private capacity = 0;
+  private readonly ids: string[] = [];
+  private readonly strings: string[] = [''];
+  private readonly index = new Map<string, number>();
+  private cols: Pick<ReceiptColumns, Grown> = allocate(0);
+
+  add(r: ReportReceipt): void {
+    if (this.n === this.capacity) this.grow();
+    const i = this.n++;
+    const cols = this.cols;
+    this.ids.push(r.id);
     cols.type[i] = TYPES.indexOf(r.type);
     cols.generation[i] = r.generation === 'A' ? 1 : r.generation === 'B' ? 2 : 0;
     cols.verdict[i] = VERDICTS.indexOf(r.verdict);
@@ -74,12 +67,62 @@ export function toReceiptColumns(receipts: readonly ReportReceipt[]): ReceiptCol
       const s = r.checks[name];
       if (s !== undefined) cols.checks[i * C + k] = STATUSES.indexOf(s);
       const d = r.details?.[name];
-      if (d !== undefined) cols.details[i * C + k] = code(d);
+      if (d !== undefined) cols.details[i * C + k] = this.code(d);
     });
-    cols.file[i] = code(r.file);
+    cols.file[i] = this.code(r.file);
     cols.line[i] = r.line;
-  });
-  return cols;
+  }
+
+  /** The columns, each exactly as long as the receipts added. */
+  finish(): ReceiptColumns {
+    const n = this.n;
+    const c = this.cols;
+    return {
+      length: n,
+      ids: this.ids,
+      type: c.type.slice(0, n),
+      generation: c.generation.slice(0, n),
+      verdict: c.verdict.slice(0, n),
+      seq: c.seq.slice(0, n),
+      hasSeq: c.hasSeq.slice(0, n),
+      checks: c.checks.slice(0, n * C),
+      details: c.details.slice(0, n * C),
+      file: c.file.slice(0, n),
+      line: c.line.slice(0, n),
+      strings: this.strings,
+    };
+  }
+
+  private code(s: string): number {
+    let c = this.index.get(s);
+    if (c === undefined) {
+      c = this.strings.length;
+      this.strings.push(s);
+      this.index.set(s, c);
+    }
+    return c;
+  }
+
+  private grow(): void {
+    this.capacity = Math.max(1024, this.capacity * 2);
+    const next = allocate(this.capacity);
+    for (const k of Object.keys(next) as Grown[]) (next[k] as { set(a: ArrayLike<number | bigint>): void }).set(this.cols[k] as ArrayLike<number | bigint>);
+    this.cols = next;
+  }
+}
+
+function allocate(n: number): Pick<ReceiptColumns, Grown> {
+  return {
+    type: new Uint8Array(n),
+    generation: new Uint8Array(n),
+    verdict: new Uint8Array(n),
+    seq: new BigUint64Array(n),
+    hasSeq: new Uint8Array(n),
+    checks: new Uint8Array(n * C),
+    details: new Uint32Array(n * C),
+    file: new Uint32Array(n),
+    line: new Float64Array(n),
+  };
 }
 
 /** Rebuilds receipts [from, to) into `out` (on the page, a slice at a time), exactly as report.ts built them. */
@@ -112,4 +155,9 @@ export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: numbe
       line: cols.line[i]!,
     };
   }
+}
+
+/** The typed arrays of `cols`, to give away in postMessage (the sender keeps none of them). */
+export function receiptTransfer(cols: ReceiptColumns): ArrayBuffer[] {
+  return [cols.type, cols.generation, cols.verdict, cols.seq, cols.hasSeq, cols.checks, cols.details, cols.file, cols.line].map((a) => a.buffer as ArrayBuffer);
 }

@@ -14,7 +14,7 @@ import { RowEncoder, deltaTransfer } from '../query/row-store';
 import type { LogSink } from '../verify/log-sink';
 import { LineageCollector } from '../sources/lineage';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';
-import { toReceiptColumns } from '../verify/receipt-columns';
+import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-columns';
 import { HttpStatusError, chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { type WorkerLike, VerifyPool } from './pool';
 import { type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
@@ -215,11 +215,16 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
       }
     }
     post({ type: 'progress', progress: progress('assembling') });
-    const report = await p.finish(trust.length > 0);
+    // The report's receipts go straight into columns: a million report objects never exist at once.
+    const columns = new ReceiptColumnsEncoder();
+    const report = await p.finish(trust.length > 0, (r) => columns.add(r));
     clearInterval(timer);
     sendRows();
-    const receipts = toReceiptColumns(report.receipts);
-    post({ type: 'done', report: { ...report, receipts: [] }, receipts, progress: progress('done'), verifiedCheckpoints: verifiedCheckpoints(p.checkpointEntries), lineage: lineage.result() });
+    const receipts = columns.finish();
+    const checkpoints = verifiedCheckpoints(p.checkpointEntries);
+    // The whole-log state is not needed after this (a shared receipt is read again from `host`).
+    if (pool === p) pool = null;
+    post({ type: 'done', report, receipts, progress: progress('done'), verifiedCheckpoints: checkpoints, lineage: lineage.result() }, receiptTransfer(receipts));
   } finally {
     clearInterval(timer);
   }

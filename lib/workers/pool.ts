@@ -8,7 +8,7 @@ import { LogAssembler } from '../verify/log-assembler';
 import type { LogSink } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
-import type { PackageReport, VerificationReport } from '../verify/report';
+import type { PackageReport, ReportReceipt, VerificationReport } from '../verify/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import type { PinnedKey } from '../trust/trust-store';
 
@@ -102,13 +102,13 @@ export class VerifyPool implements LogSink {
     this.assembler.setSpaceNote(space, note);
   }
 
-  /** Sends what is left, waits for every batch, and evaluates the whole log. */
-  async finish(trustPinned: boolean): Promise<VerificationReport> {
+  /** Sends what is left, waits for every batch, and evaluates the whole log (`onReceipt`: see LogAssembler.finish). */
+  async finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void): Promise<VerificationReport> {
     await this.dispatch();
     while (this.waiting.size > 0) await this.nextWake();
     if (this.failure) throw this.failure;
     this.terminate();
-    return this.assembler.finish(trustPinned);
+    return this.assembler.finish(trustPinned, onReceipt);
   }
 
   /** The log's checkpoints; after `finish`, with every check evaluated. */
