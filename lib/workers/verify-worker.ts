@@ -4,6 +4,7 @@
 import { TrustStore } from '../trust/trust-store';
 import { sha256Ready } from '../crypto/sha256';
 import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
+import { packHashes } from '../verify/pack-hashes';
 import type { VerifyRequest, VerifyResponse } from './protocol';
 
 let verifier: RecordVerifier | null = null;
@@ -24,6 +25,7 @@ self.onmessage = async (e: MessageEvent<VerifyRequest>) => {
     for (const r of msg.records) pending.push(...verifier.verify(r.text, r.origin, r.order, out));
     await Promise.all(pending);
     markFailedViews(out);
+    packHashes(out);
     post({ type: 'result', id: msg.id, output: out });
   } catch (err) {
     post({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
