@@ -51,5 +51,9 @@ describe('receipt columns', () => {
     const rebuilt: ReportReceipt[] = new Array(cols.length);
     fromReceiptColumns(cols, 0, cols.length, rebuilt);
     expect(reportToJson({ ...streamed, receipts: rebuilt })).toBe(reportToJson(whole));
+    // Receipts checked alike share one frozen checks object (a million receipts, a handful of them).
+    const shared = new Set(rebuilt.map((r) => r.checks));
+    expect(shared.size).toBeLessThan(rebuilt.length / 10);
+    for (const c of shared) expect(Object.isFrozen(c)).toBe(true);
   });
 });

@@ -1,9 +1,9 @@
 // The report's receipts as columns, for handing a million of them from a Web
 // Worker to the page: typed arrays and a string table clone in milliseconds,
 // where a million small objects (each with its checks and details) took the
-// page's main thread 15 s to unpack. The page rebuilds the same ReportReceipt
-// objects in slices between frames, keys in the report's own order, so the
-// exported report stays byte-identical to the command line's.
+// page's main thread 15 s to unpack. The page rebuilds ReportReceipt objects
+// in slices between frames, keys in the report's own order, so the exported
+// report stays byte-identical to the command line's.
 import { type CheckStatus, RECEIPT_CHECK_ORDER } from './check';
 import type { Verdict } from './entries';
 import type { ReportReceipt } from './report';
@@ -125,32 +125,50 @@ function allocate(n: number): Pick<ReceiptColumns, Grown> {
   };
 }
 
-/** Rebuilds receipts [from, to) into `out` (on the page, a slice at a time), exactly as report.ts built them. */
+/** Per columns, the shared checks/details objects already made, by their codes. */
+const sharedChecks = new WeakMap<ReceiptColumns, Map<string, Pick<ReportReceipt, 'checks' | 'details'>>>();
+
+/**
+ * Rebuilds receipts [from, to) into `out` (on the page, a slice at a time) with
+ * the values report.ts gave them. Receipts with the same checks and details
+ * share one frozen `checks` (and `details`) object, and every receipt has the
+ * same fields, absent ones `undefined` (which the report's JSON leaves out, as
+ * it does for fields never set): a million receipts then cost tens of
+ * megabytes, not hundreds.
+ */
 export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: number, out: ReportReceipt[]): void {
+  let shared = sharedChecks.get(cols);
+  if (!shared) sharedChecks.set(cols, (shared = new Map()));
   for (let i = from; i < to; i++) {
-    const checks: Record<string, CheckStatus> = {};
-    const details: Record<string, string> = {};
-    let hasDetails = false;
-    for (let k = 0; k < C; k++) {
-      const s = STATUSES[cols.checks[i * C + k]!];
-      if (s === undefined) continue;
-      const name = RECEIPT_CHECK_ORDER[k]!;
-      checks[name] = s;
-      const d = cols.details[i * C + k]!;
-      if (d !== 0) {
-        details[name] = cols.strings[d]!;
-        hasDetails = true;
+    let key = '';
+    for (let k = 0; k < C; k++) key += `${cols.checks[i * C + k]!},${cols.details[i * C + k]!};`;
+    let both = shared.get(key);
+    if (!both) {
+      const checks: Record<string, CheckStatus> = {};
+      const details: Record<string, string> = {};
+      let hasDetails = false;
+      for (let k = 0; k < C; k++) {
+        const s = STATUSES[cols.checks[i * C + k]!];
+        if (s === undefined) continue;
+        const name = RECEIPT_CHECK_ORDER[k]!;
+        checks[name] = s;
+        const d = cols.details[i * C + k]!;
+        if (d !== 0) {
+          details[name] = cols.strings[d]!;
+          hasDetails = true;
+        }
       }
+      both = { checks: Object.freeze(checks), details: hasDetails ? Object.freeze(details) : undefined };
+      shared.set(key, both);
     }
-    const generation = GENERATIONS[cols.generation[i]!];
     out[i] = {
       id: cols.ids[i]!,
       type: TYPES[cols.type[i]!]!,
-      ...(cols.hasSeq[i] ? { seq: cols.seq[i]! } : {}),
-      ...(generation ? { generation } : {}),
+      seq: cols.hasSeq[i] ? cols.seq[i]! : undefined,
+      generation: GENERATIONS[cols.generation[i]!],
       verdict: VERDICTS[cols.verdict[i]!]!,
-      checks,
-      ...(hasDetails ? { details } : {}),
+      checks: both.checks,
+      details: both.details,
       file: cols.strings[cols.file[i]!]!,
       line: cols.line[i]!,
     };
