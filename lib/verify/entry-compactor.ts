@@ -3,13 +3,14 @@
 // every string arrives as its own copy (a million "receipts.ndjson", "tool",
 // "skipped", "no keys pinned", kernel keys), every check result as its own
 // object, and every 32-byte leaf hash as a Uint8Array with an ArrayBuffer and a
-// backing store of its own. Here equal strings and equal check results become
-// one shared value, and leaf hashes move into large shared buffers. Only the
+// backing store of its own (or a view of its batch's buffer, see pack-hashes.ts).
+// Here equal strings and equal check results become one shared value, and the
+// hashes kept move into large buffers of the compactor's own. Only the
 // representation changes: every field keeps its value, so every decision and
 // the report stay the same. Check results are never changed in place (the
 // verifiers assign new ones), so sharing them is safe.
 import type { CheckResult } from './check';
-import type { ReceiptEntry } from './entries';
+import type { CheckpointEntry, ProofEntry, ReceiptEntry } from './entries';
 
 /** Leaf hashes per shared buffer (each 32 bytes). */
 const SLAB_HASHES = 32_768;
@@ -38,6 +39,17 @@ export class EntryCompactor {
     r.anchorLeafHash = this.hash(r.anchorLeafHash);
   }
 
+  /** Its root in memory of its own (the batch's buffer of hashes is freed after intake). */
+  checkpoint(c: CheckpointEntry): void {
+    if (c.cp.merkleRoot) c.cp.merkleRoot = this.hash(c.cp.merkleRoot);
+  }
+
+  /** A proof kept for later (its receipt not read yet): its hashes in memory of their own. */
+  proof(p: ProofEntry): void {
+    if (p.proof.merkleRoot) p.proof.merkleRoot = this.hash(p.proof.merkleRoot);
+    p.proof.auditPath = p.proof.auditPath.map((h) => (h ? this.hash(h) : h));
+  }
+
   private string(s: string): string {
     const known = this.strings.get(s);
     if (known !== undefined) return known;
@@ -54,9 +66,9 @@ export class EntryCompactor {
     return shared;
   }
 
-  /** A copy of a 32-byte hash in the current shared buffer; anything else is left as it is. */
+  /** A copy of a hash: 32 bytes in the current shared buffer, any other length on its own. */
   private hash(h: Uint8Array): Uint8Array {
-    if (h.length !== HASH) return h;
+    if (h.length !== HASH) return h.slice();
     if (this.used + HASH > this.slab.length) {
       this.slab = new Uint8Array(SLAB_HASHES * HASH);
       this.used = 0;

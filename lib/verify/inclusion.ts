@@ -54,13 +54,17 @@ export class InclusionIndex {
     pushTo(this.space(c.space).checkpoints, c.cp.checkpointSeq, c);
   }
 
-  /** Checks a proof now when its receipt and checkpoint are known, else at `finish`. */
-  addProof(pe: ProofEntry): void {
+  /** Checks a proof now when its receipt and checkpoint are known, else at `finish`; true when it is kept until then. */
+  addProof(pe: ProofEntry): boolean {
     const s = this.spaces.get(pe.space);
     const targets = s?.receipts.get(pe.proof.receiptSeq);
     const cps = s?.checkpoints.get(pe.proof.checkpointSeq);
-    if (targets?.length === 1 && cps) this.applyProof(pe, targets[0]!, cps);
-    else this.pending.push(pe);
+    if (targets?.length === 1 && cps) {
+      this.applyProof(pe, targets[0]!, cps);
+      return false;
+    }
+    this.pending.push(pe);
+    return true;
   }
 
   /**

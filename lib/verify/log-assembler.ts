@@ -36,6 +36,7 @@ export class LogAssembler {
    */
   add(out: RecordOutput): void {
     for (const c of out.checkpoints) {
+      this.compactor.checkpoint(c);
       this.checkpoints.push(c);
       this.inclusion.addCheckpoint(c);
     }
@@ -44,7 +45,7 @@ export class LogAssembler {
       this.receipts.push(r);
       this.inclusion.addReceipt(r);
     }
-    for (const p of out.proofs) this.inclusion.addProof(p);
+    for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
     this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);

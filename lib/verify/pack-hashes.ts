@@ -3,7 +3,8 @@
 // Each as its own Uint8Array would reach the log worker, after the structured
 // clone, as its own ArrayBuffer: at a million receipts, tens of millions of
 // tiny buffers (640 MB of proof paths alone) left for the garbage collector.
-// Packed into one buffer, each batch's hashes travel, and die, as one.
+// Packed into one buffer, each batch's hashes travel, and die, as one: freed
+// at once after the log worker has taken the batch in (releaseHashes).
 import type { RecordOutput } from './record-verifier';
 
 /** Replaces every hash in `out` by a view of one new buffer holding them all (same bytes). */
@@ -34,4 +35,15 @@ export function packHashes(out: RecordOutput): void {
     if (p.proof.merkleRoot) p.proof.merkleRoot = move(p.proof.merkleRoot);
     p.proof.auditPath = p.proof.auditPath.map((h) => (h ? move(h) : h));
   }
+  out.hashes = buffer.buffer;
+}
+
+/**
+ * Frees an output's packed hashes now (the page's log worker, after LogAssembler
+ * took the output in and copied what it keeps). Every view of the buffer reads
+ * as empty afterwards. Where ArrayBuffer.prototype.transfer is missing, the
+ * garbage collector frees it later, as before.
+ */
+export function releaseHashes(out: RecordOutput): void {
+  (out.hashes as (ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }) | undefined)?.transfer?.(0);
 }

@@ -43,6 +43,12 @@ export interface RecordOutput {
   proofs: ProofEntry[];
   transparency: TransparencyEntry[];
   problems: Problem[];
+  /**
+   * Set by packHashes: the one buffer every hash above is a view of. Once the
+   * output is taken in (LogAssembler copies what it keeps), the log worker frees
+   * it at once rather than leaving it to the garbage collector.
+   */
+  hashes?: ArrayBuffer;
 }
 
 export function emptyOutput(): RecordOutput {

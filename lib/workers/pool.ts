@@ -5,6 +5,7 @@
 // which worker answers first. Takes a worker factory, so it is testable anywhere.
 import type { CheckpointEntry } from '../verify/entries';
 import { LogAssembler } from '../verify/log-assembler';
+import { releaseHashes } from '../verify/pack-hashes';
 import type { LogSink } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
@@ -152,6 +153,7 @@ export class VerifyPool implements LogSink {
       this.assembler.add(msg.output);
       this.recordsVerified += sent.records;
       this.options.onOutput?.(msg.output);
+      releaseHashes(msg.output);
     }
     this.wake();
   }
