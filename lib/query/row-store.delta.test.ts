@@ -40,6 +40,26 @@ describe('RowDelta', () => {
     expect(page.hasCost[9]).toBe(0);
   });
 
+  it('a column\'s codes widen from one byte to two and four as its dictionary grows, every row keeping its value', () => {
+    // 70,000 distinct ids (past 2^8 and 2^16 codes) across deltas; toolName keeps three values.
+    const encoder = new RowEncoder();
+    const page = new RowStore();
+    const width = () => [page.codes.id.BYTES_PER_ELEMENT, page.codes.toolName.BYTES_PER_ELEMENT];
+    const seen: number[][] = [];
+    for (let at = 0; at < 70_000; at += 5_000) {
+      encoder.add(Array.from({ length: 5_000 }, (_, i) => view(at + i)));
+      page.applyDelta(encoder.take()!);
+      seen.push(width());
+    }
+    expect(seen[0]).toEqual([2, 1]);
+    expect(seen.at(-1)).toEqual([4, 1]);
+    for (const row of [0, 255, 256, 65_535, 65_536, 69_999]) {
+      expect(page.str('id', row)).toBe(`rcpt-${row}`);
+      expect(page.str('toolName', row)).toBe(['a', 'b', 'é'][row % 3]);
+    }
+    expect(page.rowById('rcpt-65536')).toBe(65_536);
+  });
+
   it('a lost or reordered delta is an error, not silently misplaced rows', () => {
     const encoder = new RowEncoder();
     encoder.add([view(0)]);

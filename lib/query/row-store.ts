@@ -131,10 +131,23 @@ export class RowEncoder {
   }
 }
 
-function grow<T extends Float64Array | Uint32Array | Uint8Array | BigUint64Array>(a: T, min: number): T {
+/** Room for at least `min` entries, growing by half (a doubling leaves up to half of a million-row column unused). */
+function grow<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array | BigUint64Array>(a: T, min: number): T {
   if (a.length >= min) return a;
-  const next = new (a.constructor as new (n: number) => T)(Math.max(min, a.length * 2, 1024));
+  const next = new (a.constructor as new (n: number) => T)(Math.max(min, Math.ceil(a.length * 1.5), 1024));
   next.set(a as never);
+  return next;
+}
+
+/** A column's codes: one byte a row while its dictionary has under 256 values, then two, then four. */
+export type CodeArray = Uint8Array | Uint16Array | Uint32Array;
+
+/** `a` with room for `min` rows and wide enough for `maxCode` (the first `rows` kept). */
+function fitCodes(a: CodeArray, min: number, maxCode: number, rows: number): CodeArray {
+  const Wide = maxCode < 2 ** 8 ? Uint8Array : maxCode < 2 ** 16 ? Uint16Array : Uint32Array;
+  if (Wide.BYTES_PER_ELEMENT <= a.BYTES_PER_ELEMENT) return grow(a, min);
+  const next = new Wide(Math.max(min, a.length, 1024));
+  next.set(a.subarray(0, rows));
   return next;
 }
 
@@ -152,7 +165,7 @@ export class RowStore {
   problems = new Uint32Array(1024);
   line = new Uint32Array(1024);
   readonly dict: Record<StringColumn, Dictionary>;
-  readonly codes: Record<StringColumn, Uint32Array>;
+  readonly codes: Record<StringColumn, CodeArray>;
   /** Rows per dictionary code, counted as rows arrive, so facet menus never scan the rows. */
   private readonly counts: Record<StringColumn, Uint32Array>;
   /** Per id code: 1 + the first row with that id (0: none). */
@@ -160,7 +173,7 @@ export class RowStore {
 
   constructor() {
     this.dict = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Dictionary()])) as Record<StringColumn, Dictionary>;
-    this.codes = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(1024)])) as Record<StringColumn, Uint32Array>;
+    this.codes = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint8Array(1024)])) as Record<StringColumn, CodeArray>;
     this.counts = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(1024)])) as Record<StringColumn, Uint32Array>;
   }
 
@@ -194,7 +207,7 @@ export class RowStore {
     for (const c of STRING_COLUMNS) {
       const values = this.dict[c].values;
       for (const v of d.values[c]) values.push(v);
-      this.codes[c] = grow(this.codes[c], n);
+      this.codes[c] = fitCodes(this.codes[c], n, values.length - 1, at);
       this.codes[c].set(d.codes[c], at);
       const counts = (this.counts[c] = grow(this.counts[c], values.length));
       const codes = d.codes[c];
