@@ -16,6 +16,11 @@ import { splitRecords } from './records';
 export interface SourceFile {
   /** Path relative to its package (or the name given for a loose file). */
   name: string;
+  /**
+   * The bytes in chunks. A chunk may be overwritten once the next one is
+   * asked for (the browser reads a file into one reused buffer, so a 2 GB file
+   * leaves no garbage buffers behind): whoever keeps bytes across chunks copies them.
+   */
   stream(): AsyncIterable<Uint8Array>;
 }
 
@@ -156,7 +161,7 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   let manifest: ReturnType<typeof readManifest> | null = null;
   if (manifestFile) {
     const parts: Uint8Array[] = [];
-    for await (const chunk of manifestFile.stream()) parts.push(chunk);
+    for await (const chunk of manifestFile.stream()) parts.push(chunk.slice()); // kept past the next chunk: a copy
     const text = new TextDecoder('utf-8', { fatal: false }).decode(await new Blob(parts as BlobPart[]).arrayBuffer());
     manifest = readManifest(text);
     if (!manifest.ok) problems.push(makeProblem('manifest_mismatch', `manifest.json cannot be read: ${manifest.error}`, { file: 'manifest.json' }));

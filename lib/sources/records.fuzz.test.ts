@@ -1,5 +1,6 @@
 // Fuzz: splitRecords on arbitrary bytes cut into arbitrary chunks (empty ones, and cuts inside
-// UTF-8 sequences, CRLF pairs and escapes) yields exactly what one chunk yields; never throws;
+// UTF-8 sequences, CRLF pairs and escapes, and chunks overwritten once read, as the browser's
+// reused read buffer does) yields exactly what one chunk yields; never throws;
 // every event has a line inside the file; NDJSON lines match a naive whole-file split, and a
 // JSON array's elements match JSON.parse of the whole file. Through loadFile, every problem
 // names its file and line.
@@ -21,6 +22,20 @@ async function* chunksAt(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint
     from = Math.max(from, cut);
   }
   yield bytes.subarray(from);
+}
+
+/**
+ * The same chunks as the browser hands them out (lib/workers/browser-sources.ts reads a file into
+ * one reused buffer): each is overwritten with junk as soon as the next one is asked for, so a
+ * reader that kept a chunk past its turn would see the junk.
+ */
+async function* reusedChunksAt(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Array> {
+  const buffer = new Uint8Array(Math.max(1, bytes.length));
+  for await (const chunk of chunksAt(bytes, cuts)) {
+    buffer.fill(0x7b); // `{`: junk that changes how any kept bytes would parse
+    buffer.set(chunk);
+    yield buffer.subarray(0, chunk.length);
+  }
 }
 
 async function collect(gen: AsyncIterable<RecordEvent>): Promise<RecordEvent[]> {
@@ -85,6 +100,8 @@ describe('splitRecords', () => {
         const whole = await collect(splitRecords(n, chunksAt(bytes, []), { maxRecordBytes: max }));
         const chunked = await collect(splitRecords(n, chunksAt(bytes, cuts), { maxRecordBytes: max }));
         expect(chunked).toEqual(whole);
+        const reused = await collect(splitRecords(n, reusedChunksAt(bytes, cuts), { maxRecordBytes: max }));
+        expect(reused).toEqual(whole);
         const lines = lineCount(bytes);
         for (const e of whole) {
           expect(Number.isInteger(e.line) && e.line >= 1 && e.line <= lines, `line ${e.line} of ${lines}`).toBe(true);

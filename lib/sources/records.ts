@@ -63,7 +63,7 @@ async function* withoutBom(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Ui
   while (head.length < 3) {
     const next = await it.next();
     if (next.done) break;
-    head = head.length === 0 ? next.value : concatBytes(head, next.value);
+    head = concatBytes(head, next.value); // a copy: the chunk may be reused once the next is read
   }
   if (hasBom(head)) head = head.subarray(3);
   if (head.length > 0) yield head;
@@ -177,6 +177,8 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
       yield* finishLine(true);
       start = nl + 1;
     }
+    // A line continuing into the next chunk: its bytes from this one are copied, as the chunk may be reused.
+    if (parts.length > 0 && parts[parts.length - 1]!.buffer === chunk.buffer) parts[parts.length - 1] = parts[parts.length - 1]!.slice();
   }
   if (size > 0 || oversized) yield* finishLine(false);
 }
@@ -260,7 +262,7 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
       yield { kind: 'error', line, message: 'unexpected content after the closing ]' };
       return;
     }
-    if (state === 'element' && segStart !== -1) append(chunk, segStart, chunk.length);
+    if (state === 'element' && segStart !== -1) append(chunk, segStart, chunk.length, true);
   }
   const end: string = state;
   if (end === 'element') {
@@ -269,7 +271,8 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
     yield { kind: 'error', line, message: end === 'before' ? 'the file is empty' : 'the file ends before the closing ]: it is truncated' };
   }
 
-  function append(chunk: Uint8Array, from: number, to: number): void {
+  /** `keep`: the element goes on into the next chunk, so its bytes are copied (the chunk may be reused). */
+  function append(chunk: Uint8Array, from: number, to: number, keep = false): void {
     if (from < 0 || to <= from || oversized) {
       if (from >= 0 && to > from) size += to - from;
       return;
@@ -278,7 +281,7 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
       oversized = true;
       parts = [];
     } else {
-      parts.push(chunk.subarray(from, to));
+      parts.push(keep ? chunk.slice(from, to) : chunk.subarray(from, to));
       noteBuffered(options, size + (to - from));
     }
     size += to - from;
@@ -296,7 +299,7 @@ export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options:
       yield { kind: 'error', line: 1, message: `document is over ${formatLimit(max)}; use NDJSON or a JSON array for large logs` };
       return;
     }
-    parts.push(chunk);
+    parts.push(chunk.slice()); // kept past the next chunk: a copy
     noteBuffered(options, size);
   }
   let bytes = concat(parts, size);
@@ -326,7 +329,7 @@ export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Arr
   while (headSize < 1 << 20 && !(headSize >= SNIFF_BYTES && (ndjson || headHasNewline))) {
     const next = await it.next();
     if (next.done) break;
-    head.push(next.value);
+    head.push(next.value.slice()); // replayed after more chunks are read: a copy
     headSize += next.value.length;
     noteBuffered(options, headSize);
     if (firstByte === -1) {

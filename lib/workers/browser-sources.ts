@@ -7,8 +7,38 @@ import type { SourceDir, SourceFile } from '../sources/package';
 
 export type Counter = (bytes: number) => void;
 
-/** A ReadableStream as an async iterable of chunks (not every engine iterates streams natively). */
+/** Bytes read at a time from a file or a response that allows reading into our own buffer. */
+const READ_BUFFER = 1 << 20;
+
+/**
+ * A ReadableStream as an async iterable of chunks (not every engine iterates
+ * streams natively). Byte streams (a File's, a fetch body's in Chromium) are
+ * read into one buffer, reused for every chunk: each chunk is valid until the
+ * next is asked for (see SourceFile.stream), and a 2 GB file leaves no 2 GB of
+ * dead chunks for the garbage collector. Other streams hand out fresh chunks.
+ */
 export async function* chunksOf(stream: ReadableStream<Uint8Array>, count: Counter): AsyncGenerator<Uint8Array> {
+  let byob: ReadableStreamBYOBReader | null = null;
+  try {
+    byob = stream.getReader({ mode: 'byob' });
+  } catch {
+    // not a byte stream
+  }
+  if (byob) {
+    let buffer = new ArrayBuffer(READ_BUFFER);
+    try {
+      for (;;) {
+        const { done, value } = await byob.read(new Uint8Array(buffer));
+        if (done || !value) return;
+        buffer = value.buffer as ArrayBuffer;
+        if (value.length === 0) continue;
+        count(value.length);
+        yield value;
+      }
+    } finally {
+      byob.releaseLock();
+    }
+  }
   const reader = stream.getReader();
   try {
     for (;;) {
