@@ -102,14 +102,16 @@ export class LogAssembler {
     this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
     this.checkUnprovenCounts();
     const finance = reconcileBudgets(this.financeInputs());
-    const byId = new Map(this.receipts.map((r) => [r.id, r]));
+    // Receipts by id, built only when a break needs locating (at a million receipts the map alone is tens of MB).
+    let byId: Map<string, ReceiptEntry> | null = null;
+    const find = (id: string) => (byId ??= new Map(this.receipts.map((r) => [r.id, r]))).get(id);
     for (const g of finance.budgets) {
       for (const b of g.break_details) {
-        this.problems.push(makeProblem('reconciliation_break', `${g.capability_id} grant ${g.grant_index}: ${b.rule}`, locate(byId.get(b.receipt_id))));
+        this.problems.push(makeProblem('reconciliation_break', `${g.capability_id} grant ${g.grant_index}: ${b.rule}`, locate(find(b.receipt_id))));
       }
     }
     for (const m of finance.malformed) {
-      this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(byId.get(m.receipt_id))));
+      this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(find(m.receipt_id))));
     }
     return buildReport({ receipts: this.receipts, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
   }
