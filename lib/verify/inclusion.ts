@@ -126,8 +126,9 @@ export class InclusionIndex {
       if (result.status === 'fail') {
         this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
       }
-      r.proofCheckpoint = undefined;
-      r.proofOthers = undefined;
+      // Cleared only where set: adding the fields to every other receipt would grow each one.
+      if (r.proofCheckpoint !== undefined) r.proofCheckpoint = undefined;
+      if (r.proofOthers !== undefined) r.proofOthers = undefined;
     }
     this.failReplays(receipts);
     return this.problems;
@@ -136,22 +137,32 @@ export class InclusionIndex {
   /**
    * A receipt id twice in one source: a copy that no checkpoint places in the log is a replay
    * (say, a paid call repeated in the uncheckpointed tail to double its cost), never a new entry.
-   * Copies whose inclusion passed keep it. Only ids with an unproven copy are indexed.
+   * Copies whose inclusion passed keep it. Nothing is indexed when every receipt is placed.
    */
   private failReplays(receipts: ReceiptEntry[]): void {
-    const key = (r: ReceiptEntry) => `${r.space}\u0000${r.type}\u0000${r.id}`;
-    const unproven = new Map<string, ReceiptEntry[]>();
-    for (const r of receipts) if (r.checks.inclusion?.status === 'skipped') pushTo(unproven, key(r), r);
-    if (unproven.size === 0) return;
-    const all = new Map<string, ReceiptEntry[]>();
-    for (const r of receipts) if (unproven.has(key(r))) pushTo(all, key(r), r);
-    for (const [k, copies] of all) {
-      if (copies.length < 2) continue;
-      for (const r of unproven.get(k)!) {
-        const others = copies.filter((o) => o !== r).map((o) => (o.logSeq !== undefined ? `seq ${o.logSeq}` : `${o.file}:${o.line}`));
-        const result = fail(`receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); no checkpoint places this copy, and a copy of a receipt is not a new entry`);
-        r.checks.inclusion = result;
-        this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
+    if (!receipts.some((r) => r.checks.inclusion?.status === 'skipped')) return;
+    // Receipts by id (the ids they already hold are the keys: no string is built per receipt),
+    // an array only where an id repeats; then each repeated id is split by source and type.
+    const byId = new Map<string, ReceiptEntry | ReceiptEntry[]>();
+    for (const r of receipts) {
+      const seen = byId.get(r.id);
+      if (seen === undefined) byId.set(r.id, r);
+      else if (Array.isArray(seen)) seen.push(r);
+      else byId.set(r.id, [seen, r]);
+    }
+    for (const same of byId.values()) {
+      if (!Array.isArray(same)) continue;
+      const groups = new Map<string, ReceiptEntry[]>();
+      for (const r of same) pushTo(groups, `${r.space}\u0000${r.type}`, r);
+      for (const copies of groups.values()) {
+        if (copies.length < 2) continue;
+        for (const r of copies) {
+          if (r.checks.inclusion?.status !== 'skipped') continue;
+          const others = copies.filter((o) => o !== r).map((o) => (o.logSeq !== undefined ? `seq ${o.logSeq}` : `${o.file}:${o.line}`));
+          const result = fail(`receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); no checkpoint places this copy, and a copy of a receipt is not a new entry`);
+          r.checks.inclusion = result;
+          this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
+        }
       }
     }
   }
