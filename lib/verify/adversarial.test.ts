@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_CODES } from './problems';
 import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyArgs, verifyInProcess, writeVariant, type BaseLog, type JudgedReport, type Variant } from '../testutil/adversary';
+import { requiredCodes } from '../testutil/adversary-sample';
 
 const SCALE = Number(process.env.ADVERSARY_SCALE ?? 1);
 const SEED = process.env.ADVERSARY_SEED ?? 'adversary-1';
@@ -57,10 +58,7 @@ describe('adversarial corpus through the command line', () => {
   it('every problem code of the contract (§7) is required by many variants', () => {
     const variants = makeVariants(base, SEED, SCALE);
     const required = new Map<string, number>();
-    for (const v of variants) {
-      const codes = new Set([...v.codes, ...[...v.targets.values()].flatMap((t) => t.codes)]);
-      for (const c of codes) required.set(c, (required.get(c) ?? 0) + 1);
-    }
+    for (const v of variants) for (const c of requiredCodes(v)) required.set(c, (required.get(c) ?? 0) + 1);
     const thin = PROBLEM_CODES.filter((c) => (required.get(c) ?? 0) < 10).map((c) => `${c}: ${required.get(c) ?? 0}`);
     expect(thin).toEqual([]);
     console.log(`variants requiring each problem code: ${PROBLEM_CODES.map((c) => `${c} ${required.get(c)}`).join(', ')}`);
