@@ -25,7 +25,7 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   timeout: 30_000,
-  globalTimeout: 10 * 60_000,
+  globalTimeout: 20 * 60_000,
   expect: { timeout: 5_000 },
   workers: 2,
   fullyParallel: true,
