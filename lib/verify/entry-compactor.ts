@@ -11,6 +11,7 @@
 // verifiers assign new ones), so sharing them is safe.
 import type { CheckResult } from './check';
 import type { CheckpointEntry, ProofEntry, ReceiptEntry } from './entries';
+import { own } from './record-verifier';
 
 /** Leaf hashes per shared buffer (each 32 bytes). */
 const SLAB_HASHES = 32_768;
@@ -50,11 +51,13 @@ export class EntryCompactor {
     p.proof.auditPath = p.proof.auditPath.map((h) => (h ? this.hash(h) : h));
   }
 
+  /** The one copy of `s` kept, unsliced (in the CLI, values parsed from a record are slices of its text). */
   private string(s: string): string {
     const known = this.strings.get(s);
     if (known !== undefined) return known;
-    this.strings.set(s, s);
-    return s;
+    const kept = own(s);
+    this.strings.set(kept, kept);
+    return kept;
   }
 
   private result(c: CheckResult): CheckResult {

@@ -138,7 +138,7 @@ export class RecordVerifier {
       type: r.type,
       space: origin.space,
       timestamp: r.timestamp,
-      kernelKey: r.kernelKeyNormalized === null ? null : own(r.kernelKeyNormalized),
+      kernelKey: r.kernelKeyNormalized, // repeated: EntryCompactor keeps one unsliced copy
       checks: { parse: pass() },
       leafHash: leafHash(fullBytes),
       anchorLeafHash: leafHash(anchorBytes),
@@ -152,8 +152,9 @@ export class RecordVerifier {
       if (result.status === 'fail') out.problems.push(makeProblem(code, `${entry.id}: ${result.detail}`, where));
     };
     if (r.type === 'tool') {
-      entry.capabilityId = own(r.capabilityId);
-      if (r.decision) entry.decision = own(r.decision.verdict);
+      // Repeated values: EntryCompactor keeps one unsliced copy of each.
+      entry.capabilityId = r.capabilityId;
+      if (r.decision) entry.decision = r.decision.verdict;
       if (r.financial) {
         const f = r.financial;
         entry.financial = { ...f, currency: own(f.currency), rootBudgetHolder: own(f.rootBudgetHolder), settlementStatus: own(f.settlementStatus), ...(f.paymentReference !== undefined ? { paymentReference: own(f.paymentReference) } : {}) };
@@ -233,6 +234,6 @@ function shapeProblem(issues: { path: string; message: string }[], origin: Recor
  * 13 or more characters as a slice of its parent, so an id kept in an entry would keep the whole
  * record's text alive (about 2 KB a receipt, in-process in the CLI).
  */
-function own(s: string): string {
+export function own(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
