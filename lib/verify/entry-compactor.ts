@@ -11,6 +11,7 @@
 // verifiers assign new ones), so sharing them is safe.
 import type { CheckResult } from './check';
 import type { CheckpointEntry, ProofEntry, ReceiptEntry } from './entries';
+import { mapProofHashes } from './pack-hashes';
 import { own } from './record-verifier';
 
 /** Leaf hashes per shared buffer (each 32 bytes). */
@@ -47,8 +48,7 @@ export class EntryCompactor {
 
   /** A proof kept for later (its receipt not read yet): its hashes in memory of their own. */
   proof(p: ProofEntry): void {
-    if (p.proof.merkleRoot) p.proof.merkleRoot = this.hash(p.proof.merkleRoot);
-    p.proof.auditPath = p.proof.auditPath.map((h) => (h ? this.hash(h) : h));
+    mapProofHashes(p, (h) => this.hash(h));
   }
 
   /** The one copy of `s` kept, unsliced (in the CLI, values parsed from a record are slices of its text). */

@@ -5,36 +5,39 @@
 // tiny buffers (640 MB of proof paths alone) left for the garbage collector.
 // Packed into one buffer, each batch's hashes travel, and die, as one: freed
 // at once after the log worker has taken the batch in (releaseHashes).
+import type { ProofEntry } from './entries';
 import type { RecordOutput } from './record-verifier';
+
+type Rehash = (h: Uint8Array) => Uint8Array;
+
+/** Replaces a proof's root and path hashes by `f` of each. */
+export function mapProofHashes(p: ProofEntry, f: Rehash): void {
+  if (p.proof.merkleRoot) p.proof.merkleRoot = f(p.proof.merkleRoot);
+  p.proof.auditPath = p.proof.auditPath.map((h) => (h ? f(h) : h));
+}
+
+/** Replaces every hash in `out` by `f` of it, always in the same order. */
+function mapHashes(out: RecordOutput, f: Rehash): void {
+  for (const r of out.receipts) {
+    r.leafHash = f(r.leafHash);
+    r.anchorLeafHash = f(r.anchorLeafHash);
+  }
+  for (const c of out.checkpoints) if (c.cp.merkleRoot) c.cp.merkleRoot = f(c.cp.merkleRoot);
+  for (const p of out.proofs) mapProofHashes(p, f);
+}
 
 /** Replaces every hash in `out` by a view of one new buffer holding them all (same bytes). */
 export function packHashes(out: RecordOutput): void {
-  const hashes: Uint8Array[] = [];
-  for (const r of out.receipts) hashes.push(r.leafHash, r.anchorLeafHash);
-  for (const c of out.checkpoints) if (c.cp.merkleRoot) hashes.push(c.cp.merkleRoot);
-  for (const p of out.proofs) {
-    if (p.proof.merkleRoot) hashes.push(p.proof.merkleRoot);
-    for (const h of p.proof.auditPath) if (h) hashes.push(h);
-  }
   let size = 0;
-  for (const h of hashes) size += h.length;
+  mapHashes(out, (h) => ((size += h.length), h));
   const buffer = new Uint8Array(size);
   let at = 0;
-  const move = (h: Uint8Array): Uint8Array => {
+  mapHashes(out, (h) => {
     const view = buffer.subarray(at, at + h.length);
     view.set(h);
     at += h.length;
     return view;
-  };
-  for (const r of out.receipts) {
-    r.leafHash = move(r.leafHash);
-    r.anchorLeafHash = move(r.anchorLeafHash);
-  }
-  for (const c of out.checkpoints) if (c.cp.merkleRoot) c.cp.merkleRoot = move(c.cp.merkleRoot);
-  for (const p of out.proofs) {
-    if (p.proof.merkleRoot) p.proof.merkleRoot = move(p.proof.merkleRoot);
-    p.proof.auditPath = p.proof.auditPath.map((h) => (h ? move(h) : h));
-  }
+  });
   out.hashes = buffer.buffer;
 }
 
