@@ -7,7 +7,7 @@ import { loadPackage } from '../sources/package';
 import { testdataPath } from '../testutil/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
-import { ReceiptColumnsEncoder, fromReceiptColumns, receiptTransfer, toReceiptColumns } from './receipt-columns';
+import { ReceiptColumnsEncoder, fromReceiptColumns, receiptTransfer } from './receipt-columns';
 import type { ReportReceipt } from './report';
 import { reportToJson } from './report-json';
 
@@ -23,7 +23,9 @@ describe('receipt columns', () => {
     await loadPackage(nodeDir(dir, dir), v, 'p');
     const report = await v.finish();
     expect(report.receipts.length).toBeGreaterThan(100);
-    const cols = structuredClone(toReceiptColumns(report.receipts));
+    const encoder = new ReceiptColumnsEncoder();
+    for (const r of report.receipts) encoder.add(r);
+    const cols = structuredClone(encoder.finish());
     const rebuilt: ReportReceipt[] = new Array(cols.length);
     for (let i = 0; i < cols.length; i += 37) fromReceiptColumns(cols, i, Math.min(cols.length, i + 37), rebuilt);
     expect(reportToJson({ ...report, receipts: rebuilt })).toBe(reportToJson(report));

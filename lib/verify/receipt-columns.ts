@@ -33,16 +33,9 @@ export interface ReceiptColumns {
   strings: string[];
 }
 
-/** Encodes receipts as columns (in the worker). */
-export function toReceiptColumns(receipts: readonly ReportReceipt[]): ReceiptColumns {
-  const encoder = new ReceiptColumnsEncoder();
-  for (const r of receipts) encoder.add(r);
-  return encoder.finish();
-}
-
 type Grown = 'type' | 'generation' | 'verdict' | 'seq' | 'hasSeq' | 'checks' | 'details' | 'file' | 'line';
 
-/** Encodes receipts one at a time, as the report is built, so their objects need not all exist at once. */
+/** Encodes receipts as columns (in the worker) one at a time, as the report is built, so their objects need not all exist at once. */
 export class ReceiptColumnsEncoder {
   private n = 0;
   private capacity = 0;
