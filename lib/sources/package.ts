@@ -17,9 +17,9 @@ export interface SourceFile {
   /** Path relative to its package (or the name given for a loose file). */
   name: string;
   /**
-   * The bytes in chunks. A chunk may be overwritten once the next one is
-   * asked for (the browser reads a file into one reused buffer, so a 2 GB file
-   * leaves no garbage buffers behind): whoever keeps bytes across chunks copies them.
+   * The bytes in chunks. A chunk may be emptied or overwritten once the next
+   * one is asked for (the browser frees each chunk then, so a 2 GB file leaves
+   * no garbage buffers behind): whoever keeps bytes across chunks copies them.
    */
   stream(): AsyncIterable<Uint8Array>;
 }

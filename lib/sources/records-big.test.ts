@@ -15,7 +15,7 @@ async function collect(gen: AsyncIterable<RecordEvent>): Promise<RecordEvent[]> 
   return out;
 }
 
-/** A line of `bytes` bytes with its newline: `{"p":"aaaa…"}\n`, streamed in 1 MiB chunks of one reused buffer. */
+/** A line of `bytes` bytes with its newline: `{"p":"aaaa…"}\n`, streamed in 1 MiB chunks of one reused buffer (stricter than the browser, which frees each chunk once read). */
 async function* hugeLine(bytes: number): AsyncGenerator<Uint8Array> {
   const fill = new Uint8Array(MiB).fill(0x61);
   yield enc.encode('{"p":"');

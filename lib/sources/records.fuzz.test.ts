@@ -1,6 +1,6 @@
 // Fuzz: splitRecords on arbitrary bytes cut into arbitrary chunks (empty ones, and cuts inside
-// UTF-8 sequences, CRLF pairs and escapes, and chunks overwritten once read, as the browser's
-// reused read buffer does) yields exactly what one chunk yields; never throws;
+// UTF-8 sequences, CRLF pairs and escapes, and chunks overwritten once read, as the browser
+// frees them) yields exactly what one chunk yields; never throws;
 // every event has a line inside the file; NDJSON lines match a naive whole-file split, and a
 // JSON array's elements match JSON.parse of the whole file. Through loadFile, every problem
 // names its file and line.
@@ -25,9 +25,9 @@ async function* chunksAt(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint
 }
 
 /**
- * The same chunks as the browser hands them out (lib/workers/browser-sources.ts reads a file into
- * one reused buffer): each is overwritten with junk as soon as the next one is asked for, so a
- * reader that kept a chunk past its turn would see the junk.
+ * Chunks that, like the browser's (lib/workers/browser-sources.ts frees each one once the next is
+ * asked for), do not outlive their turn: each is overwritten with junk as soon as the next one is
+ * asked for, so a reader that kept a chunk past its turn would see the junk.
  */
 async function* reusedChunksAt(bytes: Uint8Array, cuts: number[]): AsyncGenerator<Uint8Array> {
   const buffer = new Uint8Array(Math.max(1, bytes.length));

@@ -63,7 +63,7 @@ async function* withoutBom(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Ui
   while (head.length < 3) {
     const next = await it.next();
     if (next.done) break;
-    head = concatBytes(head, next.value); // a copy: the chunk may be reused once the next is read
+    head = concatBytes(head, next.value); // a copy: the chunk may be freed once the next is read
   }
   if (hasBom(head)) head = head.subarray(3);
   if (head.length > 0) yield head;
@@ -177,7 +177,7 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
       yield* finishLine(true);
       start = nl + 1;
     }
-    // A line continuing into the next chunk: its bytes from this one are copied, as the chunk may be reused.
+    // A line continuing into the next chunk: its bytes from this one are copied, as the chunk may be freed.
     if (parts.length > 0 && parts[parts.length - 1]!.buffer === chunk.buffer) parts[parts.length - 1] = parts[parts.length - 1]!.slice();
   }
   if (size > 0 || oversized) yield* finishLine(false);
@@ -271,7 +271,7 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
     yield { kind: 'error', line, message: end === 'before' ? 'the file is empty' : 'the file ends before the closing ]: it is truncated' };
   }
 
-  /** `keep`: the element goes on into the next chunk, so its bytes are copied (the chunk may be reused). */
+  /** `keep`: the element goes on into the next chunk, so its bytes are copied (the chunk may be freed). */
   function append(chunk: Uint8Array, from: number, to: number, keep = false): void {
     if (from < 0 || to <= from || oversized) {
       if (from >= 0 && to > from) size += to - from;

@@ -7,49 +7,43 @@ import type { SourceDir, SourceFile } from '../sources/package';
 
 export type Counter = (bytes: number) => void;
 
-/** Bytes read at a time from a file or a response that allows reading into our own buffer. */
-const READ_BUFFER = 1 << 20;
+type Releasable = ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
 
 /**
  * A ReadableStream as an async iterable of chunks (not every engine iterates
- * streams natively). Byte streams (a File's, a fetch body's in Chromium) are
- * read into one buffer, reused for every chunk: each chunk is valid until the
- * next is asked for (see SourceFile.stream), and a 2 GB file leaves no 2 GB of
- * dead chunks for the garbage collector. Other streams hand out fresh chunks.
+ * streams natively). Each chunk is valid until the next is asked for (see
+ * SourceFile.stream): then a chunk that is its buffer's only view is released
+ * at once (ArrayBuffer.prototype.transfer(0)), so a 2 GB file leaves no 2 GB
+ * of dead chunks for the garbage collector. Where transfer is missing the
+ * collector frees them as before.
+ *
+ * Not a BYOB reader into one reused buffer: Chromium's File stream read that
+ * way sometimes never resolves a read mid-file (4 of 14 loads of the 2 GiB
+ * e2e log on a busy machine stalled for good; 0 of 10 with this reader).
  */
 export async function* chunksOf(stream: ReadableStream<Uint8Array>, count: Counter): AsyncGenerator<Uint8Array> {
-  let byob: ReadableStreamBYOBReader | null = null;
-  try {
-    byob = stream.getReader({ mode: 'byob' });
-  } catch {
-    // not a byte stream
-  }
-  if (byob) {
-    let buffer = new ArrayBuffer(READ_BUFFER);
-    try {
-      for (;;) {
-        const { done, value } = await byob.read(new Uint8Array(buffer));
-        if (done || !value) return;
-        buffer = value.buffer as ArrayBuffer;
-        if (value.length === 0) continue;
-        count(value.length);
-        yield value;
-      }
-    } finally {
-      byob.releaseLock();
-    }
-  }
   const reader = stream.getReader();
+  let last: Uint8Array | null = null;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
       count(value.length);
+      last = value;
       yield value;
+      release(last);
+      last = null;
     }
   } finally {
+    if (last) release(last);
     reader.releaseLock();
   }
+}
+
+/** Frees a chunk's memory now when the chunk is its whole buffer (no other view can be left in it). */
+function release(chunk: Uint8Array): void {
+  const buffer = chunk.buffer as Releasable;
+  if (chunk.byteOffset === 0 && chunk.byteLength === buffer.byteLength) buffer.transfer?.(0);
 }
 
 export function fileSource(file: Blob, name: string, count: Counter): SourceFile {
