@@ -5,6 +5,7 @@
 // tiny buffers (640 MB of proof paths alone) left for the garbage collector.
 // Packed into one buffer, each batch's hashes travel, and die, as one: freed
 // at once after the log worker has taken the batch in (releaseHashes).
+import { freeNow } from '../bytes/free';
 import type { ProofEntry } from './entries';
 import type { RecordOutput } from './record-verifier';
 
@@ -18,10 +19,7 @@ export function mapProofHashes(p: ProofEntry, f: Rehash): void {
 
 /** Replaces every hash in `out` by `f` of it, always in the same order. */
 function mapHashes(out: RecordOutput, f: Rehash): void {
-  for (const r of out.receipts) {
-    r.leafHash = f(r.leafHash);
-    r.anchorLeafHash = f(r.anchorLeafHash);
-  }
+  for (const r of out.receipts) r.leafHashes = f(r.leafHashes);
   for (const c of out.checkpoints) if (c.cp.merkleRoot) c.cp.merkleRoot = f(c.cp.merkleRoot);
   for (const p of out.proofs) mapProofHashes(p, f);
 }
@@ -48,5 +46,5 @@ export function packHashes(out: RecordOutput): void {
  * garbage collector frees it later, as before.
  */
 export function releaseHashes(out: RecordOutput): void {
-  (out.hashes as (ArrayBuffer & { transfer?: (length: number) => ArrayBuffer }) | undefined)?.transfer?.(0);
+  if (out.hashes) freeNow(out.hashes);
 }

@@ -3,19 +3,17 @@
 // -wal, and loose NDJSON/JSON files), a URL of a package or file, and this
 // server's store (its evidence package under /v1/evidence/package/). Bytes
 // read are counted for the progress bar. Everything fetched is untrusted.
+import { freeNow } from '../bytes/free';
 import type { SourceDir, SourceFile } from '../sources/package';
 
 export type Counter = (bytes: number) => void;
-
-type Releasable = ArrayBuffer & { transfer?: (length: number) => ArrayBuffer };
 
 /**
  * A ReadableStream as an async iterable of chunks (not every engine iterates
  * streams natively). Each chunk is valid until the next is asked for (see
  * SourceFile.stream): then a chunk that is its buffer's only view is released
- * at once (ArrayBuffer.prototype.transfer(0)), so a 2 GB file leaves no 2 GB
- * of dead chunks for the garbage collector. Where transfer is missing the
- * collector frees them as before.
+ * at once (freeNow), so a 2 GB file leaves no 2 GB of dead chunks for the
+ * garbage collector.
  *
  * Not a BYOB reader into one reused buffer: Chromium's File stream read that
  * way sometimes never resolves a read mid-file (4 of 14 loads of the 2 GiB
@@ -42,8 +40,7 @@ export async function* chunksOf(stream: ReadableStream<Uint8Array>, count: Count
 
 /** Frees a chunk's memory now when the chunk is its whole buffer (no other view can be left in it). */
 function release(chunk: Uint8Array): void {
-  const buffer = chunk.buffer as Releasable;
-  if (chunk.byteOffset === 0 && chunk.byteLength === buffer.byteLength) buffer.transfer?.(0);
+  if (chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength) freeNow(chunk.buffer);
 }
 
 export function fileSource(file: Blob, name: string, count: Counter): SourceFile {
