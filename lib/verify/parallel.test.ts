@@ -1,6 +1,6 @@
 // The browser verifies with many workers: records are split across several
-// RecordVerifiers, their outputs cross a structured clone (as postMessage
-// does) and reach one LogAssembler in any order. The report must be exactly
+// RecordVerifiers, their outputs cross a structured clone in the workers'
+// compact form (as postMessage does) and reach one LogAssembler in any order. The report must be exactly
 // the single-thread one.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { LogAssembler } from './log-assembler';
 import { LogVerifier } from './log-verifier';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from './record-verifier';
 import { reportToJson } from './report-json';
+import { outputFromWire, outputToWire } from '../workers/wire';
 
 const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
 
@@ -63,7 +64,7 @@ describe('parallel verification equals single-thread verification', () => {
       const out = emptyOutput();
       const pending = records.slice(start, start + 37).flatMap((r, i) => worker.verify(r.text, r.origin, (start + i) * ORDER_STRIDE, out));
       await Promise.all(pending);
-      batches.push(structuredClone(out));
+      batches.push(outputFromWire(structuredClone(outputToWire(out))));
     }
     const assembler = new LogAssembler();
     for (const out of shuffled(batches, 7)) assembler.add(out);

@@ -11,6 +11,7 @@ import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
 import type { PackageReport, ReportReceipt, VerificationReport } from '../verify/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
+import { batchToWire, outputFromWire } from './wire';
 import type { PinnedKey } from '../trust/trust-store';
 
 export interface WorkerLike {
@@ -136,7 +137,7 @@ export class VerifyPool implements LogSink {
     const id = this.nextBatchId++;
     slot.busy++;
     this.waiting.set(id, { slot, records: records.length });
-    slot.worker.postMessage({ type: 'batch', id, records });
+    slot.worker.postMessage({ type: 'batch', id, records: batchToWire(records) });
   }
 
   private leastBusy(): Slot {
@@ -150,10 +151,11 @@ export class VerifyPool implements LogSink {
     slot.busy--;
     if (msg.type === 'error') this.fail(new Error(`verifying a batch failed: ${msg.message}`));
     else {
-      this.assembler.add(msg.output);
+      const output = outputFromWire(msg.output);
+      this.assembler.add(output);
       this.recordsVerified += sent.records;
-      this.options.onOutput?.(msg.output);
-      releaseHashes(msg.output);
+      this.options.onOutput?.(output);
+      releaseHashes(output);
     }
     this.wake();
   }

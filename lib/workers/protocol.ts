@@ -1,7 +1,7 @@
 // Messages between the page, the log worker (reads sources, assembles the log)
 // and the verify workers (check records). Everything here survives a
 // structured clone: plain objects, bigint, Uint8Array, File.
-import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
+import type { RecordOrigin } from '../verify/record-verifier';
 import type { RowDelta } from '../query/row-store';
 import type { VerificationReport } from '../verify/report';
 import type { ReceiptColumns } from '../verify/receipt-columns';
@@ -9,6 +9,7 @@ import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
 import type { PinnedKey } from '../trust/trust-store';
 import type { BundleAnswer, BundleQuery } from '../sources/record-host';
 import type { LineageSet } from '../sources/lineage';
+import type { WireBatch, WireOutput } from './wire';
 
 /** A source the page opens: files the user picked or dropped (with folder paths), a URL, or this server's store. */
 export type LogSource =
@@ -40,8 +41,9 @@ export interface RecordTask {
   order: number;
 }
 
-export type VerifyRequest = { type: 'init'; trust: PinnedKey[] } | { type: 'batch'; id: number; records: RecordTask[] };
-export type VerifyResponse = { type: 'result'; id: number; output: RecordOutput } | { type: 'error'; id: number; message: string };
+/** Batches and their outputs travel in the compact form of ./wire.ts. */
+export type VerifyRequest = { type: 'init'; trust: PinnedKey[] } | { type: 'batch'; id: number; records: WireBatch };
+export type VerifyResponse = { type: 'result'; id: number; output: WireOutput } | { type: 'error'; id: number; message: string };
 
 export interface Progress {
   /** Bytes read from the sources so far, and in all (when known). */

@@ -6,6 +6,7 @@ import { sha256Ready } from '../crypto/sha256';
 import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
 import { packHashes } from '../verify/pack-hashes';
 import type { VerifyRequest, VerifyResponse } from './protocol';
+import { batchFromWire, outputToWire } from './wire';
 
 let verifier: RecordVerifier | null = null;
 const post = (m: VerifyResponse) => (self as unknown as Worker).postMessage(m);
@@ -22,11 +23,11 @@ self.onmessage = async (e: MessageEvent<VerifyRequest>) => {
     await sha256Ready(); // every batch, the first included, hashes with WebAssembly
     const out = emptyOutput();
     const pending: Promise<void>[] = [];
-    for (const r of msg.records) pending.push(...verifier.verify(r.text, r.origin, r.order, out));
+    for (const r of batchFromWire(msg.records)) pending.push(...verifier.verify(r.text, r.origin, r.order, out));
     await Promise.all(pending);
     markFailedViews(out);
     packHashes(out);
-    post({ type: 'result', id: msg.id, output: out });
+    post({ type: 'result', id: msg.id, output: outputToWire(out) });
   } catch (err) {
     post({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
   }
