@@ -22,8 +22,8 @@ describe('EntryCompactor', () => {
     const distinctValues = new Set([...distinct].map((c) => JSON.stringify(c)));
     expect(distinct.size).toBe(distinctValues.size);
     for (const c of distinct) expect(Object.isFrozen(c)).toBe(true);
-    const buffers = new Set(entries.flatMap((r) => [r.leafHash.buffer, r.anchorLeafHash.buffer]));
+    const buffers = new Set(entries.map((r) => r.leafHashes.buffer));
     expect(buffers.size).toBe(1);
-    for (const r of entries) expect([r.leafHash.length, r.anchorLeafHash.length]).toEqual([32, 32]);
+    for (const r of entries) expect(r.leafHashes.length).toBe(64);
   });
 });

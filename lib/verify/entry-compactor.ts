@@ -37,8 +37,9 @@ export class EntryCompactor {
       const c = checks[name];
       if (c !== undefined) checks[name] = this.result(c);
     }
-    r.leafHash = this.hash(r.leafHash);
-    r.anchorLeafHash = this.hash(r.anchorLeafHash);
+    r.leafHashes = this.hash(r.leafHashes);
+    // A wrapped tool receipt's seq is also its log position: one bigint, not two equal ones.
+    if (r.logSeq !== undefined && r.logSeq === r.seq) r.logSeq = r.seq;
   }
 
   /** Its root in memory of its own (the batch's buffer of hashes is freed after intake). */
@@ -69,16 +70,16 @@ export class EntryCompactor {
     return shared;
   }
 
-  /** A copy of a hash: 32 bytes in the current shared buffer, any other length on its own. */
+  /** A copy of hashes (a 32-byte hash, a receipt's 64-byte pair) in the current shared buffer; anything longer on its own. */
   private hash(h: Uint8Array): Uint8Array {
-    if (h.length !== HASH) return h.slice();
-    if (this.used + HASH > this.slab.length) {
+    if (h.length > 2 * HASH) return h.slice();
+    if (this.used + h.length > this.slab.length) {
       this.slab = new Uint8Array(SLAB_HASHES * HASH);
       this.used = 0;
     }
-    const copy = this.slab.subarray(this.used, this.used + HASH);
+    const copy = this.slab.subarray(this.used, this.used + h.length);
     copy.set(h);
-    this.used += HASH;
+    this.used += h.length;
     return copy;
   }
 }

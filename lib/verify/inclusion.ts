@@ -12,7 +12,7 @@
 import { bytesEqual } from '../bytes/hex';
 import { rootFromLeafHashes, verifyInclusion } from '../merkle';
 import { type CheckResult, UNCHECKPOINTED, fail, pass, skipped } from './check';
-import type { CheckpointEntry, ProofEntry, ReceiptEntry } from './entries';
+import { type CheckpointEntry, type ProofEntry, type ReceiptEntry, anchorLeaf, kernelLeaf } from './entries';
 import { type Problem, makeProblem } from './problems';
 
 export const LEAF_KERNEL = 'leaf: full receipt (kernel convention)';
@@ -24,8 +24,11 @@ const SKIPPED_TAIL = Object.freeze(skipped(UNCHECKPOINTED));
 /** Receipts a single checkpoint may claim before we stop enumerating its batch (hostile sizes). */
 const MAX_BATCH_ENUMERATION = 10_000_000n;
 
+/** The receipts at one log seq: the receipt, or a list only when the seq repeats (an array a receipt is ~60 bytes at a million). */
+type AtSeq = ReceiptEntry | ReceiptEntry[];
+
 interface Space {
-  receipts: Map<bigint, ReceiptEntry[]>;
+  receipts: Map<bigint, AtSeq>;
   checkpoints: Map<bigint, CheckpointEntry[]>;
 }
 
@@ -47,7 +50,12 @@ export class InclusionIndex {
   }
 
   addReceipt(r: ReceiptEntry): void {
-    if (r.logSeq !== undefined) pushTo(this.space(r.space).receipts, r.logSeq, r);
+    if (r.logSeq === undefined) return;
+    const receipts = this.space(r.space).receipts;
+    const seen = receipts.get(r.logSeq);
+    if (seen === undefined) receipts.set(r.logSeq, r);
+    else if (Array.isArray(seen)) seen.push(r);
+    else receipts.set(r.logSeq, [seen, r]);
   }
 
   addCheckpoint(c: CheckpointEntry): void {
@@ -57,10 +65,10 @@ export class InclusionIndex {
   /** Checks a proof now when its receipt and checkpoint are known, else at `finish`; true when it is kept until then. */
   addProof(pe: ProofEntry): boolean {
     const s = this.spaces.get(pe.space);
-    const targets = s?.receipts.get(pe.proof.receiptSeq);
+    const target = s?.receipts.get(pe.proof.receiptSeq);
     const cps = s?.checkpoints.get(pe.proof.checkpointSeq);
-    if (targets?.length === 1 && cps) {
-      this.applyProof(pe, targets[0]!, cps);
+    if (target !== undefined && !Array.isArray(target) && cps) {
+      this.applyProof(pe, target, cps);
       return false;
     }
     this.pending.push(pe);
@@ -102,8 +110,9 @@ export class InclusionIndex {
   finish(receipts: ReceiptEntry[], checkpointVerified: (c: CheckpointEntry) => boolean): Problem[] {
     for (const pe of this.pending) {
       const s = this.spaces.get(pe.space);
-      const targets = s?.receipts.get(pe.proof.receiptSeq);
-      if (!targets || targets.length === 0) {
+      const at = s?.receipts.get(pe.proof.receiptSeq);
+      const targets = at === undefined ? [] : Array.isArray(at) ? at : [at];
+      if (targets.length === 0) {
         const { proof } = pe;
         this.problems.push(
           makeProblem('missing_receipt', `the inclusion proof for receipt seq ${proof.receiptSeq} (checkpoint ${proof.checkpointSeq}) points at no receipt in the log`, {
@@ -176,7 +185,8 @@ export class InclusionIndex {
   ): CheckResult {
     const proofResult = this.proofOutcome(r, checkpointVerified);
     if (r.logSeq === undefined || !s || !order || order.list.length === 0) return proofResult ?? SKIPPED_TAIL;
-    const copies = s.receipts.get(r.logSeq)?.length ?? 0;
+    const at = s.receipts.get(r.logSeq);
+    const copies = at === undefined ? 0 : Array.isArray(at) ? at.length : 1;
     if (copies > 1) return fail(`receipt seq ${r.logSeq} appears ${copies} times in the log`);
     // A proof checked against a checkpoint that verified decides (its batch range is part of the check).
     if (proofResult) return proofResult;
@@ -206,15 +216,15 @@ export class InclusionIndex {
     const leaves: Uint8Array[] = [];
     let missing = 0;
     for (let seq = cp.batchStartSeq; seq <= cp.batchEndSeq; seq++) {
-      const list = s.receipts.get(seq);
-      if (!list || list.length !== 1) {
+      const at = s.receipts.get(seq);
+      if (at === undefined || Array.isArray(at)) {
         if (++missing <= 100) {
-          const what = list ? `appears ${list.length} times` : 'is not in the log';
+          const what = at ? `appears ${at.length} times` : 'is not in the log';
           this.problems.push(makeProblem('missing_receipt', `checkpoint ${cp.checkpointSeq} covers seq ${seq}, which ${what}`, where));
         }
         continue;
       }
-      leaves.push(list[0]!.leafHash);
+      leaves.push(kernelLeaf(at));
     }
     if (missing > 0) return fail(`${missing} receipt(s) of checkpoint ${cp.checkpointSeq}'s batch are missing, so its root cannot be recomputed`);
     const root = rootFromLeafHashes(leaves);
@@ -285,7 +295,7 @@ export function checkProof(pe: ProofEntry, r: ReceiptEntry, checkpoint: Checkpoi
   const path = proof.auditPath as Uint8Array[];
   const index = Number(proof.leafIndex);
   const size = Number(proof.treeSize);
-  if (verifyInclusion(index, size, r.leafHash, path, cp.merkleRoot).ok) return PASS_KERNEL;
-  if (verifyInclusion(index, size, r.anchorLeafHash, path, cp.merkleRoot).ok) return PASS_ANCHOR;
+  if (verifyInclusion(index, size, kernelLeaf(r), path, cp.merkleRoot).ok) return PASS_KERNEL;
+  if (verifyInclusion(index, size, anchorLeaf(r), path, cp.merkleRoot).ok) return PASS_ANCHOR;
   return fail(`its leaf does not reach checkpoint ${cp.checkpointSeq}'s root through the ${where}: the receipt as stored is not the one that was checkpointed`);
 }

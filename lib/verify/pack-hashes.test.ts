@@ -12,7 +12,7 @@ import { reportToJson } from './report-json';
 
 function hashesOf(out: RecordOutput): Uint8Array[] {
   return [
-    ...out.receipts.flatMap((r) => [r.leafHash, r.anchorLeafHash]),
+    ...out.receipts.map((r) => r.leafHashes),
     ...out.checkpoints.flatMap((c) => (c.cp.merkleRoot ? [c.cp.merkleRoot] : [])),
     ...out.proofs.flatMap((p) => [p.proof.merkleRoot, ...p.proof.auditPath].filter((h): h is Uint8Array => h !== null)),
   ];

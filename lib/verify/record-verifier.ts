@@ -58,6 +58,14 @@ export function emptyOutput(): RecordOutput {
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
 export const ORDER_STRIDE = 1_000_000;
 
+/** A receipt's kernel-lane and anchor-lane leaf hashes, in one 64-byte array (ReceiptEntry.leafHashes). */
+function leafHashPair(full: Uint8Array, anchor: Uint8Array): Uint8Array {
+  const pair = new Uint8Array(64);
+  pair.set(leafHash(full), 0);
+  pair.set(leafHash(anchor), 32);
+  return pair;
+}
+
 export class RecordVerifier {
   /** `views`: also produce each receipt's display fields (ReceiptView). */
   constructor(
@@ -140,8 +148,7 @@ export class RecordVerifier {
       timestamp: r.timestamp,
       kernelKey: r.kernelKeyNormalized, // repeated: EntryCompactor keeps one unsliced copy
       checks: { parse: pass() },
-      leafHash: leafHash(fullBytes),
-      anchorLeafHash: leafHash(anchorBytes),
+      leafHashes: leafHashPair(fullBytes, anchorBytes),
     };
     if (r.type === 'tool') entry.generation = r.generation;
     if (seq !== undefined) entry.seq = seq;
