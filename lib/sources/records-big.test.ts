@@ -60,11 +60,11 @@ describe('records over the limit are skipped while streaming, never held whole',
     }
     const events = await collect(splitRecords('big.ndjson', log(), { stats }));
     expect(events).toEqual([
-      { kind: 'record', text: '{"a":1}', line: 1 },
+      { kind: 'record', text: '{"a":1}', line: 1, start: 0, end: 7 },
       { kind: 'error', line: 2, message: `record over 16 MiB (${17 * MiB - 1} bytes): skipped without reading it whole` },
-      { kind: 'record', text: '{"a":2}', line: 3 },
+      { kind: 'record', text: '{"a":2}', line: 3, start: 8 + 17 * MiB, end: 15 + 17 * MiB },
       { kind: 'error', line: 4, message: `record over 16 MiB (${300 * MiB - 1} bytes): skipped without reading it whole` },
-      { kind: 'record', text: '{"a":3}', line: 5 },
+      { kind: 'record', text: '{"a":3}', line: 5, start: 16 + 317 * MiB, end: 23 + 317 * MiB },
     ]);
     // What the splitter held at any moment: up to the limit while a line might still fit, then nothing.
     expect(stats.maxBufferedBytes).toBeLessThanOrEqual(MAX_RECORD_BYTES);
@@ -141,10 +141,10 @@ describe('a file cut in the middle of a record', () => {
       yield enc.encode(text);
     })()));
     expect(await run('{"a":1}\n{"b":"}"}')).toEqual([
-      { kind: 'record', text: '{"a":1}', line: 1 },
-      { kind: 'record', text: '{"b":"}"}', line: 2 },
+      { kind: 'record', text: '{"a":1}', line: 1, start: 0, end: 7 },
+      { kind: 'record', text: '{"b":"}"}', line: 2, start: 8, end: 17 },
     ]);
-    expect((await run('{"a":1}\nnot json')).at(-1)).toEqual({ kind: 'record', text: 'not json', line: 2 });
+    expect((await run('{"a":1}\nnot json')).at(-1)).toEqual({ kind: 'record', text: 'not json', line: 2, start: 8, end: 16 });
     // A record cut in the middle but followed by a newline is an ordinary bad line (the parser says why).
     expect((await run('{"a":\n{"b":2}\n')).map((e) => e.kind)).toEqual(['record', 'record']);
   });

@@ -10,7 +10,7 @@ import { fuzzParams, fuzzTimeout } from '../testutil/fuzz';
 import { jsonText } from '../testutil/json-arbitraries';
 import { LogVerifier } from '../verify/log-verifier';
 import { loadFile } from './package';
-import { type RecordEvent, formatLimit, splitRecords } from './records';
+import { type RecordEvent, formatLimit, isUtf8, splitRecords } from './records';
 import { SNIFF_BYTES, findBinary } from './text-sniff';
 
 const enc = new TextEncoder();
@@ -93,6 +93,28 @@ const maxRecordBytes = fc.constantFrom(16, 64, 1 << 20);
 const cutsFor = (b: Uint8Array) => fc.array(fc.oneof(fc.nat(b.length), fc.nat(Math.min(4, b.length))), { maxLength: 12 });
 const input = fc.tuple(logBytesMaybeBom, name, maxRecordBytes).chain(([bytes, n, max]) => fc.tuple(fc.constant(bytes), fc.constant(n), fc.constant(max), cutsFor(bytes)));
 
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+describe('isUtf8', () => {
+  it('says exactly what a fatal TextDecoder says, without decoding', () => {
+    // Bytes around every boundary of the UTF-8 table (lead bytes, continuation ranges, overlongs, surrogates, past U+10FFFF).
+    const edgy = fc.constantFrom(0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xee, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x41);
+    const bytes = fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.array(edgy, { maxLength: 12 }).map((a) => Uint8Array.from(a)), fc.string({ unit: 'binary' }).map((s) => enc.encode(s)));
+    fc.assert(
+      fc.property(bytes, (b) => {
+        let decodes = true;
+        try {
+          strict.decode(b);
+        } catch {
+          decodes = false;
+        }
+        expect(isUtf8(b)).toBe(decodes);
+      }),
+      fuzzParams(20_000),
+    );
+  });
+});
+
 describe('splitRecords', () => {
   it('yields the same events whatever the chunking, each with a line inside the file', async () => {
     await fc.assert(
@@ -102,6 +124,10 @@ describe('splitRecords', () => {
         expect(chunked).toEqual(whole);
         const reused = await collect(splitRecords(n, reusedChunksAt(bytes, cuts), { maxRecordBytes: max }));
         expect(reused).toEqual(whole);
+        // Without the texts: the same events, and the texts are what the bytes at start/end decode to.
+        const textless = await collect(splitRecords(n, reusedChunksAt(bytes, cuts), { maxRecordBytes: max, textless: true }));
+        expect(textless).toEqual(whole.map((e) => (e.kind === 'record' && e.start !== undefined ? { ...e, text: '' } : e)));
+        for (const e of whole) if (e.kind === 'record' && e.start !== undefined) expect(strict.decode(bytes.subarray(e.start, e.end))).toBe(e.text);
         const lines = lineCount(bytes);
         for (const e of whole) {
           expect(Number.isInteger(e.line) && e.line >= 1 && e.line <= lines, `line ${e.line} of ${lines}`).toBe(true);
@@ -121,6 +147,7 @@ describe('splitRecords', () => {
         let end = bytes.indexOf(0x0a, start);
         if (end === -1) end = bytes.length;
         let b = bytes.subarray(start, end);
+        let at = start;
         start = end + 1;
         if (b.length > max) {
           out.push({ kind: 'error', line, message: `record over ${formatLimit(max)} (${b.length} bytes): skipped without reading it whole` });
@@ -128,14 +155,18 @@ describe('splitRecords', () => {
         }
         const size = b.length;
         if (b[b.length - 1] === 0x0d) b = b.subarray(0, -1);
-        if (line === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) b = b.subarray(3);
+        if (line === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+          b = b.subarray(3);
+          at += 3;
+        }
         if (end === bytes.length && opensAndNeverCloses(b)) {
           out.push({ kind: 'error', line, message: `the file ends in the middle of a record: line ${line} stops after ${size} bytes (the file is truncated)` });
           continue;
         }
         if (b.every((c) => c === 0x20 || c === 0x09 || c === 0x0d)) continue; // blank
         try {
-          out.push({ kind: 'record', line, text: decoder.decode(b) });
+          // Where its bytes are: the browser's verify workers read them there again.
+          out.push({ kind: 'record', line, text: decoder.decode(b), start: at, end: at + b.length });
         } catch {
           out.push({ kind: 'error', line, message: 'line is not valid UTF-8' });
         }

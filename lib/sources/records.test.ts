@@ -15,14 +15,14 @@ async function collect(gen: AsyncIterable<RecordEvent>): Promise<RecordEvent[]> 
 }
 
 describe('splitLines (NDJSON)', () => {
-  it('yields each line with its number, whatever the chunk size; skips blank lines; accepts CRLF and a BOM', async () => {
+  it('yields each line with its number and where its bytes are, whatever the chunk size; skips blank lines; accepts CRLF and a BOM', async () => {
     const text = '\ufeff{"a":1}\r\n\n  \n{"b":"é😀"}\n{"c":3}';
     for (const size of [1, 2, 3, 7, 1 << 20]) {
       const events = await collect(splitLines(chunked(enc.encode(text), size)));
       expect(events).toEqual([
-        { kind: 'record', text: '{"a":1}', line: 1 },
-        { kind: 'record', text: '{"b":"é😀"}', line: 4 },
-        { kind: 'record', text: '{"c":3}', line: 5 },
+        { kind: 'record', text: '{"a":1}', line: 1, start: 3, end: 10 },
+        { kind: 'record', text: '{"b":"é😀"}', line: 4, start: 16, end: 30 },
+        { kind: 'record', text: '{"c":3}', line: 5, start: 31, end: 38 },
       ]);
     }
   });
@@ -31,10 +31,10 @@ describe('splitLines (NDJSON)', () => {
     const bytes = new Uint8Array([...enc.encode('{"a":1}\n'), 0xff, 0xfe, 0x0a, ...enc.encode('x'.repeat(50) + '\n{"b":2}\n')]);
     const events = await collect(splitLines(chunked(bytes, 4), { maxRecordBytes: 20 }));
     expect(events).toEqual([
-      { kind: 'record', text: '{"a":1}', line: 1 },
+      { kind: 'record', text: '{"a":1}', line: 1, start: 0, end: 7 },
       { kind: 'error', line: 2, message: 'line is not valid UTF-8' },
       { kind: 'error', line: 3, message: 'record over 20 bytes (50 bytes): skipped without reading it whole' },
-      { kind: 'record', text: '{"b":2}', line: 4 },
+      { kind: 'record', text: '{"b":2}', line: 4, start: 62, end: 69 },
     ]);
   });
 });
@@ -96,6 +96,6 @@ describe('splitRecords picks the format', () => {
       expect(await collect(splitRecords(name, chunked(new Uint8Array([0xef, 0xbb, 0xbf]), 16))), name).toEqual([]);
     }
     const bomLine = new Uint8Array([0xef, 0xbb, 0xbf, ...enc.encode(' \r\n{"a":1}\n')]);
-    expect(await collect(splitRecords('a.ndjson', chunked(bomLine, 2)))).toEqual([{ kind: 'record', text: '{"a":1}', line: 2 }]);
+    expect(await collect(splitRecords('a.ndjson', chunked(bomLine, 2)))).toEqual([{ kind: 'record', text: '{"a":1}', line: 2, start: 6, end: 13 }]);
   });
 });

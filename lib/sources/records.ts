@@ -13,11 +13,19 @@ export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 /** `whole`: the error is about the file as a whole (its message reads after the file's name) and no record follows. */
 export type RecordEvent =
-  | { kind: 'record'; text: string; line: number }
+  /** `start`/`end`: where the text's UTF-8 bytes are in the stream (NDJSON lines; absent where a record is not one run of bytes). */
+  | { kind: 'record'; text: string; line: number; start?: number; end?: number }
   | { kind: 'error'; line: number; message: string; whole?: true };
 
 export interface SplitOptions {
   maxRecordBytes?: number;
+  /**
+   * NDJSON records come with `text` empty, their bytes checked as UTF-8 but not decoded: for a
+   * reader that reads them again at `start`/`end` (the browser's verify workers). In Chromium a
+   * decoded string keeps its bytes outside the JS heap until a full collection, so decoding every
+   * record of a 2 GB log only to drop the text held hundreds of MB. Other formats decode as usual.
+   */
+  textless?: boolean;
   /** Filled in as bytes are held for a record (tests prove the bound: one record, never a whole line past the limit). */
   stats?: SplitStats;
 }
@@ -37,6 +45,44 @@ const DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function hasBom(b: Uint8Array): boolean {
   return b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+}
+
+/**
+ * Whether `b` is well-formed UTF-8, exactly as a fatal TextDecoder decides (WHATWG: no overlong
+ * forms, no surrogates, nothing past U+10FFFF, no truncated sequence), without making a string.
+ */
+export function isUtf8(b: Uint8Array): boolean {
+  const n = b.length;
+  let i = 0;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) need = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c === 0xe0) lo = 0xa0;
+      else if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c === 0xf0) lo = 0x90;
+      else if (c === 0xf4) hi = 0x8f;
+    } else return false;
+    if (i + need >= n) return false;
+    const first = b[i + 1]!;
+    if (first < lo || first > hi) return false;
+    for (let k = 2; k <= need; k++) {
+      const cont = b[i + k]!;
+      if (cont < 0x80 || cont > 0xbf) return false;
+    }
+    i += need + 1;
+  }
+  return true;
 }
 
 /** Decodes one record's bytes (a leading BOM already dropped). */
@@ -136,6 +182,8 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
   let size = 0;
   let oversized = false;
   let line = 1;
+  /** Where the current line's first byte is in the stream. */
+  let lineAt = 0;
   // Past the limit a line's bytes are counted and dropped, never held: memory is one record at most.
   const finishLine = function* (terminated: boolean): Generator<RecordEvent> {
     const current = line++;
@@ -143,17 +191,22 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
       yield { kind: 'error', line: current, message: oversizedMessage('record', max, size) };
     } else if (size > 0) {
       let bytes = concat(parts, size);
+      let start = lineAt;
       if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
       // A BOM is dropped before the blank test: a line holding only a BOM is blank, not an empty record.
-      if (current === 1 && hasBom(bytes)) bytes = bytes.subarray(3);
+      if (current === 1 && hasBom(bytes)) {
+        bytes = bytes.subarray(3);
+        start += 3;
+      }
       if (!terminated && isUnfinished(bytes)) {
         yield { kind: 'error', line: current, message: `the file ends in the middle of a record: line ${current} stops after ${size} bytes (the file is truncated)` };
       } else if (!isBlank(bytes)) {
-        const text = decodeRecord(bytes);
+        const text = options.textless ? (isUtf8(bytes) ? '' : null) : decodeRecord(bytes);
         if (text === null) yield { kind: 'error', line: current, message: 'line is not valid UTF-8' };
-        else yield { kind: 'record', text, line: current };
+        else yield { kind: 'record', text, line: current, start, end: start + bytes.length };
       }
     }
+    lineAt += size + 1;
     parts = [];
     size = 0;
     oversized = false;
