@@ -22,6 +22,8 @@ export interface SourceFile {
    * no garbage buffers behind): whoever keeps bytes across chunks copies them.
    */
   stream(): AsyncIterable<Uint8Array>;
+  /** The same bytes with random access, where there is such a thing (a File in the browser). */
+  blob?: Blob;
 }
 
 /** A folder: lists its files (relative paths, `/`-separated) and opens them. */
@@ -98,13 +100,16 @@ export async function streamFile(
     },
   };
   if (role !== null && role !== 'ignore') {
-    for await (const ev of splitRecords(file.name, tee)) {
+    // Where the bytes can be read again, NDJSON records are not decoded here (lineage is read here).
+    const textless = file.blob !== undefined && role !== 'lineage';
+    for await (const ev of splitRecords(file.name, tee, { textless })) {
       records++;
       if (ev.kind === 'error') {
         const message = ev.whole ? `${displayName} ${ev.message}` : ev.message;
         verifier.addProblem(makeProblem('parse_error', message, { file: displayName, line: ev.line }));
       } else {
-        await verifier.addRecord(ev.text, { file: displayName, line: ev.line, role, space });
+        const at = file.blob && ev.start !== undefined && ev.end !== undefined ? { blob: file.blob, start: ev.start, end: ev.end } : undefined;
+        await verifier.addRecord(ev.text, { file: displayName, line: ev.line, role, space }, at);
       }
     }
   }

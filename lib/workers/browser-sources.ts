@@ -44,7 +44,7 @@ function release(chunk: Uint8Array): void {
 }
 
 export function fileSource(file: Blob, name: string, count: Counter): SourceFile {
-  return { name, stream: () => chunksOf(file.stream() as ReadableStream<Uint8Array>, count) };
+  return { name, stream: () => chunksOf(file.stream() as ReadableStream<Uint8Array>, count), blob: file };
 }
 
 export type FileGroup =

@@ -125,9 +125,9 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
   // records still go to the pool (which only classifies them), and a copy is kept.
   const lineage = new LineageCollector();
   const sink: LogSink = {
-    addRecord(text, origin) {
+    addRecord(text, origin, at) {
       if (origin.role === 'lineage') lineage.addText(text, origin.file);
-      return p.addRecord(text, origin);
+      return p.addRecord(text, origin, at);
     },
     addProblem: (problem) => p.addProblem(problem),
     addPackage: (pkg, problems) => p.addPackage(pkg, problems),

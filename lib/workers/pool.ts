@@ -6,7 +6,7 @@
 import type { CheckpointEntry } from '../verify/entries';
 import { LogAssembler } from '../verify/log-assembler';
 import { releaseHashes } from '../verify/pack-hashes';
-import type { LogSink } from '../verify/log-sink';
+import type { LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
 import type { PackageReport, ReportReceipt, VerificationReport } from '../verify/report';
@@ -20,6 +20,9 @@ export interface WorkerLike {
   onerror: ((e: ErrorEvent) => void) | null;
   terminate(): void;
 }
+
+/** The most bytes of a file a batch spans (beyond its first record): the worker reads them at once. */
+const MAX_SPAN = 8 * 1024 * 1024;
 
 export interface PoolOptions {
   workers: number;
@@ -45,6 +48,9 @@ export class VerifyPool implements LogSink {
   private readonly waiting = new Map<number, { slot: Slot; records: number }>();
   private readonly wakers: (() => void)[] = [];
   private batch: RecordTask[] = [];
+  /** The file the batch's records with a byte range are in, and where the first of them starts. */
+  private batchBlob: Blob | null = null;
+  private batchFrom = 0;
   private nextBatchId = 0;
   private failure: Error | null = null;
   private terminated = false;
@@ -82,9 +88,20 @@ export class VerifyPool implements LogSink {
     return this.slots.length;
   }
 
-  async addRecord(text: string, origin: RecordOrigin): Promise<void> {
+  /**
+   * `at`: the worker reads the record's bytes there instead of receiving its text. A batch's
+   * records are in one file, and the worker reads the span from the first to the last in one
+   * go: a record far from the batch's first (past skipped oversized lines, say) starts a new one.
+   */
+  async addRecord(text: string, origin: RecordOrigin, at?: RecordBytes): Promise<void> {
     if (this.failure) throw this.failure;
-    this.batch.push({ text, origin, order: this.recordsRead++ * ORDER_STRIDE });
+    if (at && this.batchBlob !== null && (this.batchBlob !== at.blob || at.start < this.batchFrom || at.end - this.batchFrom > MAX_SPAN)) await this.dispatch();
+    const order = this.recordsRead++ * ORDER_STRIDE;
+    if (at) {
+      if (this.batchBlob === null) this.batchFrom = at.start;
+      this.batchBlob = at.blob;
+      this.batch.push({ text: '', origin, order, at: { start: at.start, end: at.end } });
+    } else this.batch.push({ text, origin, order });
     if (this.batch.length >= this.batchSize) await this.dispatch();
   }
 
@@ -127,7 +144,9 @@ export class VerifyPool implements LogSink {
   private async dispatch(): Promise<void> {
     if (this.batch.length === 0) return;
     const records = this.batch;
+    const blob = this.batchBlob;
     this.batch = [];
+    this.batchBlob = null;
     let slot = this.leastBusy();
     while (slot.busy >= this.perWorker) {
       await this.nextWake();
@@ -137,7 +156,7 @@ export class VerifyPool implements LogSink {
     const id = this.nextBatchId++;
     slot.busy++;
     this.waiting.set(id, { slot, records: records.length });
-    slot.worker.postMessage({ type: 'batch', id, records: batchToWire(records) });
+    slot.worker.postMessage({ type: 'batch', id, records: batchToWire(records, blob) });
   }
 
   private leastBusy(): Slot {

@@ -36,9 +36,11 @@ export function describeSources(sources: readonly LogSource[], detail: { files: 
 }
 
 export interface RecordTask {
+  /** The record's text; empty when `at` says where its bytes are instead (in the batch's blob). */
   text: string;
   origin: RecordOrigin;
   order: number;
+  at?: { start: number; end: number };
 }
 
 /** Batches and their outputs travel in the compact form of ./wire.ts. */

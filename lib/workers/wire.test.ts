@@ -39,7 +39,7 @@ describe('compact worker messages', () => {
   it.each(['good', 'tampered-field', 'duplicate-key'])('corpus %s: a batch and its output cross a clone with every field and value', async (name) => {
     const tasks = await tasksOf(testdataPath(`corpus/${name}`));
     expect(tasks.length).toBeGreaterThan(100);
-    expect(batchFromWire(structuredClone(batchToWire(tasks)))).toEqual(tasks);
+    expect(await batchFromWire(structuredClone(batchToWire(tasks)))).toEqual(tasks);
 
     const out = await outputOf(tasks);
     expect(out.receipts.length).toBeGreaterThan(50);
@@ -56,6 +56,31 @@ describe('compact worker messages', () => {
     const plain = serialize([out.receipts, out.views]).length;
     const compact = serialize([wire.receipts, wire.checks, wire.views]).length;
     expect(compact).toBeLessThan(plain * 0.4);
+  });
+
+  it('records of a file travel as byte ranges of it, and the worker reads exactly the splitter\'s texts', async () => {
+    // A BOM, CRLF, blank lines, non-ASCII and a line over the limit between records.
+    const file = new TextEncoder().encode(`\ufeff{"a":"é"}\r\n\n{"b":"😀"}\n${'x'.repeat(40)}\n{"c":3}\n`);
+    const blob = new Blob([file]);
+    const tasks: RecordTask[] = [];
+    const ranged: RecordTask[] = [];
+    for await (const ev of splitRecords('f.ndjson', (async function* () { yield file; })(), { maxRecordBytes: 20 })) {
+      if (ev.kind !== 'record') continue;
+      const origin = { file: 'f.ndjson', line: ev.line, role: 'tool' as const, space: 's' };
+      tasks.push({ text: ev.text, origin, order: tasks.length * ORDER_STRIDE });
+      ranged.push({ text: '', origin, order: ranged.length * ORDER_STRIDE, at: { start: ev.start!, end: ev.end! } });
+    }
+    expect(tasks.map((t) => t.text)).toEqual(['{"a":"é"}', '{"b":"😀"}', '{"c":3}']);
+    // One record keeps its text (a batch may mix them).
+    ranged[1] = tasks[1]!;
+    const wire = batchToWire(ranged, blob);
+    expect(wire.ranges).toEqual([3, 13, -1, -1, ...[ranged[2]!.at!.start, ranged[2]!.at!.end]]);
+    expect(wire.texts.join('')).toBe(tasks[1]!.text);
+    expect(await batchFromWire(structuredClone(wire))).toEqual(tasks);
+
+    // The file read again says something else there: the worker refuses, naming the record.
+    const changed = batchToWire(ranged, new Blob([new Uint8Array(file.length).fill(0xff)]));
+    await expect(batchFromWire(changed)).rejects.toThrow('f.ndjson:1 reads differently now than when it was split');
   });
 
   it('columns keep absent fields absent, tell strings from other values, and widen codes past 255 distinct strings', () => {

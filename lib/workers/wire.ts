@@ -11,6 +11,7 @@
 // Check results of a batch are shared objects, which a clone writes once.
 // Decoding gives back objects with the same fields and values (a field that was
 // undefined is left out, which no reader tells apart). Pure.
+import { freeNow } from '../bytes/free';
 import type { CheckResult } from '../verify/check';
 import type { ReceiptEntry } from '../verify/entries';
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
@@ -119,17 +120,61 @@ export function outputFromWire(w: WireOutput): RecordOutput {
   return { ...rest, receipts, views };
 }
 
+/**
+ * A batch of records for a verify worker. A record read from a file the worker
+ * can read too (a File: it crosses postMessage as a handle) travels as where its
+ * bytes are, and the worker reads them: the gigabytes of a large log never wait
+ * in received messages for a full collection. Others travel as text.
+ */
 export interface WireBatch {
   texts: string[];
   orders: number[];
   origins: Columns;
+  /** The file of the records with a byte range, and each record's [start, end) in it (-1, -1: its text is in `texts`). */
+  blob?: Blob;
+  ranges?: number[];
 }
 
-export function batchToWire(records: readonly RecordTask[]): WireBatch {
-  return { texts: records.map((r) => r.text), orders: records.map((r) => r.order), origins: toColumns(records.map((r) => r.origin)) };
+export function batchToWire(records: readonly RecordTask[], blob?: Blob | null): WireBatch {
+  const wire: WireBatch = { texts: records.map((r) => r.text), orders: records.map((r) => r.order), origins: toColumns(records.map((r) => r.origin)) };
+  if (blob && records.some((r) => r.at)) {
+    wire.blob = blob;
+    wire.ranges = records.flatMap((r) => (r.at ? [r.at.start, r.at.end] : [-1, -1]));
+  }
+  return wire;
 }
 
-export function batchFromWire(b: WireBatch): RecordTask[] {
+// The splitters' decoder: fatal (the splitter already refused invalid UTF-8), and a leading U+FEFF is text.
+const DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The batch's records, each with its text (read from the blob where the batch gives a range). */
+export async function batchFromWire(b: WireBatch): Promise<RecordTask[]> {
   const origins = fromColumns<RecordOrigin>(b.origins);
-  return b.texts.map((text, i) => ({ text, origin: origins[i]!, order: b.orders[i]! }));
+  const texts = b.texts;
+  const ranges = b.ranges;
+  if (b.blob && ranges) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < ranges.length; i += 2) {
+      if (ranges[i]! < 0) continue;
+      lo = Math.min(lo, ranges[i]!);
+      hi = Math.max(hi, ranges[i + 1]!);
+    }
+    const buffer = await b.blob.slice(lo, hi).arrayBuffer();
+    const bytes = new Uint8Array(buffer);
+    for (let i = 0; i < texts.length; i++) {
+      const start = ranges[2 * i]!;
+      if (start < 0) continue;
+      const end = ranges[2 * i + 1]!;
+      try {
+        if (end - lo > bytes.length) throw new Error('too short');
+        texts[i] = DECODER.decode(bytes.subarray(start - lo, end - lo));
+      } catch {
+        const o = origins[i]!;
+        throw new Error(`${o.file}:${o.line} reads differently now than when it was split: was the file changed while it was verified?`);
+      }
+    }
+    freeNow(buffer);
+  }
+  return texts.map((text, i) => ({ text, origin: origins[i]!, order: b.orders[i]! }));
 }
