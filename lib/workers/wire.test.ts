@@ -81,6 +81,9 @@ describe('compact worker messages', () => {
     // The file read again says something else there: the worker refuses, naming the record.
     const changed = batchToWire(ranged, new Blob([new Uint8Array(file.length).fill(0xff)]));
     await expect(batchFromWire(changed)).rejects.toThrow('f.ndjson:1 reads differently now than when it was split');
+    // A file that cannot be read any more is named, with where its batch starts.
+    const gone = { ...batchToWire(ranged, blob), blob: { slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }) } as unknown as Blob };
+    await expect(batchFromWire(gone)).rejects.toThrow('f.ndjson could not be read again at line 1 (NotReadableError): was it changed or removed while it was verified?');
   });
 
   it('columns keep absent fields absent, tell strings from other values, and widen codes past 255 distinct strings', () => {
