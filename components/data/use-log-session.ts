@@ -5,7 +5,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
 import type { PinnedKey } from '../../lib/trust/trust-store';
-import { RowStore } from '../../lib/query/row-store';
+import { RowStore, deltaTransfer } from '../../lib/query/row-store';
+import { freeNow } from '../../lib/bytes/free';
 import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
 import { fromReceiptColumns } from '../../lib/verify/receipt-columns';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
@@ -62,6 +63,8 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         const m = e.data;
         if (m.type === 'rows') {
           rows.current.applyDelta(m.delta);
+          // Copied in: the delta's buffers are freed now, not at the page's next full collection.
+          for (const b of deltaTransfer(m.delta)) freeNow(b);
           setSession((s) => (s.status === 'running' ? { ...s, rows: rows.current.length } : s));
         } else if (m.type === 'progress') {
           setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));
