@@ -24,7 +24,7 @@ const SKIPPED_TAIL = Object.freeze(skipped(UNCHECKPOINTED));
 /** Receipts a single checkpoint may claim before we stop enumerating its batch (hostile sizes). */
 const MAX_BATCH_ENUMERATION = 10_000_000n;
 
-/** The receipts at one log seq: the receipt, or a list only when the seq repeats (an array a receipt is ~60 bytes at a million). */
+/** The receipts under one key (a log seq, an id): the receipt, or a list only when the key repeats (an array a receipt is ~60 bytes at a million). */
 type AtSeq = ReceiptEntry | ReceiptEntry[];
 
 interface Space {
@@ -50,12 +50,7 @@ export class InclusionIndex {
   }
 
   addReceipt(r: ReceiptEntry): void {
-    if (r.logSeq === undefined) return;
-    const receipts = this.space(r.space).receipts;
-    const seen = receipts.get(r.logSeq);
-    if (seen === undefined) receipts.set(r.logSeq, r);
-    else if (Array.isArray(seen)) seen.push(r);
-    else receipts.set(r.logSeq, [seen, r]);
+    if (r.logSeq !== undefined) addOne(this.space(r.space).receipts, r.logSeq, r);
   }
 
   addCheckpoint(c: CheckpointEntry): void {
@@ -152,13 +147,8 @@ export class InclusionIndex {
     if (!receipts.some((r) => r.checks.inclusion?.status === 'skipped')) return;
     // Receipts by id (the ids they already hold are the keys: no string is built per receipt),
     // an array only where an id repeats; then each repeated id is split by source and type.
-    const byId = new Map<string, ReceiptEntry | ReceiptEntry[]>();
-    for (const r of receipts) {
-      const seen = byId.get(r.id);
-      if (seen === undefined) byId.set(r.id, r);
-      else if (Array.isArray(seen)) seen.push(r);
-      else byId.set(r.id, [seen, r]);
-    }
+    const byId = new Map<string, AtSeq>();
+    for (const r of receipts) addOne(byId, r.id, r);
     for (const same of byId.values()) {
       if (!Array.isArray(same)) continue;
       const groups = new Map<string, ReceiptEntry[]>();
@@ -231,6 +221,14 @@ export class InclusionIndex {
     if (root && bytesEqual(root, cp.merkleRoot)) return pass(`batch root recomputed from the stored receipts (${LEAF_KERNEL}${note ? `; ${note}` : ''})`);
     return fail(`the root recomputed from the stored receipts of checkpoint ${cp.checkpointSeq}'s batch differs from the signed root: a stored receipt differs from what was checkpointed`);
   }
+}
+
+/** Adds `r` under `k`: alone, or into a list once the key repeats. */
+function addOne<K>(m: Map<K, AtSeq>, k: K, r: ReceiptEntry): void {
+  const seen = m.get(k);
+  if (seen === undefined) m.set(k, r);
+  else if (Array.isArray(seen)) seen.push(r);
+  else m.set(k, [seen, r]);
 }
 
 function pushTo<K, V>(m: Map<K, V[]>, k: K, v: V): void {
