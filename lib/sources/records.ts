@@ -86,7 +86,7 @@ export function isUtf8(b: Uint8Array): boolean {
 }
 
 /** Decodes one record's bytes (a leading BOM already dropped). */
-function decodeRecord(bytes: Uint8Array): string | null {
+export function decodeRecord(bytes: Uint8Array): string | null {
   try {
     return DECODER.decode(bytes);
   } catch {

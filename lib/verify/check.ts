@@ -14,6 +14,8 @@ const PASS: CheckResult = Object.freeze({ status: 'pass' });
 export const pass = (detail?: string): CheckResult => (detail === undefined ? PASS : { status: 'pass', detail });
 export const fail = (detail: string): CheckResult => ({ status: 'fail', detail });
 export const skipped = (detail: string): CheckResult => ({ status: 'skipped', detail });
+/** Equal results have equal keys (for sharing one object among them). */
+export const resultKey = (c: CheckResult): string => (c.detail === undefined ? c.status : `${c.status}:${c.detail}`);
 
 export type ReceiptCheckName =
   | 'parse'

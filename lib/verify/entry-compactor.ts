@@ -9,7 +9,7 @@
 // representation changes: every field keeps its value, so every decision and
 // the report stay the same. Check results are never changed in place (the
 // verifiers assign new ones), so sharing them is safe.
-import type { CheckResult } from './check';
+import { type CheckResult, resultKey } from './check';
 import type { CheckpointEntry, ProofEntry, ReceiptEntry } from './entries';
 import { mapProofHashes } from './pack-hashes';
 import { own } from './record-verifier';
@@ -62,7 +62,7 @@ export class EntryCompactor {
   }
 
   private result(c: CheckResult): CheckResult {
-    const key = c.detail === undefined ? c.status : `${c.status}:${c.detail}`;
+    const key = resultKey(c);
     const known = this.results.get(key);
     if (known !== undefined) return known;
     const shared: CheckResult = Object.freeze(c.detail === undefined ? { status: c.status } : { status: c.status, detail: this.string(c.detail) });

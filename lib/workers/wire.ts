@@ -12,7 +12,8 @@
 // Decoding gives back objects with the same fields and values (a field that was
 // undefined is left out, which no reader tells apart). Pure.
 import { freeNow } from '../bytes/free';
-import type { CheckResult } from '../verify/check';
+import { decodeRecord } from '../sources/records';
+import { type CheckResult, resultKey } from '../verify/check';
 import type { ReceiptEntry } from '../verify/entries';
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
 import type { ReceiptView } from '../verify/receipt-view';
@@ -89,7 +90,7 @@ export interface WireOutput extends Omit<RecordOutput, 'receipts' | 'views'> {
 export function outputToWire(out: RecordOutput): WireOutput {
   const results = new Map<string, CheckResult>();
   const shared = (c: CheckResult) => {
-    const key = c.detail === undefined ? c.status : `${c.status}:${c.detail}`;
+    const key = resultKey(c);
     let s = results.get(key);
     if (!s) results.set(key, (s = c));
     return s;
@@ -144,9 +145,6 @@ export function batchToWire(records: readonly RecordTask[], blob?: Blob | null):
   return wire;
 }
 
-// The splitters' decoder: fatal (the splitter already refused invalid UTF-8), and a leading U+FEFF is text.
-const DECODER = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /** The batch's records, each with its text (read from the blob where the batch gives a range). */
 export async function batchFromWire(b: WireBatch): Promise<RecordTask[]> {
   const origins = fromColumns<RecordOrigin>(b.origins);
@@ -169,13 +167,13 @@ export async function batchFromWire(b: WireBatch): Promise<RecordTask[]> {
       const start = ranges[2 * i]!;
       if (start < 0) continue;
       const end = ranges[2 * i + 1]!;
-      try {
-        if (end - lo > bytes.length) throw new Error('too short');
-        texts[i] = DECODER.decode(bytes.subarray(start - lo, end - lo));
-      } catch {
+      // The splitter's own decoding, so the text is the one it checked.
+      const text = end - lo <= bytes.length ? decodeRecord(bytes.subarray(start - lo, end - lo)) : null;
+      if (text === null) {
         const o = origins[i]!;
         throw new Error(`${o.file}:${o.line} reads differently now than when it was split: was the file changed while it was verified?`);
       }
+      texts[i] = text;
     }
     freeNow(buffer);
   }
