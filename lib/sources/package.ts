@@ -10,7 +10,7 @@ import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObjec
 import type { RecordRole } from '../verify/intake';
 import type { LogSink } from '../verify/log-sink';
 import { type Problem, makeProblem } from '../verify/problems';
-import { splitRecords } from './records';
+import { type RecordEvent, splitRecords } from './records';
 
 /** A readable file: a Node file, a browser File, or bytes from a server. */
 export interface SourceFile {
@@ -18,12 +18,30 @@ export interface SourceFile {
   name: string;
   /**
    * The bytes in chunks. A chunk may be emptied or overwritten once the next
-   * one is asked for (the browser frees each chunk then, so a 2 GB file leaves
-   * no garbage buffers behind): whoever keeps bytes across chunks copies them.
+   * one is asked for: whoever keeps bytes across chunks copies them.
    */
   stream(): AsyncIterable<Uint8Array>;
   /** The same bytes with random access, where there is such a thing (a File in the browser). */
   blob?: Blob;
+  /**
+   * Reads the file as `readRecords` does, somewhere else: in the browser, a worker of its own,
+   * so a large file's bytes never pass through the thread that holds the whole log (there, the
+   * garbage collector leaves dead chunks in memory in proportion to that thread's heap).
+   */
+  readElsewhere?(job: ReadJob): AsyncGenerator<RecordEvent, FileBytes>;
+}
+
+/** What reading a file does: split its records (`split`, with `textless` as in SplitOptions), hash every byte (`hash`). */
+export interface ReadJob {
+  split: boolean;
+  textless: boolean;
+  hash: boolean;
+}
+
+/** A file's SHA-256 (of every byte when the job hashed) and size read. */
+export interface FileBytes {
+  sha256: string;
+  bytes: number;
 }
 
 /** A folder: lists its files (relative paths, `/`-separated) and opens them. */
@@ -82,15 +100,48 @@ export async function streamFile(
   displayName: string,
   hash = true,
 ): Promise<FileStats> {
+  let records = 0;
+  // Where the bytes can be read again, NDJSON records are not decoded here (lineage is read here).
+  const job: ReadJob = { split: role !== null && role !== 'ignore', textless: file.blob !== undefined && role !== 'lineage', hash };
+  const run = file.readElsewhere?.(job) ?? readRecords(file, job);
+  let finished = false;
+  try {
+    for (;;) {
+      const next = await run.next();
+      if (next.done) {
+        finished = true;
+        return { ...next.value, records };
+      }
+      const ev = next.value;
+      records++;
+      if (ev.kind === 'error') {
+        const message = ev.whole ? `${displayName} ${ev.message}` : ev.message;
+        verifier.addProblem(makeProblem('parse_error', message, { file: displayName, line: ev.line }));
+      } else {
+        const at = file.blob && ev.start !== undefined && ev.end !== undefined ? { blob: file.blob, start: ev.start, end: ev.end } : undefined;
+        await verifier.addRecord(ev.text, { file: displayName, line: ev.line, role: role!, space }, at);
+      }
+    }
+  } finally {
+    // Stopped early (the verifier failed, or was cancelled): the reader stops too.
+    if (!finished) await run.return({ sha256: '', bytes: 0 });
+  }
+}
+
+/**
+ * Reads a file once: its records when `job.split`, while hashing it. When the
+ * splitter stops early (a file that is not text), the rest is still hashed if
+ * `job.hash`, else it is not read at all.
+ */
+export async function* readRecords(file: SourceFile, job: ReadJob): AsyncGenerator<RecordEvent, FileBytes> {
   const sha = createSha256();
   let bytes = 0;
-  let records = 0;
   // Iterated by hand so that the splitter stopping early does not close the source.
   const source = file.stream()[Symbol.asyncIterator]();
   const take = async (): Promise<Uint8Array | null> => {
     const next = await source.next();
     if (next.done) return null;
-    if (hash) sha.update(next.value);
+    if (job.hash) sha.update(next.value);
     bytes += next.value.length;
     return next.value;
   };
@@ -99,23 +150,10 @@ export async function streamFile(
       for (let chunk = await take(); chunk; chunk = await take()) yield chunk;
     },
   };
-  if (role !== null && role !== 'ignore') {
-    // Where the bytes can be read again, NDJSON records are not decoded here (lineage is read here).
-    const textless = file.blob !== undefined && role !== 'lineage';
-    for await (const ev of splitRecords(file.name, tee, { textless })) {
-      records++;
-      if (ev.kind === 'error') {
-        const message = ev.whole ? `${displayName} ${ev.message}` : ev.message;
-        verifier.addProblem(makeProblem('parse_error', message, { file: displayName, line: ev.line }));
-      } else {
-        const at = file.blob && ev.start !== undefined && ev.end !== undefined ? { blob: file.blob, start: ev.start, end: ev.end } : undefined;
-        await verifier.addRecord(ev.text, { file: displayName, line: ev.line, role, space }, at);
-      }
-    }
-  }
-  if (hash) while (await take());
+  if (job.split) yield* splitRecords(file.name, tee, { textless: job.textless });
+  if (job.hash) while (await take());
   else await source.return?.();
-  return { sha256: toHex(sha.digest()), bytes, records };
+  return { sha256: toHex(sha.digest()), bytes };
 }
 
 /** Unsafe manifest paths (absolute, `..`, backslashes) are refused rather than resolved. */

@@ -3,9 +3,8 @@
 // Each as its own Uint8Array would reach the log worker, after the structured
 // clone, as its own ArrayBuffer: at a million receipts, tens of millions of
 // tiny buffers (640 MB of proof paths alone) left for the garbage collector.
-// Packed into one buffer, each batch's hashes travel, and die, as one: freed
-// at once after the log worker has taken the batch in (releaseHashes).
-import { freeNow } from '../bytes/free';
+// Packed into one buffer, each batch's hashes travel, and die, as one, once
+// the log worker has taken the batch in (EntryCompactor copies what it keeps).
 import type { ProofEntry } from './entries';
 import type { RecordOutput } from './record-verifier';
 
@@ -37,14 +36,4 @@ export function packHashes(out: RecordOutput): void {
     return view;
   });
   out.hashes = buffer.buffer;
-}
-
-/**
- * Frees an output's packed hashes now (the page's log worker, after LogAssembler
- * took the output in and copied what it keeps). Every view of the buffer reads
- * as empty afterwards. Where ArrayBuffer.prototype.transfer is missing, the
- * garbage collector frees it later, as before.
- */
-export function releaseHashes(out: RecordOutput): void {
-  if (out.hashes) freeNow(out.hashes);
 }

@@ -3,48 +3,20 @@
 // -wal, and loose NDJSON/JSON files), a URL of a package or file, and this
 // server's store (its evidence package under /v1/evidence/package/). Bytes
 // read are counted for the progress bar. Everything fetched is untrusted.
-import { freeNow } from '../bytes/free';
 import type { SourceDir, SourceFile } from '../sources/package';
+import { chunksOf, type Counter } from './chunks';
+import { readInWorker } from './read-file';
 
-export type Counter = (bytes: number) => void;
+export type { Counter };
 
-/**
- * A ReadableStream as an async iterable of chunks (not every engine iterates
- * streams natively). Each chunk is valid until the next is asked for (see
- * SourceFile.stream): then a chunk that is its buffer's only view is released
- * at once (freeNow), so a 2 GB file leaves no 2 GB of dead chunks for the
- * garbage collector.
- *
- * Not a BYOB reader into one reused buffer: Chromium's File stream read that
- * way sometimes never resolves a read mid-file (4 of 14 loads of the 2 GiB
- * e2e log on a busy machine stalled for good; 0 of 10 with this reader).
- */
-export async function* chunksOf(stream: ReadableStream<Uint8Array>, count: Counter): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  let last: Uint8Array | null = null;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      count(value.length);
-      last = value;
-      yield value;
-      release(last);
-      last = null;
-    }
-  } finally {
-    if (last) release(last);
-    reader.releaseLock();
-  }
-}
-
-/** Frees a chunk's memory now when the chunk is its whole buffer (no other view can be left in it). */
-function release(chunk: Uint8Array): void {
-  if (chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength) freeNow(chunk.buffer);
-}
-
+/** A File or Blob; read, when it is split or hashed, by a worker of its own (see read-file.ts). */
 export function fileSource(file: Blob, name: string, count: Counter): SourceFile {
-  return { name, stream: () => chunksOf(file.stream() as ReadableStream<Uint8Array>, count), blob: file };
+  return {
+    name,
+    stream: () => chunksOf(file.stream() as ReadableStream<Uint8Array>, count),
+    blob: file,
+    readElsewhere: (job) => readInWorker(() => new Worker(new URL('./read-worker.ts', import.meta.url), { type: 'module' }), file, name, job, count),
+  };
 }
 
 export type FileGroup =

@@ -15,7 +15,8 @@ import type { LogSink } from '../verify/log-sink';
 import { LineageCollector } from '../sources/lineage';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-columns';
-import { HttpStatusError, chunksOf, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
+import { HttpStatusError, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
+import { chunksOf } from './chunks';
 import { type WorkerLike, VerifyPool } from './pool';
 import { type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
 

@@ -5,7 +5,6 @@
 // which worker answers first. Takes a worker factory, so it is testable anywhere.
 import type { CheckpointEntry } from '../verify/entries';
 import { LogAssembler } from '../verify/log-assembler';
-import { releaseHashes } from '../verify/pack-hashes';
 import type { LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
@@ -174,7 +173,6 @@ export class VerifyPool implements LogSink {
       this.assembler.add(output);
       this.recordsVerified += sent.records;
       this.options.onOutput?.(output);
-      releaseHashes(output);
     }
     this.wake();
   }

@@ -11,7 +11,6 @@
 // Check results of a batch are shared objects, which a clone writes once.
 // Decoding gives back objects with the same fields and values (a field that was
 // undefined is left out, which no reader tells apart). Pure.
-import { freeNow } from '../bytes/free';
 import { decodeRecord } from '../sources/records';
 import { type CheckResult, resultKey } from '../verify/check';
 import type { ReceiptEntry } from '../verify/entries';
@@ -175,7 +174,6 @@ export async function batchFromWire(b: WireBatch): Promise<RecordTask[]> {
       }
       texts[i] = text;
     }
-    freeNow(buffer);
   }
   return texts.map((text, i) => ({ text, origin: origins[i]!, order: b.orders[i]! }));
 }
