@@ -5,8 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
 import type { PinnedKey } from '../../lib/trust/trust-store';
-import { RowStore, deltaTransfer } from '../../lib/query/row-store';
-import { freeNow } from '../../lib/bytes/free';
+import { RowStore } from '../../lib/query/row-store';
 import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
 import { fromReceiptColumns } from '../../lib/verify/receipt-columns';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
@@ -63,19 +62,29 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         const m = e.data;
         if (m.type === 'rows') {
           rows.current.applyDelta(m.delta);
-          // Copied in: the delta's buffers are freed now, not at the page's next full collection.
-          for (const b of deltaTransfer(m.delta)) freeNow(b);
           setSession((s) => (s.status === 'running' ? { ...s, rows: rows.current.length } : s));
         } else if (m.type === 'progress') {
           setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));
         } else if (m.type === 'done') {
+          if (m.receipts.length !== rows.current.length) {
+            setSession({ status: 'error', label, message: `the report has ${m.receipts.length} receipts but ${rows.current.length} rows were read for the explorer: the rows and the report disagree` });
+            stop();
+            return;
+          }
           // The receipts arrive as columns; rebuilt a slice per task so the page never freezes.
           const receipts: ReportReceipt[] = new Array(m.receipts.length);
           let at = 0;
+          const idAt = (i: number, file: string, line: number) => rows.current.reportId(i, file, line);
           const rebuild = () => {
             if (worker.current !== w) return; // another log was opened meanwhile
             const end = Math.min(m.receipts.length, at + REBUILD_SLICE);
-            fromReceiptColumns(m.receipts, at, end, receipts);
+            try {
+              fromReceiptColumns(m.receipts, at, end, receipts, idAt);
+            } catch (err) {
+              setSession({ status: 'error', label, message: err instanceof Error ? err.message : String(err) });
+              stop();
+              return;
+            }
             at = end;
             if (at < m.receipts.length) {
               setTimeout(rebuild, 0);

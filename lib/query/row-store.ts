@@ -263,6 +263,20 @@ export class RowStore {
     return this.logOrder;
   }
 
+  /**
+   * The id of the report's receipt at log position `k`: report receipts are the rows' receipts in
+   * log order, so the page takes their ids from the rows rather than receive a million again. The
+   * row at that position must be at the receipt's `file` and `line`; if not, the rows and the
+   * report disagree, and this throws rather than show a receipt under another's id.
+   */
+  reportId(k: number, file: string, line: number): string {
+    const row = k < this.length ? this.positions().rowAtPos[k] : undefined;
+    if (row === undefined || this.line[row] !== line || this.str('file', row) !== file) {
+      throw new Error(`the report's receipt ${k + 1} (${file}:${line}) is not the explorer's row ${k + 1} in log order: the rows and the report disagree`);
+    }
+    return this.str('id', row) ?? '';
+  }
+
   rowById(id: string, many = false): number | undefined {
     const code = this.dict.id.lookup(id, many);
     const row = code === undefined || code === 0 ? 0 : this.rowOfIdCode[code]!;

@@ -80,6 +80,11 @@ export class LogAssembler {
     this.unprovenExpected.set(space, count);
   }
 
+  /** Receipts taken in so far (after the last batch, the report's count). */
+  get receiptCount(): number {
+    return this.receipts.length;
+  }
+
   /** The log's checkpoints; after `finish`, with every check evaluated (e.g. to remember the verified ones). */
   get checkpointEntries(): readonly CheckpointEntry[] {
     return this.checkpoints;

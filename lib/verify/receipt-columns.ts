@@ -3,7 +3,9 @@
 // where a million small objects (each with its checks and details) took the
 // page's main thread 15 s to unpack. The page rebuilds ReportReceipt objects
 // in slices between frames, keys in the report's own order, so the exported
-// report stays byte-identical to the command line's.
+// report stays byte-identical to the command line's. The ids do not travel:
+// the page has every receipt's id already, in the explorer's rows (see
+// RowStore.reportId), and a million of them again cost about 150 MB.
 import { type CheckStatus, RECEIPT_CHECK_ORDER } from './check';
 import type { Verdict } from './entries';
 import type { ReportReceipt } from './report';
@@ -16,7 +18,6 @@ const C = RECEIPT_CHECK_ORDER.length;
 
 export interface ReceiptColumns {
   length: number;
-  ids: string[];
   type: Uint8Array;
   generation: Uint8Array;
   verdict: Uint8Array;
@@ -25,8 +26,8 @@ export interface ReceiptColumns {
   hasSeq: Uint8Array;
   /** Row-major, RECEIPT_CHECK_ORDER.length per receipt: index into [absent, pass, fail, skipped]. */
   checks: Uint8Array;
-  /** Same layout: index into `strings` (0 = no detail). */
-  details: Uint32Array;
+  /** Same layout: index into `strings` (0 = no detail), as wide as the table needs. */
+  details: Uint8Array | Uint16Array | Uint32Array;
   file: Uint32Array;
   line: Float64Array;
   /** The string table of details and files; entry 0 is unused. */
@@ -35,20 +36,31 @@ export interface ReceiptColumns {
 
 type Grown = 'type' | 'generation' | 'verdict' | 'seq' | 'hasSeq' | 'checks' | 'details' | 'file' | 'line';
 
-/** Encodes receipts as columns (in the worker) one at a time, as the report is built, so their objects need not all exist at once. */
+/** The receipt at position `i` of the report has this id (the page: from its rows, checked against `file` and `line`). */
+export type IdAt = (i: number, file: string, line: number) => string;
+
+/**
+ * Encodes receipts as columns (in the worker) one at a time, as the report is
+ * built, so their objects need not all exist at once. `expected`: how many
+ * receipts will come, so the columns are made once at their size (growing by
+ * doubling leaves a copy behind at each step and up to half unused).
+ */
 export class ReceiptColumnsEncoder {
   private n = 0;
   private capacity = 0;
-  private readonly ids: string[] = [];
   private readonly strings: string[] = [''];
   private readonly index = new Map<string, number>();
-  private cols: Pick<ReceiptColumns, Grown> = allocate(0);
+  private cols: Pick<ReceiptColumns, Grown>;
+
+  constructor(expected = 0) {
+    this.capacity = expected;
+    this.cols = allocate(expected);
+  }
 
   add(r: ReportReceipt): void {
     if (this.n === this.capacity) this.grow();
     const i = this.n++;
     const cols = this.cols;
-    this.ids.push(r.id);
     cols.type[i] = TYPES.indexOf(r.type);
     cols.generation[i] = r.generation === 'A' ? 1 : r.generation === 'B' ? 2 : 0;
     cols.verdict[i] = VERDICTS.indexOf(r.verdict);
@@ -60,19 +72,19 @@ export class ReceiptColumnsEncoder {
       const s = r.checks[name];
       if (s !== undefined) cols.checks[i * C + k] = STATUSES.indexOf(s);
       const d = r.details?.[name];
-      if (d !== undefined) cols.details[i * C + k] = this.code(d);
+      if (d !== undefined) this.detail(i * C + k, this.code(d));
     });
     cols.file[i] = this.code(r.file);
     cols.line[i] = r.line;
   }
 
-  /** The columns, each exactly as long as the receipts added. */
+  /** The columns, each exactly as long as the receipts added (the encoder's own when it was sized right). */
   finish(): ReceiptColumns {
     const n = this.n;
     const c = this.cols;
+    if (n === this.capacity) return { length: n, ...c, strings: this.strings };
     return {
       length: n,
-      ids: this.ids,
       type: c.type.slice(0, n),
       generation: c.generation.slice(0, n),
       verdict: c.verdict.slice(0, n),
@@ -96,9 +108,18 @@ export class ReceiptColumnsEncoder {
     return c;
   }
 
+  /** Sets a detail code, widening the column first when the code needs it. */
+  private detail(at: number, code: number): void {
+    const Wide = code > 0xffff ? Uint32Array : code > 0xff ? Uint16Array : Uint8Array;
+    if (Wide.BYTES_PER_ELEMENT > this.cols.details.BYTES_PER_ELEMENT) this.cols.details = Wide.from(this.cols.details);
+    this.cols.details[at] = code;
+  }
+
   private grow(): void {
     this.capacity = Math.max(1024, this.capacity * 2);
     const next = allocate(this.capacity);
+    const Details = this.cols.details.constructor as new (n: number) => ReceiptColumns['details'];
+    next.details = new Details(this.capacity * C);
     for (const k of Object.keys(next) as Grown[]) (next[k] as { set(a: ArrayLike<number | bigint>): void }).set(this.cols[k] as ArrayLike<number | bigint>);
     this.cols = next;
   }
@@ -112,7 +133,7 @@ function allocate(n: number): Pick<ReceiptColumns, Grown> {
     seq: new BigUint64Array(n),
     hasSeq: new Uint8Array(n),
     checks: new Uint8Array(n * C),
-    details: new Uint32Array(n * C),
+    details: new Uint8Array(n * C),
     file: new Uint32Array(n),
     line: new Float64Array(n),
   };
@@ -129,7 +150,7 @@ const sharedChecks = new WeakMap<ReceiptColumns, Map<string, Pick<ReportReceipt,
  * it does for fields never set): a million receipts then cost tens of
  * megabytes, not hundreds.
  */
-export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: number, out: ReportReceipt[]): void {
+export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: number, out: ReportReceipt[], idAt: IdAt): void {
   let shared = sharedChecks.get(cols);
   if (!shared) sharedChecks.set(cols, (shared = new Map()));
   for (let i = from; i < to; i++) {
@@ -154,16 +175,18 @@ export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: numbe
       both = { checks: Object.freeze(checks), details: hasDetails ? Object.freeze(details) : undefined };
       shared.set(key, both);
     }
+    const file = cols.strings[cols.file[i]!]!;
+    const line = cols.line[i]!;
     out[i] = {
-      id: cols.ids[i]!,
+      id: idAt(i, file, line),
       type: TYPES[cols.type[i]!]!,
       seq: cols.hasSeq[i] ? cols.seq[i]! : undefined,
       generation: GENERATIONS[cols.generation[i]!],
       verdict: VERDICTS[cols.verdict[i]!]!,
       checks: both.checks,
       details: both.details,
-      file: cols.strings[cols.file[i]!]!,
-      line: cols.line[i]!,
+      file,
+      line,
     };
   }
 }

@@ -217,11 +217,11 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     }
     post({ type: 'progress', progress: progress('assembling') });
     // The report's receipts go straight into columns: a million report objects never exist at once.
-    const columns = new ReceiptColumnsEncoder();
-    const report = await p.finish(trust.length > 0, (r) => columns.add(r));
+    let columns: ReceiptColumnsEncoder | null = null;
+    const report = await p.finish(trust.length > 0, (r) => (columns ??= new ReceiptColumnsEncoder(p.receiptCount)).add(r));
     clearInterval(timer);
     sendRows();
-    const receipts = columns.finish();
+    const receipts = (columns ?? new ReceiptColumnsEncoder()).finish();
     const checkpoints = verifiedCheckpoints(p.checkpointEntries);
     // The whole-log state is not needed after this (a shared receipt is read again from `host`).
     if (pool === p) pool = null;

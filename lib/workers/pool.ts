@@ -129,6 +129,11 @@ export class VerifyPool implements LogSink {
     return this.assembler.finish(trustPinned, onReceipt);
   }
 
+  /** Receipts whose results came back so far. */
+  get receiptCount(): number {
+    return this.assembler.receiptCount;
+  }
+
   /** The log's checkpoints; after `finish`, with every check evaluated. */
   get checkpointEntries(): readonly CheckpointEntry[] {
     return this.assembler.checkpointEntries;
