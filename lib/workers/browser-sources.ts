@@ -9,14 +9,20 @@ import { readInWorker } from './read-file';
 
 export type { Counter };
 
-/** A File or Blob; read, when it is split or hashed, by a worker of its own (see read-file.ts). */
+/**
+ * Files from this size on are read by a worker of their own (see read-file.ts). Smaller ones are
+ * read in place: their dead chunks are a few MB at most, and starting a worker for each file of a
+ * package took the adversarial e2e suite from 10 to 30 s a class.
+ */
+const READ_IN_WORKER_BYTES = 8 * 1024 * 1024;
+
+/** A File or Blob; a large one read, when it is split or hashed, by a worker of its own. */
 export function fileSource(file: Blob, name: string, count: Counter): SourceFile {
-  return {
-    name,
-    stream: () => chunksOf(file.stream() as ReadableStream<Uint8Array>, count),
-    blob: file,
-    readElsewhere: (job) => readInWorker(() => new Worker(new URL('./read-worker.ts', import.meta.url), { type: 'module' }), file, name, job, count),
-  };
+  const source: SourceFile = { name, stream: () => chunksOf(file.stream() as ReadableStream<Uint8Array>, count), blob: file };
+  if (file.size >= READ_IN_WORKER_BYTES) {
+    source.readElsewhere = (job) => readInWorker(() => new Worker(new URL('./read-worker.ts', import.meta.url), { type: 'module' }), file, name, job, count);
+  }
+  return source;
 }
 
 export type FileGroup =
