@@ -3,8 +3,7 @@
 // `--check-receipt`, in CodeWhale's order. The receipt is unsigned (no MAC, no
 // signature): anyone can edit it, so passing these rules is an integrity check
 // against a diff, never evidence of who reviewed. Pure.
-import { toHex } from '../../bytes/hex';
-import { sha256 } from '../../crypto/sha256';
+import { sha256Hex } from '../../crypto/sha256';
 import type { JsonValue } from '../../json/value';
 import { Shape, arr, bool, field, obj, str, strOrNull, uint, uintOrNull } from '../shape';
 
@@ -91,7 +90,7 @@ export function diffFingerprint(diff: Uint8Array, maxChars = DEFAULT_MAX_CHARS):
     out.set(tail, cut);
     bytes = out;
   }
-  return `sha256:${toHex(sha256(bytes))}`;
+  return `sha256:${sha256Hex(bytes)}`;
 }
 
 export type ReviewStatus = 'valid' | 'diff_mismatch' | 'unresolved_risk' | 'unsupported_schema' | 'check_failed' | 'invalid';

@@ -3,11 +3,11 @@
 // `tool_name|args_json|result|secs`. The key is ephemeral (in memory, per
 // receipt scope), so nobody but the runtime can recompute a real one; with a
 // key the user supplies (tests, debugging) we recompute it exactly. Pure.
+import { fromBase64, toBase64 } from '../../bytes/hex';
 import { type JsonValue, JsonNumber } from '../../json/value';
 
 export const ZC_PREFIX = 'zc-receipt-';
 const TAG_CHARS = 43;
-const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** A 32-byte tag leaves the last character's low two bits unused: canonical ones end in these. */
 const CANONICAL_LAST = 'AEIMQUYcgkosw048';
 const U64_MAX = 2n ** 64n - 1n;
@@ -33,47 +33,21 @@ export function parseZcReceipt(s: string): ZcParsed {
   const timestamp = BigInt(secs);
   if (timestamp > U64_MAX) return { ok: false, reason: `its timestamp ${secs} is larger than a u64` };
   if (tag.includes('=')) return { ok: false, reason: 'its tag is padded with "=" (ZeroClaw writes base64url without padding)' };
-  const bad = [...tag].find((c) => !B64URL.includes(c));
+  const bad = /[^A-Za-z0-9_-]/.exec(tag)?.[0];
   if (bad !== undefined) return { ok: false, reason: `its tag holds ${JSON.stringify(bad)}, which is not base64url (A–Z, a–z, 0–9, "-", "_")` };
   if (tag.length !== TAG_CHARS) return { ok: false, reason: `its tag has ${tag.length} characters; a 32-byte HMAC-SHA256 tag has ${TAG_CHARS}` };
   if (!CANONICAL_LAST.includes(tag[TAG_CHARS - 1]!)) {
     return { ok: false, reason: `its tag's last character "${tag[TAG_CHARS - 1]}" is not canonical: a 32-byte tag ends in one of ${CANONICAL_LAST}` };
   }
-  return { ok: true, timestamp, tag: fromBase64Url(tag) };
-}
-
-/** Unpadded base64url, already checked to be 43 canonical characters: 32 bytes. */
-function fromBase64Url(s: string): Uint8Array {
-  const out = new Uint8Array(32);
-  let bits = 0;
-  let acc = 0;
-  let at = 0;
-  for (const c of s) {
-    acc = (acc << 6) | B64URL.indexOf(c);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[at++] = (acc >> bits) & 0xff;
-    }
-  }
-  return out;
+  // 43 canonical characters: standard base64 of 32 bytes once padded (the project's strict decoder).
+  const bytes = fromBase64(`${tag.replace(/-/g, '+').replace(/_/g, '/')}=`);
+  if (bytes === null) return { ok: false, reason: 'its tag is not canonical base64url' };
+  return { ok: true, timestamp, tag: bytes };
 }
 
 /** Unpadded base64url of bytes (the tag's form). */
 export function toBase64Url(bytes: Uint8Array): string {
-  let out = '';
-  let bits = 0;
-  let acc = 0;
-  for (const b of bytes) {
-    acc = ((acc << 8) | b) & 0xffff;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += B64URL[(acc >> bits) & 63];
-    }
-  }
-  if (bits > 0) out += B64URL[(acc << (6 - bits)) & 63];
-  return out;
+  return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 export type ArgsJson = { ok: true; text: string } | { ok: false; reason: string };
@@ -114,19 +88,12 @@ function byCodePoint(a: string, b: string): number {
   return x.length - y.length;
 }
 
-const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** serde_json's escaping: the short escapes, other control characters as lowercase \u00xx, everything else raw. */
-function quote(s: string): string {
-  let out = '"';
-  for (const c of s) {
-    const short = SHORT_ESCAPES[c];
-    if (short !== undefined) out += short;
-    else if (c < ' ') out += `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-    else out += c;
-  }
-  return `${out}"`;
-}
+/**
+ * serde_json's escaping: the short escapes, other control characters as lowercase \u00xx, everything
+ * else raw. JSON.stringify writes exactly that for a well-formed string (the parser refuses lone
+ * surrogates, the one case where they differ).
+ */
+const quote = (s: string): string => JSON.stringify(s);
 
 const I64_MIN = -(2n ** 63n);
 
