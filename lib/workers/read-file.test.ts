@@ -7,20 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { type ReadJob, type SourceFile, readRecords } from '../sources/package';
 import type { RecordEvent } from '../sources/records';
 import { testdataPath } from '../testutil/testdata';
-import { type ReadPort, type ReadRequest, type ReadResponse, readInWorker, serveRead } from './read-file';
+import { type ReadPort, type ReadRequest, type ReadResponse, type ReadWorker, readInWorker, serveRead } from './read-file';
 
 const MiB = 1024 * 1024;
-
-interface Reader extends ReadPort<ReadRequest, ReadResponse> {
-  terminate(): void;
-  onerror: ((e: ErrorEvent) => void) | null;
-}
 
 /**
  * A reader worker in this thread: every message crosses as a structured clone, asynchronously
  * (`cloneRequests` false: the log worker's requests cross as they are, for a stand-in Blob).
  */
-function inProcessReader(seen: { terminated: boolean; ahead: number; maxAhead: number }, cloneRequests = true): Reader {
+function inProcessReader(seen: { terminated: boolean; ahead: number; maxAhead: number }, cloneRequests = true): ReadWorker {
   const worker: ReadPort<ReadResponse, ReadRequest> = {
     onmessage: null,
     postMessage(m, transfer) {
@@ -30,7 +25,7 @@ function inProcessReader(seen: { terminated: boolean; ahead: number; maxAhead: n
       setTimeout(() => reader.onmessage?.({ data } as MessageEvent<ReadResponse>));
     },
   };
-  const reader: Reader = {
+  const reader: ReadWorker = {
     onmessage: null,
     onerror: null,
     postMessage(m) {

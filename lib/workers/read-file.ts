@@ -34,6 +34,12 @@ export interface ReadPort<Out, In> {
   onmessage: ((e: MessageEvent<In>) => void) | null;
 }
 
+/** The log worker's handle on a reader worker (a Worker, or an in-process stand-in). */
+export interface ReadWorker extends ReadPort<ReadRequest, ReadResponse> {
+  terminate(): void;
+  onerror: ((e: ErrorEvent) => void) | null;
+}
+
 export function eventsToWire(events: readonly RecordEvent[]): WireEvents {
   const n = events.length;
   const w: WireEvents = { kinds: new Uint8Array(n), lines: new Float64Array(n), starts: new Float64Array(n), ends: new Float64Array(n), texts: new Array<string>(n) };
@@ -122,7 +128,7 @@ export function serveRead(port: ReadPort<ReadResponse, ReadRequest>): void {
  * ends, early or not. A read error keeps its name and message.
  */
 export async function* readInWorker(
-  spawn: () => ReadPort<ReadRequest, ReadResponse> & { terminate(): void; onerror: ((e: ErrorEvent) => void) | null },
+  spawn: () => ReadWorker,
   blob: Blob,
   name: string,
   job: ReadJob,
