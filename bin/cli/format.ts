@@ -24,6 +24,13 @@ function checkTable(items: { checks: Record<string, string>; details?: Record<st
   return rows.length ? table(rows) : ['  (none)'];
 }
 
+const FAMILIES: { name: string; types: string[]; note?: string }[] = [
+  { name: 'Chio', types: ['tool', 'child', 'http'] },
+  { name: 'ZeroClaw', types: ['zeroclaw'], note: 'HMAC tags, verifiable only with the runtime\'s ephemeral key (--hmac-key)' },
+  { name: 'CodeWhale review', types: ['codewhale-review'], note: 'unsigned: integrity against the diff (--diff), not authenticity' },
+  { name: 'CodeWhale turn', types: ['codewhale-turn'], note: 'unsigned draft: internal consistency, not authenticity' },
+];
+
 export function formatSummary(report: VerificationReport, paths: string[]): string {
   const lines: string[] = [];
   const s = report.summary;
@@ -31,7 +38,16 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   lines.push(`Result: ${report.ok ? 'OK, nothing failed' : 'FAILED'}`);
   lines.push('');
   lines.push(`Receipts: ${s.receipts} (verified ${s.verified}, failed ${s.failed}, unverified ${s.unverified})`);
-  lines.push(...checkTable(report.receipts));
+  const families = FAMILIES.map((f) => ({ ...f, receipts: report.receipts.filter((r) => f.types.includes(r.type)) })).filter((f) => f.receipts.length > 0);
+  if (families.length === 1 && families[0]!.name === 'Chio') lines.push(...checkTable(report.receipts));
+  else {
+    // Several runtimes: each its own counts and checks, and what its receipts can prove.
+    for (const f of families) {
+      const n = (v: string) => f.receipts.filter((r) => r.verdict === v).length;
+      lines.push(`  ${f.name}: ${f.receipts.length} (verified ${n('verified')}, failed ${n('failed')}, unverified ${n('unverified')})${f.note ? `: ${f.note}` : ''}`);
+      lines.push(...checkTable(f.receipts).map((l) => `  ${l}`));
+    }
+  }
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   lines.push(`Checkpoints: ${s.checkpoints} (verified ${s.checkpoints - cpFailed}, failed ${cpFailed})`);
   if (report.checkpoints.length) lines.push(...checkTable(report.checkpoints));

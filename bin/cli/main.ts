@@ -1,4 +1,4 @@
-// `receipt-audit verify <path>… [--trust-key HEX]… [--trust-file FILE] [--json]`
+// `receipt-audit verify <path>… [--trust-key HEX]… [--trust-file FILE] [--hmac-key HEX] [--diff FILE] [--json]`
 // (contract §8). Exit 0 when the log is ok, 1 when anything failed, 2 for
 // usage errors and unreadable or unrecognized input (one clear line on stderr).
 import { statSync } from 'node:fs';
@@ -18,17 +18,31 @@ import { parseTrustEntries, toPinnedKeys } from '../../lib/trust/trust-file';
 import { formatSummary } from './format';
 import { type InputKind, nodeDir, nodeFile, readOptional, sniff } from './node-source';
 import { sha256Ready } from '../../lib/crypto/sha256';
+import { fromHex } from '../../lib/bytes/hex';
+import type { DialectOptions } from '../../lib/dialects/audit';
+import { diffFingerprint } from '../../lib/dialects/codewhale/review';
 
-const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE] [--json]
+const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE]
+                             [--hmac-key HEX] [--diff FILE [--diff-max-chars N]] [--json]
 
 Verifies Chio receipt logs: evidence-package folders, NDJSON/JSON files and
-Chio SQLite receipt stores. Several paths are verified as one log.
+Chio SQLite receipt stores. Several paths are verified as one log. ZeroClaw and
+CodeWhale receipts load with them: tool-call records, chat transcripts
+(JSON/NDJSON), runtime-trace logs, replies and terminal logs (.txt, .log,
+.md), CodeWhale review and turn receipts.
 
   --trust-key HEX    pin a kernel key (repeatable); receipts and checkpoints
                      signed by other keys fail signer_trusted
   --trust-file FILE  pin keys from a JSON list of
                      {"key", "label"?, "not_before"?, "not_after"?}
                      (validity window in Unix seconds or ISO 8601, inclusive)
+  --hmac-key HEX     ZeroClaw's HMAC-SHA256 key, to recompute receipt tags
+                     (the runtime keeps its key in memory only: without it
+                     the signature check is skipped, never passed)
+  --diff FILE        the git diff CodeWhale review receipts were written for
+                     (as \`git diff\` printed it); without it their
+                     diff_fingerprint check is skipped
+  --diff-max-chars N the --max-chars the review ran with (default 200000)
   --json             print the report as one JSON object (contract §8)
 
 Exit status: 0 the log is ok, 1 something failed, 2 usage or unreadable input.`;
@@ -40,6 +54,9 @@ interface Args {
   trustKeys: PinnedKey[];
   trustFiles: string[];
   json: boolean;
+  hmacKey?: string;
+  diff?: string;
+  diffMaxChars?: number;
 }
 
 function parseArgs(argv: string[]): Args | 'help' {
@@ -58,11 +75,19 @@ function parseArgs(argv: string[]): Args | 'help' {
     else if (a === '--trust-key') args.trustKeys.push({ key: value() });
     else if (a.startsWith('--trust-key=')) args.trustKeys.push({ key: a.slice('--trust-key='.length) });
     else if (a === '--trust-file') args.trustFiles.push(value());
+    else if (a === '--hmac-key' || a.startsWith('--hmac-key=')) args.hmacKey = a.includes('=') ? a.slice(a.indexOf('=') + 1) : value();
+    else if (a === '--diff' || a.startsWith('--diff=')) args.diff = a.includes('=') ? a.slice(a.indexOf('=') + 1) : value();
+    else if (a === '--diff-max-chars' || a.startsWith('--diff-max-chars=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : value();
+      if (!/^[1-9][0-9]{0,9}$/.test(v)) throw new UsageError(`--diff-max-chars needs a positive whole number, not ${JSON.stringify(v)}`);
+      args.diffMaxChars = Number(v);
+    }
     else if (a === '--help' || a === '-h') return 'help';
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else args.paths.push(a);
   }
   if (args.paths.length === 0) throw new UsageError('verify needs at least one path');
+  if (args.diffMaxChars !== undefined && args.diff === undefined) throw new UsageError('--diff-max-chars goes with --diff');
   return args;
 }
 
@@ -79,12 +104,28 @@ async function readTrustFile(file: string): Promise<PinnedKey[]> {
 }
 
 /** Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or unknown input. */
-export async function verifyPaths(paths: string[], trust: TrustStore): Promise<VerificationReport> {
-  return (await loadPaths(paths, trust)).finish();
+export async function verifyPaths(paths: string[], trust: TrustStore, dialect: DialectOptions = {}): Promise<VerificationReport> {
+  return (await loadPaths(paths, trust, undefined, dialect)).finish();
+}
+
+/** The key and diff for ZeroClaw and CodeWhale receipts, from the command line's options. */
+async function dialectOptions(args: Args): Promise<DialectOptions> {
+  const options: DialectOptions = {};
+  if (args.hmacKey !== undefined) {
+    const key = args.hmacKey.length > 0 ? fromHex(args.hmacKey) : null;
+    if (!key) throw new UsageError(`--hmac-key must be the key as hex (ZeroClaw's is 32 bytes, 64 hex digits), not ${JSON.stringify(args.hmacKey.slice(0, 80))}`);
+    options.hmacKey = key;
+  }
+  if (args.diff !== undefined) {
+    const bytes = await readOptional(path.resolve(args.diff));
+    if (!bytes) throw new UsageError(`cannot read the diff ${args.diff}`);
+    options.diff = { name: path.basename(args.diff), fingerprint: diffFingerprint(bytes, args.diffMaxChars) };
+  }
+  return options;
 }
 
 /** Reads every path into one verifier, not yet finished (tests also read its checkpoint entries). */
-export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (views: ReceiptView[]) => void): Promise<LogVerifier> {
+export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (views: ReceiptView[]) => void, dialect: DialectOptions = {}): Promise<LogVerifier> {
   // Refuse unreadable or unrecognized input before verifying anything.
   const inputs: { path: string; kind: InputKind }[] = [];
   for (const p of paths) {
@@ -94,7 +135,7 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
     inputs.push({ path: p, kind: s.kind });
   }
   await sha256Ready(); // the WebAssembly SHA-256, before the first record
-  const verifier = new LogVerifier({ trust, ...(onViews ? { onViews } : {}) });
+  const verifier = new LogVerifier({ trust, dialect, ...(onViews ? { onViews } : {}) });
   let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
   for (const [i, input] of inputs.entries()) {
     const abs = path.resolve(input.path);
@@ -134,7 +175,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     const trust = TrustStore.create(keys);
     if (!trust.ok) throw new UsageError(trust.error);
 
-    const report = await verifyPaths(args.paths, trust.store);
+    const report = await verifyPaths(args.paths, trust.store, await dialectOptions(args));
     if (args.json) {
       // In pieces: a million receipts' JSON is longer than one string can be.
       for (const part of reportJsonParts(report)) if (!out.write(part)) await new Promise((resolve) => out.once('drain', resolve));

@@ -5,6 +5,7 @@ import { open, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceDir, SourceFile } from '../../lib/sources/package';
 import { SNIFF_BYTES, findBinary } from '../../lib/sources/text-sniff';
+import { isTextLogName } from '../../lib/sources/records';
 
 const CHUNK = 1 << 20;
 
@@ -73,11 +74,13 @@ export async function sniff(p: string): Promise<{ kind: InputKind; reason?: stri
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
     while (i < bytes.length && [0x20, 0x09, 0x0a, 0x0d].includes(bytes[i]!)) i++;
     if (i < bytes.length && (bytes[i] === 0x7b || bytes[i] === 0x5b)) return { kind: 'json' };
+    // A reply, transcript or terminal log as text: read for ZeroClaw receipts.
+    if (isTextLogName(p) && bytesRead > 0) return { kind: 'json' };
     if (bytesRead === 0 || i === bytes.length) {
       if (/\.(ndjson|jsonl|json)$/i.test(p)) return { kind: 'json' };
       return { kind: 'unknown', reason: 'the file is empty' };
     }
-    return { kind: 'unknown', reason: 'neither NDJSON/JSON (which starts with { or [) nor a SQLite receipt store' };
+    return { kind: 'unknown', reason: 'neither NDJSON/JSON (which starts with { or [), a text log (.txt, .log, .md) nor a SQLite receipt store' };
   } finally {
     await fh.close();
   }

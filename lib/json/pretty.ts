@@ -46,3 +46,18 @@ function write(v: JsonValue, pad: string, step: string, out: string[]): void {
     out.push('\n', pad, '}');
   }
 }
+
+/**
+ * Compact JSON that parseJson reads back to the same tree: keys in source order, numbers exactly
+ * as written (`1.0` stays `1.0`, where canonicalize() would print `1`). For handing a parsed
+ * record to another thread without losing what a dialect's own serializer depends on.
+ */
+export function compactJson(v: JsonValue): string {
+  if (v === null || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof JsonNumber) return v.raw;
+  if (Array.isArray(v)) return `[${v.map(compactJson).join(',')}]`;
+  const parts: string[] = [];
+  for (const [k, item] of v) parts.push(`${JSON.stringify(k)}:${compactJson(item)}`);
+  return `{${parts.join(',')}}`;
+}

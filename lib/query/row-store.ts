@@ -245,18 +245,23 @@ export class RowStore {
    */
   positions(): { posOfRow: Uint32Array; rowAtPos: Uint32Array } {
     if (this.logOrder?.length === this.length) return this.logOrder;
-    // Orders are integers below 2^53: a radix sort of their two 32-bit words.
+    // Orders are integers below 2^53: a radix sort of their two 32-bit words. Receipts of other
+    // runtimes found in one record share its order's [order, order + 1) (lib/dialects/audit.ts):
+    // with any such fraction, a comparison sort (those logs are small).
     const n = this.length;
     const lo = new Uint32Array(n);
     const hi = new Uint32Array(n);
+    let fractional = false;
     for (let i = 0; i < n; i++) {
       const o = this.order[i]!;
+      if (!Number.isInteger(o)) fractional = true;
       lo[i] = o % 2 ** 32;
       hi[i] = Math.floor(o / 2 ** 32);
     }
     const rows = new Uint32Array(n);
     for (let i = 0; i < n; i++) rows[i] = i;
-    const rowAtPos = radixSortRows(rows, lo, hi);
+    const order = this.order;
+    const rowAtPos = fractional ? rows.sort((a, b) => order[a]! - order[b]! || a - b) : radixSortRows(rows, lo, hi);
     const posOfRow = new Uint32Array(n);
     for (let k = 0; k < n; k++) posOfRow[rowAtPos[k]!] = k;
     this.logOrder = { length: n, posOfRow, rowAtPos };

@@ -10,7 +10,7 @@ import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObjec
 import type { RecordRole } from '../verify/intake';
 import type { LogSink } from '../verify/log-sink';
 import { type Problem, makeProblem } from '../verify/problems';
-import { type RecordEvent, splitRecords } from './records';
+import { type RecordEvent, isTextLogName, splitRecords } from './records';
 
 /** A readable file: a Node file, a browser File, or bytes from a server. */
 export interface SourceFile {
@@ -77,7 +77,7 @@ const COUNT_OF_FILE: Record<string, string> = {
 export function roleForFileName(name: string): RecordRole {
   const base = name.split(/[\\/]/).pop() ?? name;
   for (const [file, role] of PACKAGE_FILES) if (base === file) return role;
-  return 'auto';
+  return isTextLogName(base) ? 'text' : 'auto';
 }
 
 interface FileStats {

@@ -363,15 +363,21 @@ export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options:
   else yield { kind: 'record', text, line: 1 };
 }
 
+/** A text file (a reply, a transcript, a terminal log) by its name: read whole, as one text record (role `text`). */
+export function isTextLogName(name: string): boolean {
+  return /\.(txt|log|md)$/i.test(name);
+}
+
 /**
- * Picks the splitter from the file name and its first bytes: `.ndjson`/`.jsonl`
- * are line-delimited; otherwise `[` starts a streamed array, a first line that
+ * Picks the splitter from the file name and its first bytes: `.txt`/`.log`/`.md`
+ * are one text document; `.ndjson`/`.jsonl` are line-delimited; otherwise `[` starts a streamed array, a first line that
  * is a complete JSON object means NDJSON, and anything else is one document.
  * A file whose first block is not text (findBinary) is one `whole` error.
  */
 export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
   const lower = name.toLowerCase();
   const ndjson = lower.endsWith('.ndjson') || lower.endsWith('.jsonl');
+  const text = isTextLogName(name);
   const it = chunks[Symbol.asyncIterator]();
   const head: Uint8Array[] = [];
   let firstByte = -1;
@@ -410,7 +416,9 @@ export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Arr
       }
     },
   };
-  if (ndjson) {
+  if (text) {
+    yield* wholeDocument(replay, options);
+  } else if (ndjson) {
     yield* splitLines(replay, options);
   } else if (firstByte === 0x5b) {
     yield* splitJsonArray(replay, options);

@@ -32,6 +32,19 @@ export type CheckpointCheckName = 'signature' | 'structure' | 'continuity' | 'si
 export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
   'parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'inclusion', 'signer_trusted',
 ];
+/**
+ * Checks of other runtimes' receipts (lib/dialects/audit.ts), reported after `parse` and
+ * `signature` in this order. ZeroClaw: `claims`. CodeWhale review receipts: `schema`,
+ * `diff_fingerprint`, `unresolved_risk`, `checks_run`, `review_gate`. CodeWhale turn receipts:
+ * `schema` and the draft's consistency rules.
+ */
+export const DIALECT_CHECK_ORDER = [
+  'claims', 'schema', 'diff_fingerprint', 'unresolved_risk', 'checks_run', 'review_gate',
+  'reasoning_custody', 'tool_lineage', 'event_sequence', 'approvals', 'duration', 'claim_ceiling',
+] as const;
+export type DialectCheckName = (typeof DIALECT_CHECK_ORDER)[number];
+/** Every receipt check, Chio's then the dialects', in report order. */
+export const ALL_RECEIPT_CHECKS: readonly string[] = [...RECEIPT_CHECK_ORDER, ...DIALECT_CHECK_ORDER];
 export const CHECKPOINT_CHECK_ORDER: CheckpointCheckName[] = ['signature', 'structure', 'continuity', 'signer_trusted'];
 
 /** Reasons a skipped `inclusion` still allows a `verified` verdict (contract §6). */

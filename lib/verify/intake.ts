@@ -23,13 +23,21 @@ export type RecordRole =
   | 'consistency'
   | 'equivocation'
   | 'lineage'
+  /** A text file (`.txt`, `.log`, `.md`): a reply, a transcript or a terminal log, read for ZeroClaw receipts. */
+  | 'text'
   | 'ignore';
 
-export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore'>;
+/** Records of other runtimes (lib/dialects): audited together once the whole log is in. */
+export type DialectKind = 'zc-call' | 'zc-message' | 'zc-trace' | 'zc-text' | 'cw-review' | 'cw-turn';
+export const DIALECT_KINDS: readonly DialectKind[] = ['zc-call', 'zc-message', 'zc-trace', 'zc-text', 'cw-review', 'cw-turn'];
+
+export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind;
 
 export interface LogItem {
   kind: ItemKind;
   value: JsonObject;
+  /** `zc-text`: the text itself (`value` is then empty). */
+  text?: string;
   /** `seq` of the package wrapper or store row, when the record has one. */
   seq?: bigint;
   /** Field path of `value` within the record, for messages. */
@@ -53,6 +61,7 @@ function shapeError(message: string, path = '$'): IntakeResult {
 
 /** Parses and classifies one record. Line numbers in issues are relative to the record. */
 export function intakeRecord(text: string, role: RecordRole): IntakeResult {
+  if (role === 'text') return { ok: true, items: [{ kind: 'zc-text', value: new Map(), text, path: '$' }] };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, issue: parsed.issue };
   const items: LogItem[] = [];
@@ -71,6 +80,25 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
   }
   if (!isJsonObject(v)) return shapeError(`expected a JSON object, found ${jsonTypeName(v)}`, path);
 
+  if (role === 'auto') {
+    // A chat transcript as one document, `{"messages": [...]}`: its messages, in order.
+    const messages = v.get('messages');
+    if (depth === 0 && Array.isArray(messages) && messages.every((m) => isJsonObject(m) && typeof m.get('role') === 'string')) {
+      messages.forEach((m, i) => out.push({ kind: 'zc-message', value: m as JsonObject, path: `${path}.messages[${i}]` }));
+      return null;
+    }
+    // `codewhale review --json`: the receipt it wrote rides in `receipt`.
+    const written = v.get('receipt');
+    if (v.get('mode') === 'review' && isJsonObject(written)) {
+      out.push({ kind: 'cw-review', value: written, path: `${path}.receipt` });
+      return null;
+    }
+    const dialect = dialectOf(v);
+    if (dialect) {
+      out.push({ kind: dialect, value: v, path });
+      return null;
+    }
+  }
   // Evidence-export bundle (`POST /v1/evidence/export`): expand its lists.
   const bundle = v.get('bundle');
   if (role === 'auto' && isJsonObject(bundle) && bundle.has('toolReceipts')) return collectBundle(bundle, `${path}.bundle`, out);
@@ -152,8 +180,26 @@ function classifyReceipt(o: JsonObject, role: RecordRole): ItemKind | IntakeResu
   return 'tool';
 }
 
+/**
+ * Which other runtime's record `o` is, by shape (other-dialects.md): a ZeroClaw tool-call record
+ * `{tool_name, args, result, receipt}` (a string receipt and no signature: never a Chio receipt), a
+ * chat message `{role, content}`, a ZeroClaw LogEvent `{message, attributes}` (runtime-trace.jsonl),
+ * a CodeWhale review receipt (`diff_fingerprint`, or `mode` pre_push_review) or turn receipt
+ * (`schema_id` codewhale.…).
+ */
+export function dialectOf(o: JsonObject): DialectKind | null {
+  if (typeof o.get('receipt') === 'string' && o.has('tool_name') && !o.has('signature')) return 'zc-call';
+  const role = o.get('role');
+  if (typeof role === 'string' && o.has('content') && !o.has('signature')) return 'zc-message';
+  if (isJsonObject(o.get('attributes')) && typeof o.get('message') === 'string' && !o.has('signature')) return 'zc-trace';
+  if (o.has('schema_version') && (o.has('diff_fingerprint') || o.get('mode') === 'pre_push_review')) return 'cw-review';
+  const schemaId = o.get('schema_id');
+  if (typeof schemaId === 'string' && schemaId.startsWith('codewhale.')) return 'cw-turn';
+  return null;
+}
+
 function classify(o: JsonObject, role: RecordRole, path: string): ItemKind | IntakeResult {
-  if (role !== 'auto' && role !== 'ignore') return role;
+  if (role !== 'auto' && role !== 'ignore' && role !== 'text') return role;
   const schema = o.get('schema');
   if (typeof schema === 'string' && TRANSPARENCY_SCHEMAS[schema]) return TRANSPARENCY_SCHEMAS[schema]!;
   if (looksLikeCheckpoint(o)) return 'checkpoint';
@@ -161,5 +207,5 @@ function classify(o: JsonObject, role: RecordRole, path: string): ItemKind | Int
   if (looksLikeChildReceipt(o)) return 'child';
   if (looksLikeHttpReceipt(o)) return 'http';
   if (o.has('tool_name') || o.has('action') || o.has('capability_id')) return 'tool';
-  return shapeError('not a Chio receipt, checkpoint or proof (no recognizable fields)', path);
+  return shapeError('not a Chio receipt, checkpoint or proof, nor a ZeroClaw or CodeWhale record (no recognizable fields)', path);
 }

@@ -4,6 +4,7 @@
 // equivocation, inclusion, transparency records, manifest counts, budget
 // reconciliation, verdicts — then builds the report. The report is ordered by
 // each item's `order`, so it does not depend on which worker finished first.
+import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
 import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
@@ -29,6 +30,9 @@ export class LogAssembler {
   private readonly packageSpaces = new Map<PackageReport, string>();
   private readonly unprovenExpected = new Map<string, bigint>();
   private readonly compactor = new EntryCompactor();
+  /** Other runtimes' records, and once audited (before `finish`), their receipts and problems. */
+  private readonly dialect: DialectItem[] = [];
+  private audit: DialectAudit = { receipts: [], problems: [] };
 
   /**
    * Takes records' results. Receipts and checkpoints may still be waiting for
@@ -47,6 +51,7 @@ export class LogAssembler {
     }
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
+    for (const d of out.dialect) this.dialect.push(d);
     this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);
   }
@@ -90,6 +95,17 @@ export class LogAssembler {
     return this.checkpoints;
   }
 
+  /**
+   * Audits the log's ZeroClaw and CodeWhale records (they need the whole log: a reply's claims
+   * against every tool result), with the key and diff the user supplied. Call once every record
+   * is in, before `finish`, which reports them.
+   */
+  async auditDialects(options: DialectOptions = {}): Promise<DialectAudit> {
+    this.audit = await auditDialects(this.dialect, options);
+    this.dialect.length = 0;
+    return this.audit;
+  }
+
   /** `onReceipt`: see buildReport (the report's receipts, one at a time, instead of in the report). */
   finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void): VerificationReport {
     // Workers deliver in any order; every decision below reads entries in log order.
@@ -105,6 +121,7 @@ export class LogAssembler {
     const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
     this.problems.push(...this.inclusion.finish(this.receipts, verified));
     this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
+    this.problems.push(...this.audit.problems);
     this.checkUnprovenCounts();
     const finance = reconcileBudgets(this.financeInputs());
     // Receipts by id, built only when a break needs locating (at a million receipts the map alone is tens of MB).
@@ -118,7 +135,8 @@ export class LogAssembler {
     for (const m of finance.malformed) {
       this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(find(m.receipt_id))));
     }
-    return buildReport({ receipts: this.receipts, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
+    const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
+    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
   }
 
   /** The manifest count of unproven tool receipts, against the proofs actually in the package. */

@@ -2,6 +2,7 @@
 // tests: records stream in, RecordVerifier checks each one at once (signatures
 // run concurrently, many in flight), LogAssembler evaluates the whole log on
 // `finish()`. The browser runs the same two halves, the first in Web Workers.
+import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { TrustStore } from '../trust/trust-store';
 import type { CheckpointEntry } from './entries';
 import { LogAssembler } from './log-assembler';
@@ -19,6 +20,8 @@ export interface LogVerifierOptions {
   maxInFlight?: number;
   /** Receives each record's display fields (ReceiptView) once its checks settle, as the browser's workers send them. */
   onViews?: (views: ReceiptView[]) => void;
+  /** ZeroClaw's HMAC key and the diff for CodeWhale review receipts, when the user supplies them. */
+  dialect?: DialectOptions;
 }
 
 export class LogVerifier implements LogSink {
@@ -26,6 +29,8 @@ export class LogVerifier implements LogSink {
   private readonly maxInFlight: number;
   private readonly records: RecordVerifier;
   private readonly onViews: ((views: ReceiptView[]) => void) | undefined;
+  private readonly dialectOptions: DialectOptions;
+  private audit: DialectAudit | null = null;
   private readonly assembler = new LogAssembler();
   private pending: Promise<void>[] = [];
   private recordCount = 0;
@@ -35,6 +40,7 @@ export class LogVerifier implements LogSink {
     this.trust = options.trust ?? TrustStore.empty();
     this.maxInFlight = options.maxInFlight ?? 1024;
     this.onViews = options.onViews;
+    this.dialectOptions = options.dialect ?? {};
     this.records = new RecordVerifier(this.trust, { views: this.onViews !== undefined });
   }
 
@@ -87,7 +93,14 @@ export class LogVerifier implements LogSink {
     this.assertOpen();
     this.finished = true;
     await this.settle();
+    this.audit = await this.assembler.auditDialects(this.dialectOptions);
+    if (this.onViews && this.audit.receipts.length > 0) this.onViews(this.audit.receipts.map((r) => r.view));
     return this.assembler.finish(!this.trust.isEmpty, onReceipt);
+  }
+
+  /** After `finish`: the ZeroClaw and CodeWhale receipts with their rows and facts. */
+  get dialectAudit(): DialectAudit | null {
+    return this.audit;
   }
 
   private assertOpen(): void {

@@ -12,7 +12,7 @@ import type { RecordRole } from './intake';
 import { checkpoint, genAReceipt, goodLog, keyFromSeed, leafOf, ndjson, proof, writePackage } from '../testutil/forge';
 import { loadPackage } from '../sources/package';
 import { nodeDir } from '../../bin/cli/node-source';
-import { readTestdataJson } from '../testutil/testdata';
+import { readTestdataJson, readTestdataText as readTestdata } from '../testutil/testdata';
 
 interface Rec {
   value: unknown;
@@ -294,6 +294,42 @@ describe('every problem code of the contract', () => {
     expect(r.finance.budgets[0]!.charged).toBe(175n);
     expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
     mark('reconciliation_break');
+  });
+
+  const A = 'zc-receipt-1711547700-o-VeWF6HDZEymxexr5E8vjz_SSpj0-2oImTkQeDgeBY';
+  const FORGED = 'zc-receipt-1711547700-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+  it('fabricated_tool_call: a reply lists a ZeroClaw receipt no tool result of its turn carries; the rest verifies', async () => {
+    const transcript = [
+      { role: 'user', content: 'what day is it?' },
+      { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"command":"date"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: `Mon Mar 27\n\n[receipt: ${A}]` },
+      { role: 'assistant', content: `Monday, and I checked the weather too.\n\n---\nTool receipts:\n  shell: ${A}\n  weather: ${FORGED}` },
+    ];
+    const r = await verify([{ value: good(1) }, ...transcript.map((value) => ({ value }))]);
+    expectProblem(r, 'fabricated_tool_call', { line: 5, receipt_id: FORGED });
+    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([['tool', 'verified'], ['zeroclaw', 'unverified'], ['zeroclaw', 'failed']]);
+    expect(r.receipts[1]!.checks).toEqual({ parse: 'pass', signature: 'skipped', claims: 'pass' });
+    expect(r.receipts[2]!.details!.claims).toMatch(/weather: .*which no tool result carries: a fabricated tool call/);
+    mark('fabricated_tool_call');
+  });
+
+  it('review_gate_failed: a CodeWhale review receipt with unresolved risk would not pass --check-receipt', async () => {
+    const review = JSON.parse(readTestdata('codewhale/synthesized/review-receipt.unresolved-warning.json')) as unknown;
+    const r = await verify([{ value: good(1) }, { value: review }]);
+    expectProblem(r, 'review_gate_failed', { line: 2 });
+    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([['tool', 'verified'], ['codewhale-review', 'failed']]);
+    expect(r.receipts[1]!.checks.signature).toBe('skipped');
+    mark('review_gate_failed');
+  });
+
+  it('turn_receipt_inconsistent: a CodeWhale turn receipt that exported raw reasoning', async () => {
+    const turn = JSON.parse(readTestdata('codewhale/conformance-receipt-v0.draft-example.json')) as { reasoning_custody: { raw_reasoning_exported: boolean } };
+    turn.reasoning_custody.raw_reasoning_exported = true;
+    const r = await verify([{ value: turn }, { value: good(2) }]);
+    expectProblem(r, 'turn_receipt_inconsistent', { line: 1 });
+    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([['codewhale-turn', 'failed'], ['tool', 'verified']]);
+    expect(r.receipts[0]!.checks.reasoning_custody).toBe('fail');
+    mark('turn_receipt_inconsistent');
   });
 
   it('covers the closed list', () => {

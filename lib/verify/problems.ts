@@ -20,12 +20,19 @@ export const PROBLEM_SEVERITY = {
   unsigned_field: 'warning',
   legacy_canonicalization: 'warning',
   reconciliation_break: 'warning',
+  fabricated_tool_call: 'error',
+  review_gate_failed: 'error',
+  turn_receipt_inconsistent: 'error',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_SEVERITY;
 export type Severity = 'error' | 'warning';
 
 export const PROBLEM_CODES = Object.keys(PROBLEM_SEVERITY) as ProblemCode[];
+/** Raised only for other runtimes' receipts (lib/dialects/audit.ts): claims, review gates, turn receipts. */
+export const DIALECT_PROBLEM_CODES: readonly ProblemCode[] = ['fabricated_tool_call', 'review_gate_failed', 'turn_receipt_inconsistent'];
+/** The codes Chio logs can raise (the adversarial corpus of Chio logs must require each). */
+export const CHIO_PROBLEM_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((c) => !DIALECT_PROBLEM_CODES.includes(c));
 
 /** A short plain-English headline per code; the problem's message adds the specifics. */
 export const PROBLEM_TITLE: Record<ProblemCode, string> = {
@@ -47,6 +54,9 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   unsigned_field: 'Receipt carries fields that are not signed',
   legacy_canonicalization: 'Signature matched only under the old escaping rule',
   reconciliation_break: 'Budget does not reconcile',
+  fabricated_tool_call: 'A reply claims a tool call no tool result backs',
+  review_gate_failed: 'CodeWhale review receipt would not let the push through',
+  turn_receipt_inconsistent: 'CodeWhale turn receipt contradicts itself',
 };
 
 export interface Problem {

@@ -6,25 +6,26 @@
 // report stays byte-identical to the command line's. The ids do not travel:
 // the page has every receipt's id already, in the explorer's rows (see
 // RowStore.reportId), and a million of them again cost about 150 MB.
-import { type CheckStatus, RECEIPT_CHECK_ORDER } from './check';
+import { ALL_RECEIPT_CHECKS, type CheckStatus, RECEIPT_CHECK_ORDER } from './check';
 import type { Verdict } from './entries';
 import type { ReportReceipt } from './report';
 
-const TYPES: readonly ReportReceipt['type'][] = ['tool', 'child', 'http'];
+const TYPES: readonly ReportReceipt['type'][] = ['tool', 'child', 'http', 'zeroclaw', 'codewhale-review', 'codewhale-turn'];
 const GENERATIONS = [undefined, 'A', 'B'] as const;
 const VERDICTS: readonly Verdict[] = ['verified', 'failed', 'unverified'];
 const STATUSES: readonly (CheckStatus | undefined)[] = [undefined, 'pass', 'fail', 'skipped'];
-const C = RECEIPT_CHECK_ORDER.length;
 
 export interface ReceiptColumns {
   length: number;
+  /** The checks a receipt row has room for, in report order: Chio's, and the dialects' when the log has their receipts. */
+  checkNames: readonly string[];
   type: Uint8Array;
   generation: Uint8Array;
   verdict: Uint8Array;
   /** seq, when hasSeq. */
   seq: BigUint64Array;
   hasSeq: Uint8Array;
-  /** Row-major, RECEIPT_CHECK_ORDER.length per receipt: index into [absent, pass, fail, skipped]. */
+  /** Row-major, checkNames.length per receipt: index into [absent, pass, fail, skipped]. */
   checks: Uint8Array;
   /** Same layout: index into `strings` (0 = no detail), as wide as the table needs. */
   details: Uint8Array | Uint16Array | Uint32Array;
@@ -51,10 +52,13 @@ export class ReceiptColumnsEncoder {
   private readonly strings: string[] = [''];
   private readonly index = new Map<string, number>();
   private cols: Pick<ReceiptColumns, Grown>;
+  private readonly names: readonly string[];
 
-  constructor(expected = 0) {
+  /** `dialects`: the log has ZeroClaw or CodeWhale receipts, so rows also hold their checks (a Chio-only log pays nothing for them). */
+  constructor(expected = 0, dialects = false) {
     this.capacity = expected;
-    this.cols = allocate(expected);
+    this.names = dialects ? ALL_RECEIPT_CHECKS : RECEIPT_CHECK_ORDER;
+    this.cols = allocate(expected, this.names.length);
   }
 
   add(r: ReportReceipt): void {
@@ -68,7 +72,8 @@ export class ReceiptColumnsEncoder {
       cols.seq[i] = r.seq;
       cols.hasSeq[i] = 1;
     }
-    RECEIPT_CHECK_ORDER.forEach((name, k) => {
+    const C = this.names.length;
+    this.names.forEach((name, k) => {
       const s = r.checks[name];
       if (s !== undefined) cols.checks[i * C + k] = STATUSES.indexOf(s);
       const d = r.details?.[name];
@@ -82,9 +87,11 @@ export class ReceiptColumnsEncoder {
   finish(): ReceiptColumns {
     const n = this.n;
     const c = this.cols;
-    if (n === this.capacity) return { length: n, ...c, strings: this.strings };
+    const C = this.names.length;
+    if (n === this.capacity) return { length: n, checkNames: this.names, ...c, strings: this.strings };
     return {
       length: n,
+      checkNames: this.names,
       type: c.type.slice(0, n),
       generation: c.generation.slice(0, n),
       verdict: c.verdict.slice(0, n),
@@ -117,15 +124,15 @@ export class ReceiptColumnsEncoder {
 
   private grow(): void {
     this.capacity = Math.max(1024, this.capacity * 2);
-    const next = allocate(this.capacity);
+    const next = allocate(this.capacity, this.names.length);
     const Details = this.cols.details.constructor as new (n: number) => ReceiptColumns['details'];
-    next.details = new Details(this.capacity * C);
+    next.details = new Details(this.capacity * this.names.length);
     for (const k of Object.keys(next) as Grown[]) (next[k] as { set(a: ArrayLike<number | bigint>): void }).set(this.cols[k] as ArrayLike<number | bigint>);
     this.cols = next;
   }
 }
 
-function allocate(n: number): Pick<ReceiptColumns, Grown> {
+function allocate(n: number, C: number): Pick<ReceiptColumns, Grown> {
   return {
     type: new Uint8Array(n),
     generation: new Uint8Array(n),
@@ -153,6 +160,7 @@ const sharedChecks = new WeakMap<ReceiptColumns, Map<string, Pick<ReportReceipt,
 export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: number, out: ReportReceipt[], idAt: IdAt): void {
   let shared = sharedChecks.get(cols);
   if (!shared) sharedChecks.set(cols, (shared = new Map()));
+  const C = cols.checkNames.length;
   for (let i = from; i < to; i++) {
     let key = '';
     for (let k = 0; k < C; k++) key += `${cols.checks[i * C + k]!},${cols.details[i * C + k]!};`;
@@ -164,7 +172,7 @@ export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: numbe
       for (let k = 0; k < C; k++) {
         const s = STATUSES[cols.checks[i * C + k]!];
         if (s === undefined) continue;
-        const name = RECEIPT_CHECK_ORDER[k]!;
+        const name = cols.checkNames[k]!;
         checks[name] = s;
         const d = cols.details[i * C + k]!;
         if (d !== 0) {

@@ -5,12 +5,13 @@
 import { type JsonValue, isJsonObject } from '../json/value';
 import { parseOracleEvidence } from '../chio/financial';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
+import type { ReportReceiptType } from './report';
 import { encodeGuardTrail, firstFailedGuard } from './guard-trail';
 
 export interface ReceiptView {
   order: number;
   id: string;
-  type: DecodedReceipt['type'];
+  type: ReportReceiptType;
   generation?: 'A' | 'B';
   seq?: string;
   /** Unix seconds (null when beyond what a JS number holds exactly). */

@@ -4,6 +4,8 @@
 // it runs in any number of Web Workers; LogAssembler does the whole-log half.
 // Its output is structured-clone safe: plain objects, bigint, Uint8Array.
 import { canonicalBytes, canonicalBytesPair, canonicalize } from '../json/canonicalize';
+import { compactJson } from '../json/pretty';
+import type { DialectItem } from '../dialects/audit';
 import { leafHash } from '../merkle';
 import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chio/checkpoint';
 import { decodeChildReceipt } from '../chio/child-receipt';
@@ -42,6 +44,8 @@ export interface RecordOutput {
   checkpoints: CheckpointEntry[];
   proofs: ProofEntry[];
   transparency: TransparencyEntry[];
+  /** Records of other runtimes (ZeroClaw, CodeWhale), audited once the whole log is in (lib/dialects/audit.ts). */
+  dialect: DialectItem[];
   problems: Problem[];
   /**
    * Set by packHashes: the one buffer every hash above is a view of. Once the
@@ -52,7 +56,7 @@ export interface RecordOutput {
 }
 
 export function emptyOutput(): RecordOutput {
-  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], problems: [] };
+  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], dialect: [], problems: [] };
 }
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
@@ -119,6 +123,15 @@ export class RecordVerifier {
         return undefined;
       }
       case 'lineage':
+        return undefined;
+      case 'zc-call':
+      case 'zc-message':
+      case 'zc-trace':
+      case 'zc-text':
+      case 'cw-review':
+      case 'cw-turn':
+        // Kept as text that parses back to the same tree (numbers as written: ZeroClaw's MAC input depends on `1.0`).
+        out.dialect.push({ ...located, kind: item.kind, text: item.text ?? compactJson(item.value), path: item.path, space: origin.space });
         return undefined;
     }
   }

@@ -5,9 +5,13 @@ import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, RECEIPT_CHE
 import type { CheckpointEntry, ReceiptEntry, Verdict } from './entries';
 import type { Problem } from './problems';
 
+/** Receipts of other runtimes (lib/dialects/audit.ts). */
+export type DialectReceiptType = 'zeroclaw' | 'codewhale-review' | 'codewhale-turn';
+export type ReportReceiptType = ReceiptEntry['type'] | DialectReceiptType;
+
 export interface ReportReceipt {
   id: string;
-  type: ReceiptEntry['type'];
+  type: ReportReceiptType;
   seq?: bigint;
   generation?: 'A' | 'B';
   verdict: Verdict;
@@ -71,6 +75,8 @@ export function checkpointVerdict(c: CheckpointEntry): 'verified' | 'failed' {
 
 export interface ReportInput {
   receipts: ReceiptEntry[];
+  /** Other runtimes' receipts, already judged (lib/dialects/audit.ts), each at its place in log order. */
+  dialect?: { order: number; report: ReportReceipt }[];
   checkpoints: CheckpointEntry[];
   problems: Problem[];
   packages: PackageReport[];
@@ -86,12 +92,19 @@ export interface ReportInput {
 export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) => void): VerificationReport {
   const receipts: ReportReceipt[] = [];
   const counts: Record<Verdict, number> = { verified: 0, failed: 0, unverified: 0 };
-  for (const entry of [...input.receipts].sort((a, b) => a.order - b.order)) {
-    const r = toReportReceipt(entry, input.trustPinned);
+  const take = (r: ReportReceipt) => {
     counts[r.verdict]++;
     if (onReceipt) onReceipt(r);
     else receipts.push(r);
+  };
+  // Chio's receipts and the others', merged in log order.
+  const dialect = [...(input.dialect ?? [])].sort((a, b) => a.order - b.order);
+  let d = 0;
+  for (const entry of [...input.receipts].sort((a, b) => a.order - b.order)) {
+    while (d < dialect.length && dialect[d]!.order < entry.order) take(dialect[d++]!.report);
+    take(toReportReceipt(entry, input.trustPinned));
   }
+  while (d < dialect.length) take(dialect[d++]!.report);
   const checkpoints = [...input.checkpoints].sort((a, b) => a.order - b.order).map(toReportCheckpoint);
   const problems = [...input.problems].sort(compareProblems);
   const ok =
@@ -101,7 +114,7 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
     problems.every((p) => p.severity !== 'error');
   return {
     ok,
-    summary: { receipts: input.receipts.length, ...counts, checkpoints: checkpoints.length },
+    summary: { receipts: input.receipts.length + dialect.length, ...counts, checkpoints: checkpoints.length },
     receipts,
     checkpoints,
     problems,

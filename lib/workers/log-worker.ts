@@ -18,7 +18,9 @@ import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-column
 import { HttpStatusError, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { chunksOf } from './chunks';
 import { type WorkerLike, VerifyPool } from './pool';
-import { type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
+import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
+import type { DialectOptions } from '../dialects/audit';
+import { diffFingerprint } from '../dialects/codewhale/review';
 
 const post = (m: LogEvent, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
 let pool: VerifyPool | null = null;
@@ -53,8 +55,8 @@ self.onmessage = (e: MessageEvent<LogRequest>) => {
       .then((a) => post({ type: 'bundle', req, answer: a }));
     return;
   }
-  const { sources, trust, serverToken } = e.data;
-  void open(sources, trust, serverToken).catch((err: unknown) => {
+  const { sources, trust, serverToken, dialect } = e.data;
+  void open(sources, trust, serverToken, dialect ?? {}).catch((err: unknown) => {
     if (err instanceof ServerUnauthorized) post({ type: 'unauthorized', tokenSent: serverToken !== undefined });
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   });
@@ -100,7 +102,18 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
   );
 }
 
-async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust'], serverToken: string | undefined): Promise<void> {
+/** The user's key and diff as the audit takes them (the diff's fingerprint, as CodeWhale computes it). */
+async function dialectOptions(inputs: DialectInputs): Promise<DialectOptions> {
+  const options: DialectOptions = {};
+  if (inputs.hmacKey) options.hmacKey = inputs.hmacKey;
+  if (inputs.diff) {
+    const bytes = new Uint8Array(await inputs.diff.data.arrayBuffer());
+    options.diff = { name: inputs.diff.name, fingerprint: diffFingerprint(bytes, inputs.diff.maxChars) };
+  }
+  return options;
+}
+
+async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust'], serverToken: string | undefined, inputs: DialectInputs): Promise<void> {
   const started = performance.now();
   host?.close();
   await sha256Ready();
@@ -218,14 +231,26 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     post({ type: 'progress', progress: progress('assembling') });
     // The report's receipts go straight into columns: a million report objects never exist at once.
     let columns: ReceiptColumnsEncoder | null = null;
-    const report = await p.finish(trust.length > 0, (r) => (columns ??= new ReceiptColumnsEncoder(p.receiptCount)).add(r));
+    let dialectFacts: DialectFacts[] = [];
+    let dialectCount = 0;
+    const report = await p.finish(
+      trust.length > 0,
+      (r) => (columns ??= new ReceiptColumnsEncoder(p.receiptCount + dialectCount, dialectCount > 0)).add(r),
+      await dialectOptions(inputs),
+      (audit) => {
+        // ZeroClaw and CodeWhale receipts are judged only now: their rows join the explorer's in log order.
+        dialectCount = audit.receipts.length;
+        if (dialectCount > 0) rows.add(audit.receipts.map((r) => r.view));
+        dialectFacts = audit.receipts.map((r) => ({ id: r.report.id, type: r.report.type, facts: r.facts }));
+      },
+    );
     clearInterval(timer);
     sendRows();
     const receipts = (columns ?? new ReceiptColumnsEncoder()).finish();
     const checkpoints = verifiedCheckpoints(p.checkpointEntries);
     // The whole-log state is not needed after this (a shared receipt is read again from `host`).
     if (pool === p) pool = null;
-    post({ type: 'done', report, receipts, progress: progress('done'), verifiedCheckpoints: checkpoints, lineage: lineage.result() }, receiptTransfer(receipts));
+    post({ type: 'done', report, receipts, progress: progress('done'), verifiedCheckpoints: checkpoints, lineage: lineage.result(), dialectFacts }, receiptTransfer(receipts));
   } finally {
     clearInterval(timer);
   }

@@ -4,6 +4,7 @@
 // numbers are given here, in reading order, so the report does not depend on
 // which worker answers first. Takes a worker factory, so it is testable anywhere.
 import type { CheckpointEntry } from '../verify/entries';
+import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { LogAssembler } from '../verify/log-assembler';
 import type { LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
@@ -121,11 +122,12 @@ export class VerifyPool implements LogSink {
   }
 
   /** Sends what is left, waits for every batch, and evaluates the whole log (`onReceipt`: see LogAssembler.finish). */
-  async finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void): Promise<VerificationReport> {
+  async finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void, dialect: DialectOptions = {}, onDialect?: (audit: DialectAudit) => void): Promise<VerificationReport> {
     await this.dispatch();
     while (this.waiting.size > 0) await this.nextWake();
     if (this.failure) throw this.failure;
     this.terminate();
+    onDialect?.(await this.assembler.auditDialects(dialect));
     return this.assembler.finish(trustPinned, onReceipt);
   }
 

@@ -65,10 +65,27 @@ export type LogRequest =
    * source's requests (same origin by construction), never with a URL source's. It is not part
    * of `LogSource`, so it never reaches a share link, a label or the stored last source.
    */
-  | { type: 'open'; sources: LogSource[]; trust: PinnedKey[]; serverToken?: string }
+  | { type: 'open'; sources: LogSource[]; trust: PinnedKey[]; serverToken?: string; dialect?: DialectInputs }
   | { type: 'cancel' }
   /** After `done`: one receipt again, with its checkpoint and proof. */
   | { type: 'bundle'; req: number; query: BundleQuery };
+
+/**
+ * What the user supplies for other runtimes' receipts, kept in the page's memory only (never in a
+ * URL, a share link or storage): ZeroClaw's HMAC key, and the diff CodeWhale review receipts are
+ * checked against (`maxChars`: the `--max-chars` the review ran with, default 200,000).
+ */
+export interface DialectInputs {
+  hmacKey?: Uint8Array;
+  diff?: { name: string; data: Blob; maxChars?: number };
+}
+
+/** A ZeroClaw or CodeWhale receipt's labelled facts, for its page (they are not in the report). */
+export interface DialectFacts {
+  id: string;
+  type: string;
+  facts: [string, string][];
+}
 
 export type LogEvent =
   | { type: 'progress'; progress: Progress }
@@ -79,7 +96,7 @@ export type LogEvent =
    * `lineage`: the capability lineage the sources carried. Unsigned context,
    * not part of the report (which stays the command line's, byte for byte).
    */
-  | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[]; lineage: LineageSet }
+  | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[]; lineage: LineageSet; dialectFacts: DialectFacts[] }
   | { type: 'error'; message: string }
   /** This server's API answered 401: a token is needed (`tokenSent` false) or the one sent was refused. */
   | { type: 'unauthorized'; tokenSent: boolean }
