@@ -171,26 +171,43 @@ async function zeroclaw(items: ZcItem[], options: DialectOptions, problems: Prob
   return rows;
 }
 
-/** The tag recomputed with the user's key, from the best copy of the call the log holds (a tool-call record's raw output first). */
+/**
+ * The tag recomputed with the user's key from every copy of the call the log holds. A receipt
+ * belongs to one call: every tool-call record carrying it must recompute (a tampered copy beside
+ * an intact one fails the receipt), and a transcript's copy decides only when it matches, since it
+ * holds the output as the model saw it.
+ */
 async function zcSignature(receipt: string, parsed: { timestamp: bigint; tag: Uint8Array }, calls: ZcCallData[], options: DialectOptions, facts: [string, string][]): Promise<CheckResult> {
   const usable = calls.filter((c) => c.toolName !== undefined && c.args !== undefined && c.result !== undefined).sort((a, b) => (a.via === 'record' ? 0 : 1) - (b.via === 'record' ? 0 : 1));
-  const call = usable[0];
-  if (call) {
-    const args = zeroclawArgsJson(call.args!);
+  const shown = usable[0];
+  if (shown) {
+    const args = zeroclawArgsJson(shown.args!);
     if (args.ok) facts.push(['Arguments (as ZeroClaw serializes them)', args.text]);
-    facts.push([call.via === 'record' ? 'Result' : 'Result (as the model saw it)', call.result!.length > 4000 ? `${call.result!.slice(0, 4000)}… (${call.result!.length} characters)` : call.result!]);
+    facts.push([shown.via === 'record' ? 'Result' : 'Result (as the model saw it)', shown.result!.length > 4000 ? `${shown.result!.slice(0, 4000)}… (${shown.result!.length} characters)` : shown.result!]);
   }
   if (!options.hmacKey) return skipped(KEY_EPHEMERAL);
-  if (!call) return skipped('the log does not hold this call\'s tool name, arguments and output, which the tag covers: load the tool-call records or the transcript with its tool calls');
-  const args = zeroclawArgsJson(call.args!);
-  if (!args.ok) return skipped(`the arguments cannot be serialized as ZeroClaw does: ${args.reason}`);
-  const tag = await hmacSha256(options.hmacKey, zcMacInput(call.toolName!, args.text, call.result!, parsed.timestamp));
-  if (bytesEqual(tag, parsed.tag)) return pass(`HMAC-SHA256 over ${call.toolName}|args|result|${parsed.timestamp} recomputes with the key supplied (from ${call.file}:${call.line})`);
-  if (call.via !== 'record') {
-    // A transcript holds the output after ZeroClaw's truncation and media rewriting, not the raw output it MACed.
-    return skipped(`the tag does not recompute from the transcript at ${call.file}:${call.line}, which holds the output as the model saw it (ZeroClaw may have cut or rewritten it), not the raw output the tag covers; with the tool-call record it can be decided`);
+  if (!shown) return skipped("the log does not hold this call's tool name, arguments and output, which the tag covers: load the tool-call records or the transcript with its tool calls");
+  const key = options.hmacKey;
+  const outcomes = await Promise.all(
+    usable.map(async (call) => {
+      const args = zeroclawArgsJson(call.args!);
+      if (!args.ok) return { call, matches: null, reason: args.reason, tag: null };
+      const tag = await hmacSha256(key, zcMacInput(call.toolName!, args.text, call.result!, parsed.timestamp));
+      return { call, matches: bytesEqual(tag, parsed.tag), reason: '', tag };
+    }),
+  );
+  const where = (c: ZcCallData) => `${c.file}:${c.line}`;
+  const forged = outcomes.find((o) => o.call.via === 'record' && o.matches === false);
+  if (forged) {
+    return fail(`HMAC-SHA256 over ${forged.call.toolName}|args|result|${parsed.timestamp} from the record at ${where(forged.call)}, with the key supplied, gives ${toBase64Url(forged.tag!)}, not the receipt's tag: the call record (tool, arguments, output or time) was changed, the receipt was forged, or the key is not this receipt scope's`);
   }
-  return fail(`HMAC-SHA256 over ${call.toolName}|args|result|${parsed.timestamp} with the key supplied gives ${toBase64Url(tag)}, not the receipt's tag: the call record (tool, arguments, output or time) was changed, the receipt was forged, or the key is not this receipt scope's`);
+  const good = outcomes.find((o) => o.matches === true);
+  if (good) return pass(`HMAC-SHA256 over ${good.call.toolName}|args|result|${parsed.timestamp} recomputes with the key supplied (from ${where(good.call)})`);
+  const unreadable = outcomes.find((o) => o.matches === null);
+  if (unreadable && !outcomes.some((o) => o.matches === false)) return skipped(`the arguments cannot be serialized as ZeroClaw does: ${unreadable.reason}`);
+  // A transcript holds the output after ZeroClaw's truncation and media rewriting, not the raw output it MACed.
+  const seen = outcomes.find((o) => o.matches === false)!.call;
+  return skipped(`the tag does not recompute from the transcript at ${where(seen)}, which holds the output as the model saw it (ZeroClaw may have cut or rewritten it), not the raw output the tag covers; with the tool-call record it can be decided`);
 }
 
 // ---------------------------------------------------------------- CodeWhale

@@ -192,7 +192,7 @@ export function dialectOf(o: JsonObject): DialectKind | null {
   const role = o.get('role');
   if (typeof role === 'string' && o.has('content') && !o.has('signature')) return 'zc-message';
   if (isJsonObject(o.get('attributes')) && typeof o.get('message') === 'string' && !o.has('signature')) return 'zc-trace';
-  if (o.has('schema_version') && (o.has('diff_fingerprint') || o.get('mode') === 'pre_push_review')) return 'cw-review';
+  if (o.has('diff_fingerprint') || o.get('mode') === 'pre_push_review') return 'cw-review';
   const schemaId = o.get('schema_id');
   if (typeof schemaId === 'string' && schemaId.startsWith('codewhale.')) return 'cw-turn';
   return null;
