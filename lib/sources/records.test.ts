@@ -99,3 +99,19 @@ describe('splitRecords picks the format', () => {
     expect(await collect(splitRecords('a.ndjson', chunked(bomLine, 2)))).toEqual([{ kind: 'record', text: '{"a":1}', line: 2, start: 6, end: 13 }]);
   });
 });
+
+describe('text logs (.txt, .log, .md)', () => {
+  it('are one text record whatever they start with: a reply that opens with "{" is not JSON', async () => {
+    const reply = '{thinking} It is Monday.\n\n---\nTool receipts:\n  shell: zc-receipt-1-x';
+    for (const name of ['reply.txt', 'daemon.LOG', 'notes.md']) {
+      expect(await collect(splitRecords(name, chunked(enc.encode(reply), 5))), name).toEqual([{ kind: 'record', text: reply, line: 1 }]);
+    }
+    // The same bytes named .json are split as JSON would be (its first line a record of its own).
+    expect((await collect(splitRecords('reply.json', chunked(enc.encode(reply), 5)))).length).toBe(4);
+  });
+
+  it('past the record limit: one error saying a text log is read whole', async () => {
+    const events = await collect(splitRecords('big.log', chunked(enc.encode('x'.repeat(64)), 16), { maxRecordBytes: 32 }));
+    expect(events).toEqual([{ kind: 'error', line: 1, message: 'document is over 32 bytes; a text log is read whole: split it into smaller files' }]);
+  });
+});

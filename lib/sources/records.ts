@@ -341,15 +341,16 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
   }
 }
 
-/** One JSON document (the whole file is one record, up to the record limit). */
-export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}): AsyncGenerator<RecordEvent> {
+/** One JSON document, or one text file (`text`): the whole file is one record, up to the record limit. */
+export async function* wholeDocument(chunks: AsyncIterable<Uint8Array>, options: SplitOptions = {}, textLog = false): AsyncGenerator<RecordEvent> {
   const max = options.maxRecordBytes ?? MAX_RECORD_BYTES;
+  const hint = textLog ? 'a text log is read whole: split it into smaller files' : 'use NDJSON or a JSON array for large logs';
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of chunks) {
     size += chunk.length;
     if (size > max) {
-      yield { kind: 'error', line: 1, message: `document is over ${formatLimit(max)}; use NDJSON or a JSON array for large logs` };
+      yield { kind: 'error', line: 1, message: `document is over ${formatLimit(max)}; ${hint}` };
       return;
     }
     parts.push(chunk.slice()); // kept past the next chunk: a copy
@@ -417,7 +418,7 @@ export async function* splitRecords(name: string, chunks: AsyncIterable<Uint8Arr
     },
   };
   if (text) {
-    yield* wholeDocument(replay, options);
+    yield* wholeDocument(replay, options, true);
   } else if (ndjson) {
     yield* splitLines(replay, options);
   } else if (firstByte === 0x5b) {
