@@ -157,7 +157,7 @@ async function zeroclaw(items: ZcItem[], options: DialectOptions, problems: Prob
     if (e.claims.length > 0) {
       const failed = e.claims.filter((o) => o.status === 'fail');
       const unchecked = e.claims.filter((o) => o.status === 'skipped');
-      results.claims = failed.length > 0 ? fail(failed.map((o) => o.message).join('; ')) : unchecked.length > 0 ? skipped(unchecked[0]!.message) : pass(`quoted ${e.claims.length} time(s), each time by a reply of the turn whose tool result carries it`);
+      results.claims = failed.length > 0 ? fail(failed.map((o) => o.message).join('; ')) : unchecked.length > 0 ? skipped(unchecked[0]!.message) : pass(`quoted ${e.claims.length} time(s), each quote matching a tool result that carries it`);
       for (const o of e.claims) {
         facts.push([o.claim.via === 'block' ? 'Listed in a Tool receipts block' : 'Quoted in a reply', `${o.claim.file}:${o.claim.line}: ${o.status}${o.status === 'pass' ? '' : `: ${o.message}`}`]);
         if (o.status === 'fail') problems.push(makeProblem('fabricated_tool_call', o.message, { receipt_id: receipt, file: o.claim.file, line: o.claim.line }));

@@ -190,7 +190,7 @@ function classifyReceipt(o: JsonObject, role: RecordRole): ItemKind | IntakeResu
 export function dialectOf(o: JsonObject): DialectKind | null {
   if (typeof o.get('receipt') === 'string' && o.has('tool_name') && !o.has('signature')) return 'zc-call';
   const role = o.get('role');
-  if (typeof role === 'string' && o.has('content') && !o.has('signature')) return 'zc-message';
+  if (typeof role === 'string' && (o.has('content') || o.has('tool_calls')) && !o.has('signature')) return 'zc-message';
   if (isJsonObject(o.get('attributes')) && typeof o.get('message') === 'string' && !o.has('signature')) return 'zc-trace';
   if (o.has('diff_fingerprint') || o.get('mode') === 'pre_push_review') return 'cw-review';
   const schemaId = o.get('schema_id');
