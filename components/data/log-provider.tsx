@@ -5,7 +5,7 @@
 // and re-verifies when the pinned keys change.
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { readApiToken, saveApiToken, syncAddressBar } from './api-token';
-import type { LogSource } from '../../lib/workers/protocol';
+import type { DialectInputs, LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
 import { type Continuity, useCheckpointMemory } from './use-checkpoint-memory';
 import type { RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
@@ -50,6 +50,10 @@ interface LogContextValue {
   exportCheckpoints: () => string;
   /** Keeps this tab's API token for this server's log and opens that log with it again. */
   setApiToken: (token: string) => void;
+  /** ZeroClaw's HMAC key and the CodeWhale diff the open log is verified with (kept in memory only). */
+  dialect: DialectInputs;
+  /** Sets them and verifies the open log again with them. */
+  setDialect: (inputs: DialectInputs) => void;
 }
 
 const LogContext = createContext<LogContextValue | null>(null);
@@ -62,7 +66,9 @@ function restorable(sources: LogSource[]): boolean {
 export function LogProvider({ children }: { children: ReactNode }) {
   const trust = useTrustKeys();
   const messages = useMemo(() => toPinnedKeys(trust.entries), [trust.entries]);
-  const { session, open: openSession, cancel, rows, requestBundle } = useLogSession(messages);
+  // The key and the diff live in this state only: never in a URL, storage, a share link or a request.
+  const [dialect, setDialect] = useState<DialectInputs>({});
+  const { session, open: openSession, cancel, rows, requestBundle } = useLogSession(messages, dialect);
   const last = useRef<LogSource[] | null>(null);
   // The session opener (it carries the pinned keys) the open log was verified with.
   const openedWith = useRef<typeof openSession | null>(null);
@@ -131,7 +137,7 @@ export function LogProvider({ children }: { children: ReactNode }) {
     if (session.status === 'error' && session.auth === 'rejected') saveApiToken(null);
   }, [session]);
 
-  // Whenever the pinned keys change, the open log is verified again under them.
+  // Whenever the pinned keys (or the dialect key or diff) change, the open log is verified again under them.
   useEffect(() => {
     if (!last.current || openedWith.current === openSession) return;
     openedWith.current = openSession;
@@ -142,9 +148,9 @@ export function LogProvider({ children }: { children: ReactNode }) {
     () => ({
       session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustIssue: trust.issue, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
       continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
-      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText,
+      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText, dialect, setDialect,
     }),
-    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText],
+    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

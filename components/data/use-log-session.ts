@@ -3,7 +3,7 @@
 // reads the sources and runs the verify workers), and exposes progress, the
 // streamed receipt rows and the final report. The main thread never verifies.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
+import { type DialectFacts, type DialectInputs, type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
 import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
@@ -27,14 +27,18 @@ export type Session =
       verifiedCheckpoints: VerifiedCheckpoint[];
       /** Capability lineage from the sources: unsigned context, not verified evidence. */
       lineage: LineageSet;
+      /** ZeroClaw and CodeWhale receipts' facts for their pages, by receipt id (not part of the report). */
+      dialectFacts: ReadonlyMap<string, DialectFacts>;
     }
   | { status: 'cancelled'; label: string }
   /** `auth`: this server's API answered 401, without a token (`required`) or to the one sent (`rejected`). */
   | { status: 'error'; label: string; message: string; auth?: 'required' | 'rejected' };
 
 const NO_KEYS: PinnedKey[] = [];
+const NO_DIALECT: DialectInputs = {};
 
-export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
+/** `dialect`: ZeroClaw's HMAC key and the CodeWhale diff, when the user gave them (memory only). */
+export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInputs = NO_DIALECT) {
   const [session, setSession] = useState<Session>({ status: 'idle' });
   const worker = useRef<Worker | null>(null);
   const rows = useRef<RowStore>(new RowStore());
@@ -92,7 +96,8 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
             }
             const report = { ...m.report, receipts };
             rows.current.applyReport(report);
-            setSession({ status: 'done', label, progress: m.progress, report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints, lineage: m.lineage });
+            const dialectFacts = new Map(m.dialectFacts.map((f) => [f.id, f]));
+            setSession({ status: 'done', label, progress: m.progress, report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints, lineage: m.lineage, dialectFacts });
           };
           rebuild();
         } else if (m.type === 'bundle') {
@@ -115,9 +120,9 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS) {
         setSession((s) => (s.status === 'running' ? { status: 'error', label, message: e.message || 'the verification worker failed to start' } : s));
         stop();
       };
-      w.postMessage({ type: 'open', sources, trust, ...(serverToken !== undefined ? { serverToken } : {}) });
+      w.postMessage({ type: 'open', sources, trust, dialect, ...(serverToken !== undefined ? { serverToken } : {}) });
     },
-    [stop, trust],
+    [stop, trust, dialect],
   );
 
   const cancel = useCallback(() => {

@@ -51,6 +51,13 @@ const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'problem', label: 'problem' },
 ];
 
+/** Receipt types by runtime: the explorer filters by runtime through the `type` filter (so a runtime's view is a link too). */
+export const RUNTIMES: { label: string; types: string[] }[] = [
+  { label: 'Chio', types: ['tool', 'child', 'http'] },
+  { label: 'ZeroClaw', types: ['zeroclaw'] },
+  { label: 'CodeWhale', types: ['codewhale-review', 'codewhale-turn'] },
+];
+
 function facetValues(store: RowStore, key: ValueFilter): string[] {
   if (key === 'verdict') return ['verified', 'failed', 'unverified', 'pending'];
   if (key === 'problem') return [...PROBLEM_CODES];
@@ -112,6 +119,16 @@ export function ReceiptExplorer() {
   const sortBy = (column: SortColumn) =>
     setFilter({ ...filter, sort: { column, dir: filter.sort.column === column && filter.sort.dir === 'asc' ? 'desc' : 'asc' } });
 
+  const types = facets.find((f) => f.key === 'type')?.values ?? [];
+  const runtimes = RUNTIMES.filter((r) => r.types.some((t) => types.includes(t)));
+  const typeFilter = [...(filter.values.type ?? [])].sort().join(',');
+  const setRuntime = (r: (typeof RUNTIMES)[number] | null) => {
+    const values = { ...filter.values };
+    if (r) values.type = r.types.filter((t) => types.includes(t));
+    else delete values.type;
+    setFilter({ ...filter, values });
+  };
+
   if (!store) return null;
   const chips = Object.entries(filter.values).flatMap(([k, vs]) => (vs ?? []).map((v) => [k as ValueFilter, v] as const));
   return (
@@ -152,6 +169,25 @@ export function ReceiptExplorer() {
           ))}
         </select>
       </div>
+      {runtimes.length > 1 || runtimes.some((r) => r.label !== 'Chio') ? (
+        <div className="picker-row" role="group" aria-label="Runtime" data-testid="runtime-filter">
+          <span className="muted">Runtime:</span>
+          <button type="button" className={`button${typeFilter === '' ? ' active' : ''}`} onClick={() => setRuntime(null)}>
+            all
+          </button>
+          {runtimes.map((r) => (
+            <button
+              key={r.label}
+              type="button"
+              className={`button${typeFilter === r.types.filter((t) => types.includes(t)).sort().join(',') ? ' active' : ''}`}
+              data-testid={`runtime-${r.label.toLowerCase()}`}
+              onClick={() => setRuntime(r)}
+            >
+              {r.label}
+            </button>
+          ))}
+        </div>
+      ) : null}
       {chips.length > 0 && (
         <p className="chips">
           {chips.map(([k, v]) => (

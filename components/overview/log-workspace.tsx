@@ -9,13 +9,14 @@ import Link from 'next/link';
 import { useLog } from '../data/log-provider';
 import { ApiTokenPrompt } from '../loader/api-token-prompt';
 import { SourcePicker } from '../loader/source-picker';
+import { DialectInputsPanel } from '../loader/dialect-inputs';
 import { VerifyProgress } from '../loader/verify-progress';
 import { CheckpointContinuity, forksOf } from './checkpoint-continuity';
 import { ReportSummary } from './report-summary';
 import { SafeText } from '../ui/safe-text';
 
 export function LogWorkspace() {
-  const { session, open, cancel, ensureOpen, trust, trustIssue, continuity, sources, setApiToken } = useLog();
+  const { session, open, cancel, ensureOpen, trust, trustIssue, continuity, sources, setApiToken, dialect, setDialect } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   return (
     <>
@@ -24,6 +25,7 @@ export function LogWorkspace() {
         busy={session.status === 'running'}
         canAdd={sources !== null && session.status !== 'running'}
       />
+      <DialectInputsPanel value={dialect} onApply={setDialect} />
       {trustIssue && (
         <p role="alert" className="banner bad" data-testid="trust-storage-issue">
           <SafeText text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}: signer_trusted is skipped for every receipt.`} max={400} /> <Link href="/trust">Trust</Link>

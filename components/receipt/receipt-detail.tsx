@@ -15,6 +15,7 @@ import type { RowStore } from '../../lib/query/row-store';
 import { DecisionView, DossierView } from './dossier-view';
 import { SharePanel, sourcesFromParam } from './share-panel';
 import { SafeText } from '../ui/safe-text';
+import { DialectReceipt } from './dialect-receipt';
 
 export const CHECK_LABELS: Record<string, string> = {
   parse: 'parsed strictly (no duplicate keys, lone surrogates or lossy numbers)',
@@ -24,14 +25,34 @@ export const CHECK_LABELS: Record<string, string> = {
   parameter_hash: 'parameter hash recomputes from the parameters',
   inclusion: 'included in a verified checkpoint',
   signer_trusted: 'signed by a pinned key, inside its validity window',
+  // Other runtimes' receipts (lib/dialects/audit.ts).
+  claims: 'every reply quoting it matches a tool result of its turn',
+  schema: 'the schema its runtime writes',
+  diff_fingerprint: 'its diff fingerprint matches the diff supplied',
+  unresolved_risk: 'no unresolved review risk',
+  checks_run: 'every attached check passed',
+  review_gate: "CodeWhale's --check-receipt outcome",
+  reasoning_custody: 'raw reasoning not exported',
+  tool_lineage: 'every tool call has its result',
+  event_sequence: "the turn's events without a gap",
+  approvals: 'no more approval decisions than requests',
+  duration: 'duration matches its start and end',
+  claim_ceiling: 'claims no more than a local receipt',
 };
 
-export function Checklist({ checks, details }: { checks: Record<string, string>; details?: Record<string, string> }) {
+/** The `signature` line of other runtimes' receipts, which is not a Chio signature. */
+const DIALECT_SIGNATURE: Record<string, string> = {
+  zeroclaw: 'HMAC-SHA256 tag recomputes with the key',
+  'codewhale-review': 'signature (there is none)',
+  'codewhale-turn': 'signature (there is none)',
+};
+
+export function Checklist({ checks, details, type }: { checks: Record<string, string>; details?: Record<string, string>; type?: string }) {
   return (
     <ul className="checklist" data-testid="receipt-checks">
       {Object.entries(checks).map(([name, status]) => (
         <li key={name} className={status} data-check={name} data-status={status}>
-          <strong>{status}</strong> {CHECK_LABELS[name] ?? name}
+          <strong>{status}</strong> {(name === 'signature' && type !== undefined ? DIALECT_SIGNATURE[type] : undefined) ?? CHECK_LABELS[name] ?? name}
           {details?.[name] ? <span className="muted"> — <SafeText text={details[name]} max={300} /></span> : null}
         </li>
       ))}
@@ -70,9 +91,11 @@ export function ReceiptDetail({ id }: { id: string }) {
   const report = session.status === 'done' ? session.report : null;
   const entry = useMemo(() => report?.receipts.find((r) => r.id === id), [report, id]);
   const [answer, setAnswer] = useState<BundleAnswer | null>(null);
+  const dialect = entry !== undefined && DIALECT_SIGNATURE[entry.type] !== undefined;
   useEffect(() => {
     setAnswer(null);
-    if (!entry) return;
+    // Other runtimes' receipts are not read again from their source: the audit's facts are their page.
+    if (!entry || DIALECT_SIGNATURE[entry.type] !== undefined) return;
     let live = true;
     void requestBundle({ id, file: entry.file, line: entry.line }).then((a) => live && setAnswer(a));
     return () => {
@@ -98,6 +121,7 @@ export function ReceiptDetail({ id }: { id: string }) {
   }
   const store = rows.current;
   const problems = session.report.problems.filter((p) => p.receipt_id === id);
+  if (dialect) return <DialectReceipt entry={entry} facts={session.dialectFacts.get(id)?.facts ?? []} problems={problems} time={store.time[row]!} label={session.label} />;
   const related = store.related(row);
   const d = dossier?.ok ? dossier.dossier : null;
   return (

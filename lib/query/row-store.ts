@@ -114,8 +114,8 @@ export class RowEncoder {
         d.hasCost[i] = 1;
       }
       for (const c of STRING_COLUMNS) {
-        const value = v[c as keyof ReceiptView] as string | undefined;
-        if (value === undefined) continue;
+        const value = v[c as keyof ReceiptView] as string | null | undefined;
+        if (value === undefined || value === null) continue; // absent (a null kernel key too), never a value of its column
         const map = this.maps[c];
         let code = map.get(value);
         if (code === undefined) {
