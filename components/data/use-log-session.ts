@@ -27,8 +27,12 @@ export type Session =
       verifiedCheckpoints: VerifiedCheckpoint[];
       /** Capability lineage from the sources: unsigned context, not verified evidence. */
       lineage: LineageSet;
-      /** ZeroClaw and CodeWhale receipts' facts for their pages, by receipt id (not part of the report). */
-      dialectFacts: ReadonlyMap<string, DialectFacts>;
+      /**
+       * ZeroClaw and CodeWhale receipts' facts for their pages (not part of the report), by receipt id;
+       * in log order, like the report's receipts, since two receipts can share an id (CodeWhale names a
+       * review by its second and its diff).
+       */
+      dialectFacts: ReadonlyMap<string, DialectFacts[]>;
     }
   | { status: 'cancelled'; label: string }
   /** `auth`: this server's API answered 401, without a token (`required`) or to the one sent (`rejected`). */
@@ -96,7 +100,12 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
             }
             const report = { ...m.report, receipts };
             rows.current.applyReport(report);
-            const dialectFacts = new Map(m.dialectFacts.map((f) => [f.id, f]));
+            const dialectFacts = new Map<string, DialectFacts[]>();
+            for (const f of m.dialectFacts) {
+              const same = dialectFacts.get(f.id);
+              if (same) same.push(f);
+              else dialectFacts.set(f.id, [f]);
+            }
             setSession({ status: 'done', label, progress: m.progress, report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints, lineage: m.lineage, dialectFacts });
           };
           rebuild();

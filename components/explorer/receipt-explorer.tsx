@@ -5,8 +5,9 @@
 // Home/End, Enter opens the receipt.
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PROBLEM_CODES } from '../../lib/verify/problems';
+import { RUNTIMES, type Runtime, isOtherRuntime, runtimeOf } from '../../lib/query/runtimes';
 import { type ExplorerFilter, PRESETS, type Preset, type SortColumn, type ValueFilter, filterFromParams, filterRows, filterToParams, warmSearch, warmSorts } from '../../lib/query/explorer-filter';
 import type { RowStore, StringColumn } from '../../lib/query/row-store';
 import { type WindowGeometry, offsetAt, offsetShowing, scrollHeight, scrollTopFor, visibleRows } from '../../lib/query/row-window';
@@ -16,7 +17,13 @@ import { revealPlain } from '../../lib/text/reveal';
 import { SafeText } from '../ui/safe-text';
 import { formatAmount, formatTime } from './format';
 
-const COLUMNS: { key: SortColumn | 'cost'; label: string; width: string }[] = [
+interface Column {
+  key: SortColumn | 'runtime';
+  label: string;
+  width: string;
+}
+
+const COLUMNS: Column[] = [
   { key: 'time', label: 'time (UTC)', width: '11rem' },
   { key: 'toolServer', label: 'tool server', width: '9rem' },
   { key: 'toolName', label: 'tool', width: '9rem' },
@@ -27,6 +34,16 @@ const COLUMNS: { key: SortColumn | 'cost'; label: string; width: string }[] = [
   { key: 'tenant', label: 'tenant', width: '7rem' },
   { key: 'verdict', label: 'verdict', width: '6rem' },
 ];
+
+/** Whose receipt a row is: a column of its own once the log mixes runtimes (not a sort order). */
+const RUNTIME_COLUMN: Column = { key: 'runtime', label: 'runtime', width: '6.5rem' };
+
+/**
+ * The explorer narrowed to ZeroClaw or CodeWhale receipts: tool server, guard, cost, settlement and
+ * tenant are Chio's and always empty there, so their room goes to the tool and the decision (a
+ * review's target, CodeWhale's --check-receipt status, a turn's status).
+ */
+const OTHER_RUNTIME_COLUMNS: Column[] = [COLUMNS[0]!, RUNTIME_COLUMN, { key: 'toolName', label: 'tool', width: '22rem' }, { key: 'decision', label: 'decision or status', width: '12rem' }, COLUMNS[8]!];
 
 const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'verdict', label: 'verdict' },
@@ -49,13 +66,6 @@ const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'policyHash', label: 'policy hash' },
   { key: 'kernelKey', label: 'signer' },
   { key: 'problem', label: 'problem' },
-];
-
-/** Receipt types by runtime: the explorer filters by runtime through the `type` filter (so a runtime's view is a link too). */
-export const RUNTIMES: { label: string; types: string[] }[] = [
-  { label: 'Chio', types: ['tool', 'child', 'http'] },
-  { label: 'ZeroClaw', types: ['zeroclaw'] },
-  { label: 'CodeWhale', types: ['codewhale-review', 'codewhale-turn'] },
 ];
 
 function facetValues(store: RowStore, key: ValueFilter): string[] {
@@ -119,12 +129,16 @@ export function ReceiptExplorer() {
   const sortBy = (column: SortColumn) =>
     setFilter({ ...filter, sort: { column, dir: filter.sort.column === column && filter.sort.dir === 'asc' ? 'desc' : 'asc' } });
 
+  // The runtime filter is the `type` filter with a runtime's types (so a runtime's view is a link too),
+  // shown once the log holds another runtime's receipts.
   const types = facets.find((f) => f.key === 'type')?.values ?? [];
   const runtimes = RUNTIMES.filter((r) => r.types.some((t) => types.includes(t)));
+  const mixed = runtimes.some((r) => r.id !== 'chio');
+  const typesOf = (r: Runtime) => r.types.filter((t) => types.includes(t));
   const typeFilter = [...(filter.values.type ?? [])].sort().join(',');
-  const setRuntime = (r: (typeof RUNTIMES)[number] | null) => {
+  const setRuntime = (r: Runtime | null) => {
     const values = { ...filter.values };
-    if (r) values.type = r.types.filter((t) => types.includes(t));
+    if (r) values.type = typesOf(r);
     else delete values.type;
     setFilter({ ...filter, values });
   };
@@ -169,25 +183,22 @@ export function ReceiptExplorer() {
           ))}
         </select>
       </div>
-      {runtimes.length > 1 || runtimes.some((r) => r.label !== 'Chio') ? (
-        <div className="picker-row" role="group" aria-label="Runtime" data-testid="runtime-filter">
-          <span className="muted">Runtime:</span>
-          <button type="button" className={`button${typeFilter === '' ? ' active' : ''}`} onClick={() => setRuntime(null)}>
-            all
+      {mixed && (
+        <div className="picker-row" role="group" aria-labelledby="runtime-filter-label" data-testid="runtime-filter">
+          <span className="muted" id="runtime-filter-label">Runtime:</span>
+          <button type="button" className={`button${typeFilter === '' ? ' active' : ''}`} aria-pressed={typeFilter === ''} data-testid="runtime-all" onClick={() => setRuntime(null)}>
+            All
           </button>
-          {runtimes.map((r) => (
-            <button
-              key={r.label}
-              type="button"
-              className={`button${typeFilter === r.types.filter((t) => types.includes(t)).sort().join(',') ? ' active' : ''}`}
-              data-testid={`runtime-${r.label.toLowerCase()}`}
-              onClick={() => setRuntime(r)}
-            >
-              {r.label}
-            </button>
-          ))}
+          {runtimes.map((r) => {
+            const on = typeFilter === [...typesOf(r)].sort().join(',');
+            return (
+              <button key={r.id} type="button" className={`button${on ? ' active' : ''}`} aria-pressed={on} data-testid={`runtime-${r.id}`} onClick={() => setRuntime(r)}>
+                {r.label}
+              </button>
+            );
+          })}
         </div>
-      ) : null}
+      )}
       {chips.length > 0 && (
         <p className="chips">
           {chips.map(([k, v]) => (
@@ -201,7 +212,7 @@ export function ReceiptExplorer() {
         {visible.length.toLocaleString('en-US')} of {store.length.toLocaleString('en-US')} receipts
         {session.status === 'running' ? ' (still verifying: a receipt whose own checks fail shows failed at once, the other verdicts when the whole log is checked)' : ''}
       </p>
-      <ReceiptTable store={store} rows={visible} sort={filter.sort} onSort={sortBy} />
+      <ReceiptTable store={store} rows={visible} sort={filter.sort} onSort={sortBy} columns={columnsFor(mixed, filter.values.type)} />
     </section>
   );
 }
@@ -253,7 +264,17 @@ function useRowWindow(count: number) {
   return { parent, onScroll, scrollToIndex, height: scrollHeight(g), rows: visibleRows(g, at.offset, at.top, 10) };
 }
 
-function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Uint32Array; sort: ExplorerFilter['sort']; onSort: (c: SortColumn) => void }) {
+/** The decision classes the stylesheet colours; any other value (a CodeWhale turn's status is the receipt's own text) gets none. */
+const DECISION_CLASSES = new Set(['allow', 'deny']);
+
+/** The table's columns: Chio's; with the runtime once the log mixes runtimes; other runtimes' own when only theirs are shown. */
+function columnsFor(mixed: boolean, types: readonly string[] | undefined): Column[] {
+  if (!mixed) return COLUMNS;
+  if (types && types.length > 0 && types.every(isOtherRuntime)) return OTHER_RUNTIME_COLUMNS;
+  return [COLUMNS[0]!, RUNTIME_COLUMN, ...COLUMNS.slice(1)];
+}
+
+function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore; rows: Uint32Array; sort: ExplorerFilter['sort']; onSort: (c: SortColumn) => void; columns: Column[] }) {
   const router = useRouter();
   const [active, setActive] = useState(0);
   const view = useRowWindow(rows.length);
@@ -289,12 +310,18 @@ function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Ui
   return (
     <div className="table" role="grid" aria-rowcount={rows.length} aria-label="Receipts" tabIndex={0} onKeyDown={onKey} data-testid="receipt-table">
       <div className="thead" role="row">
-        {COLUMNS.map((c) => (
-          <button key={c.key} type="button" role="columnheader" style={{ width: c.width }} onClick={() => onSort(c.key as SortColumn)} aria-sort={sort.column === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-            {c.label}
-            {sort.column === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-          </button>
-        ))}
+        {columns.map((c) =>
+          c.key === 'runtime' ? (
+            <span key={c.key} role="columnheader" style={{ width: c.width }}>
+              {c.label}
+            </span>
+          ) : (
+            <button key={c.key} type="button" role="columnheader" style={{ width: c.width }} onClick={() => onSort(c.key as SortColumn)} aria-sort={sort.column === c.key ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+              {c.label}
+              {sort.column === c.key ? (sort.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+            </button>
+          ),
+        )}
       </div>
       <div ref={parent} className="tbody" onScroll={view.onScroll}>
         <div style={{ height: view.height, position: 'relative' }}>
@@ -303,6 +330,26 @@ function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Ui
             const id = store.str('id', row)!;
             const verdict = store.verdictOf(row);
             const cost = store.hasCost[row] ? formatAmount(store.cost[row]!, store.str('currency', row)) : store.str('attemptedCost', row) ? `(${store.str('attemptedCost', row)} refused)` : '';
+            const decision = store.str('decision', row);
+            const runtime = runtimeOf(store.str('type', row));
+            // What each column shows for this row (only the columns of the table are rendered).
+            const cells: Partial<Record<Column['key'], () => ReactNode>> = {
+              time: () => formatTime(store.time[row]!),
+              runtime: () => <span className={`runtime-badge ${runtime?.id ?? ''}`}>{runtime?.label ?? store.str('type', row) ?? '—'}</span>,
+              toolServer: () => <Cell text={store.str('toolServer', row) ?? '—'} />,
+              toolName: () => <Cell text={store.str('toolName', row) ?? store.str('operationKind', row) ?? '—'} />,
+              decision: () => <Cell text={decision ?? store.str('receiptKind', row) ?? '—'} />,
+              guard: () => <Cell text={store.str('guard', row) ?? ''} />,
+              cost: () => <Cell text={cost} />,
+              settlement: () => store.str('settlement', row) ?? '',
+              tenant: () => <Cell text={store.str('tenant', row) ?? ''} />,
+              verdict: () => verdict,
+            };
+            const classOf: Partial<Record<Column['key'], string>> = {
+              decision: `decision${decision !== undefined && DECISION_CLASSES.has(decision) ? ` ${decision}` : ''}`,
+              cost: 'num',
+              verdict: `verdict ${verdict}`,
+            };
             return (
               <Link
                 key={item.index}
@@ -319,15 +366,11 @@ function ReceiptTable({ store, rows, sort, onSort }: { store: RowStore; rows: Ui
                 tabIndex={-1}
                 onFocus={() => setActive(item.index)}
               >
-                <span role="gridcell" style={{ width: COLUMNS[0]!.width }}>{formatTime(store.time[row]!)}</span>
-                <span role="gridcell" style={{ width: COLUMNS[1]!.width }}><Cell text={store.str('toolServer', row) ?? '—'} /></span>
-                <span role="gridcell" style={{ width: COLUMNS[2]!.width }}><Cell text={store.str('toolName', row) ?? store.str('operationKind', row) ?? '—'} /></span>
-                <span role="gridcell" style={{ width: COLUMNS[3]!.width }} className={`decision ${store.str('decision', row) ?? ''}`}>{store.str('decision', row) ?? store.str('receiptKind', row) ?? '—'}</span>
-                <span role="gridcell" style={{ width: COLUMNS[4]!.width }}><Cell text={store.str('guard', row) ?? ''} /></span>
-                <span role="gridcell" style={{ width: COLUMNS[5]!.width }} className="num"><Cell text={cost} /></span>
-                <span role="gridcell" style={{ width: COLUMNS[6]!.width }}>{store.str('settlement', row) ?? ''}</span>
-                <span role="gridcell" style={{ width: COLUMNS[7]!.width }}><Cell text={store.str('tenant', row) ?? ''} /></span>
-                <span role="gridcell" style={{ width: COLUMNS[8]!.width }} className={`verdict ${verdict}`}>{verdict}</span>
+                {columns.map((c) => (
+                  <span key={c.key} role="gridcell" style={{ width: c.width }} className={classOf[c.key]} {...(c.key === 'runtime' ? { 'data-runtime': runtime?.id ?? '' } : {})}>
+                    {cells[c.key]?.()}
+                  </span>
+                ))}
               </Link>
             );
           })}

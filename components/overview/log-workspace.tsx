@@ -25,7 +25,7 @@ export function LogWorkspace() {
         busy={session.status === 'running'}
         canAdd={sources !== null && session.status !== 'running'}
       />
-      <DialectInputsPanel value={dialect} onApply={setDialect} />
+      <DialectInputsPanel value={dialect} onApply={setDialect} hasLog={sources !== null} />
       {trustIssue && (
         <p role="alert" className="banner bad" data-testid="trust-storage-issue">
           <SafeText text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}: signer_trusted is skipped for every receipt.`} max={400} /> <Link href="/trust">Trust</Link>

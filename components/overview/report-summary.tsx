@@ -1,16 +1,71 @@
 'use client';
 // What the page verified: verdicts, checkpoints on the log's timeline, per-check
-// totals (never one green tick), signing keys, problems (linked to what they
-// concern) and budgets. Presentational.
+// totals (never one green tick; per runtime when the log mixes Chio receipts
+// with ZeroClaw or CodeWhale ones), signing keys, problems (linked to what
+// they concern) and budgets. Presentational.
+import Link from 'next/link';
 import { useMemo } from 'react';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
-import { checkTotals } from '../../lib/verify/check-totals';
+import { type CheckTotal, checkTotals } from '../../lib/verify/check-totals';
+import { explorerUrl } from '../../lib/query/explorer-filter';
 import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
 import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';
 import { CheckpointTimeline } from './checkpoint-timeline';
 import { ProblemList } from './problem-list';
 import { SafeText } from '../ui/safe-text';
+
+/** The report's receipt families, as the command line's summary splits them (bin/cli/format.ts), with what each can prove. */
+const FAMILIES: { name: string; types: readonly string[]; note: string }[] = [
+  { name: 'Chio', types: ['tool', 'child', 'http'], note: 'Ed25519 signatures by the kernel, inclusion in signed checkpoints.' },
+  { name: 'ZeroClaw', types: ['zeroclaw'], note: "HMAC tags, checkable only with the runtime's ephemeral key (enter it under Other runtimes); without it the tag check is skipped, never passed." },
+  { name: 'CodeWhale review', types: ['codewhale-review'], note: 'Unsigned: integrity against the diff you supply (under Other runtimes), not authenticity.' },
+  { name: 'CodeWhale turn', types: ['codewhale-turn'], note: "Unsigned draft format: internal consistency, not authenticity." },
+];
+
+interface Family {
+  name: string;
+  types: readonly string[];
+  note: string;
+  receipts: ReportReceipt[];
+  verdicts: Record<'verified' | 'failed' | 'unverified', number>;
+  totals: CheckTotal[];
+}
+
+/** The receipts by family, or null when every receipt is Chio's (the summary then stays one table, as before). */
+function byFamily(report: VerificationReport): Family[] | null {
+  const families: Family[] = FAMILIES.map((f) => ({ ...f, receipts: [], verdicts: { verified: 0, failed: 0, unverified: 0 }, totals: [] }));
+  const ofType = new Map(families.flatMap((f) => f.types.map((t) => [t, f] as const)));
+  for (const r of report.receipts) {
+    const f = ofType.get(r.type);
+    if (!f) continue;
+    f.receipts.push(r);
+    f.verdicts[r.verdict]++;
+  }
+  const present = families.filter((f) => f.receipts.length > 0);
+  if (present.every((f) => f.name === 'Chio')) return null;
+  for (const f of present) f.totals = checkTotals(f.receipts);
+  return present;
+}
+
+function CheckTable({ totals }: { totals: CheckTotal[] }) {
+  return (
+    <table className="grid">
+      <thead><tr><th scope="col">check</th><th scope="col">pass</th><th scope="col">fail</th><th scope="col">skipped (why)</th></tr></thead>
+      <tbody>
+        {totals.map((t) => (
+          <tr key={t.name}>
+            <th scope="row">{t.name}</th>
+            <td className={t.pass ? 'good' : ''}>{t.pass}</td>
+            <td className={t.fail ? 'bad' : ''}>{t.fail}</td>
+            {/* Skip reasons of other runtimes' checks can quote the log (a tool name, a receipt): text, revealed. */}
+            <td>{t.skipped.size === 0 ? '–' : [...t.skipped].map(([why, n], i) => <span key={i}>{i > 0 ? '; ' : ''}{n} (<SafeText text={why} max={300} />)</span>)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 /**
  * `forked`: the load contradicts a checkpoint this browser remembers (checkpoint-memory.ts), so
@@ -24,7 +79,8 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
   const linker = useMemo(() => new ProblemLinker(report, coverage), [report, coverage]);
   const groups = useMemo(() => groupProblems(report, linker), [report, linker]);
   // One pass over every receipt's checks (a million at most): once per report, not per render.
-  const totals = useMemo(() => checkTotals(report.receipts), [report]);
+  const families = useMemo(() => byFamily(report), [report]);
+  const totals = useMemo(() => (families === null ? checkTotals(report.receipts) : []), [report, families]);
   return (
     <section data-testid="verify-summary" data-ok={String(ok)} data-fork={String(forked)} data-done="true" data-source={label}>
       <p className={ok ? 'banner ok' : 'banner bad'}>
@@ -38,20 +94,43 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
         <div><dt>checkpoints verified</dt><dd>{s.checkpoints - cpFailed} of {s.checkpoints}</dd></div>
       </dl>
       <CheckpointTimeline coverage={coverage} />
-      <h2>Checks</h2>
-      <table className="grid">
-        <thead><tr><th scope="col">check</th><th scope="col">pass</th><th scope="col">fail</th><th scope="col">skipped (why)</th></tr></thead>
-        <tbody>
-          {totals.map((t) => (
-            <tr key={t.name}>
-              <th scope="row">{t.name}</th>
-              <td className={t.pass ? 'good' : ''}>{t.pass}</td>
-              <td className={t.fail ? 'bad' : ''}>{t.fail}</td>
-              <td>{[...t.skipped].map(([why, n]) => `${n} (${why})`).join('; ') || '–'}</td>
-            </tr>
+      {families === null ? (
+        <>
+          <h2>Checks</h2>
+          <CheckTable totals={totals} />
+        </>
+      ) : (
+        <>
+          <h2>By runtime</h2>
+          <p className="muted">
+            Each runtime&apos;s receipts prove different things, so their checks are counted apart (as <code>receipt-audit verify</code> prints them): a ZeroClaw
+            tag that recomputes is not a Chio signature, and a CodeWhale receipt has no signature at all.
+          </p>
+          <div className="table-scroll">
+            <table className="grid" data-testid="runtime-counts">
+              <thead><tr><th scope="col">runtime</th><th scope="col">receipts</th><th scope="col">verified</th><th scope="col">failed</th><th scope="col">unverified</th><th scope="col">what they can prove</th></tr></thead>
+              <tbody>
+                {families.map((f) => (
+                  <tr key={f.name} data-runtime={f.name}>
+                    <th scope="row"><Link href={explorerUrl({ values: { type: [...f.types] } })}>{f.name}</Link></th>
+                    <td>{f.receipts.length}</td>
+                    <td className={f.verdicts.verified ? 'good' : ''}>{f.verdicts.verified}</td>
+                    <td className={f.verdicts.failed ? 'bad' : ''}>{f.verdicts.failed}</td>
+                    <td>{f.verdicts.unverified}</td>
+                    <td className="muted">{f.note}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {families.map((f) => (
+            <section key={f.name} data-testid="runtime-checks" data-runtime={f.name}>
+              <h2>Checks: {f.name}</h2>
+              <CheckTable totals={f.totals} />
+            </section>
           ))}
-        </tbody>
-      </table>
+        </>
+      )}
       <h2>Signing keys</h2>
       <ul>
         {report.keys.map((k) => (

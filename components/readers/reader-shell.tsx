@@ -7,6 +7,8 @@ import Link from 'next/link';
 import { type ReactNode, useEffect, useMemo } from 'react';
 import type { RowStore } from '../../lib/query/row-store';
 import { type VerifiedScope, verifiedScope } from '../../lib/readers/scope';
+import { explorerUrl } from '../../lib/query/explorer-filter';
+import { RUNTIMES } from '../../lib/query/runtimes';
 import type { VerificationReport } from '../../lib/verify/report';
 import { useLog } from '../data/log-provider';
 import { VerifyProgress } from '../loader/verify-progress';
@@ -41,7 +43,9 @@ export function ReaderShell({ children }: { children: (data: ReaderData) => Reac
   return <>{children({ store, report: done.report, scope, label: done.label })}</>;
 }
 
-/** What a view's numbers stand on: the verified receipts, and what was left out. */
+const OTHER_RUNTIMES_HREF = explorerUrl({ values: { type: RUNTIMES.filter((r) => r.id !== 'chio').flatMap((r) => [...r.types]) } });
+
+/** What a view's numbers stand on: the verified receipts, and what was left out (other runtimes' receipts too). */
 export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: string }) {
   const { failed, unverified, pending } = scope.left;
   const out = failed + unverified + pending;
@@ -61,6 +65,13 @@ export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: st
         '; none left out'
       )}
       .
+      {scope.otherRuntimes > 0 && (
+        <span data-testid="verified-note-other-runtimes">
+          {' '}
+          This view reads Chio receipts (policies, guards, budgets, signers): the log&apos;s {fmt(scope.otherRuntimes)} ZeroClaw and CodeWhale receipts are not part of
+          it (<Link href={OTHER_RUNTIMES_HREF}>see them</Link>).
+        </span>
+      )}
     </p>
   );
 }

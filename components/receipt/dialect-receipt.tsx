@@ -1,83 +1,144 @@
 'use client';
 // The page of a ZeroClaw or CodeWhale receipt: what it can prove first, in
 // plain words, then the log's verdict with one line per check, its problems,
-// and the facts the audit read from it (lib/dialects/audit.ts). Share links
-// re-verify Chio receipts from a signed bundle; these have none, so there is
-// no share panel. Every string from the log renders as text.
+// and the facts the audit read from it (lib/dialects/audit.ts). These receipts
+// are not read again from their source (the audit's facts are their page), and
+// share links re-verify Chio receipts from a signed bundle, which these do not
+// have: no share panel. Every string from the log renders as text (SafeText).
 import Link from 'next/link';
 import { Fragment } from 'react';
-import type { Problem } from '../../lib/verify/problems';
+import { PROBLEM_TITLE, type Problem } from '../../lib/verify/problems';
 import type { ReportReceipt } from '../../lib/verify/report';
+import { useLog } from '../data/log-provider';
 import { formatTime } from '../explorer/format';
+import { DialectInputsPanel } from '../loader/dialect-inputs';
 import { SafeText } from '../ui/safe-text';
 import { Checklist } from './receipt-detail';
 
-const RUNTIME: Record<string, { name: string; proves: string; banner: string }> = {
+const RUNTIME: Record<string, { name: string; banner: string; proves: string; share: string }> = {
   zeroclaw: {
     name: 'ZeroClaw tool receipt',
-    banner:
-      "HMAC tag: checkable only with the runtime's ephemeral key. ZeroClaw keeps its key in memory only, per receipt scope; without it the signature check is skipped, never passed.",
+    banner: "HMAC tag: checkable only with the runtime's ephemeral key; without it the signature check is skipped, never passed.",
     proves:
-      'With the key, the tag shows this tool ran with these arguments and returned this output. Without it, only that the string is well-formed and that the replies quoting it match a tool result of their turn.',
+      'ZeroClaw keeps its key in memory only, one per receipt scope, and never writes it down. With the key, the tag shows this tool ran with these arguments and returned this output; without it, only that the string is well-formed and that the replies quoting it match a tool result of their turn.',
+    share: 'A share link carries a Chio receipt with its signed checkpoint so that someone else can verify it again; a ZeroClaw tag can be checked only by the holder of its key, so this receipt has no share link.',
   },
   'codewhale-review': {
     name: 'CodeWhale review receipt',
     banner: 'Unsigned: an integrity check, not an authenticity check. Anyone can write or edit this receipt.',
     proves: 'Checked against the diff you supply, it shows the review was written for that diff and what it reported; never who reviewed, or that the review happened.',
+    share: 'A share link carries a Chio receipt with its signed checkpoint so that someone else can verify it again; this receipt has no signature to carry, so it has no share link.',
   },
   'codewhale-turn': {
-    name: 'CodeWhale turn receipt (draft)',
+    name: 'CodeWhale turn receipt (draft format)',
     banner: 'Unsigned: an integrity check, not an authenticity check. Anyone can write or edit this receipt.',
     proves: "Its checks are this project's consistency rules for CodeWhale's draft format: whether the receipt agrees with itself, never that the turn happened as it says.",
+    share: 'A share link carries a Chio receipt with its signed checkpoint so that someone else can verify it again; this receipt has no signature to carry, so it has no share link.',
   },
 };
 
-export function DialectReceipt({ entry, facts, problems, time, label }: { entry: ReportReceipt; facts: [string, string][]; problems: Problem[]; time: number; label: string }) {
-  const runtime = RUNTIME[entry.type]!;
+export interface DialectEntry {
+  receipt: ReportReceipt;
+  facts: [string, string][];
+  /** Unix seconds, NaN when the receipt has no usable time. */
+  time: number;
+}
+
+const VERDICT_CLASS: Record<string, string> = { verified: 'ok', failed: 'bad', unverified: 'warn' };
+
+/** What the key or the diff would change for this receipt, when the user has not supplied it. */
+function missingInput(r: ReportReceipt): 'key' | 'diff' | null {
+  if (r.type === 'zeroclaw' && r.checks.signature === 'skipped') return 'key';
+  if (r.type === 'codewhale-review' && r.checks.diff_fingerprint === 'skipped') return 'diff';
+  return null;
+}
+
+/** `entries`: the log's receipts with this id, in log order (two CodeWhale reviews of one diff in one second share it). */
+export function DialectReceipt({ id, entries, problems, label }: { id: string; entries: DialectEntry[]; problems: Problem[]; label: string }) {
+  const { dialect, setDialect, sources } = useLog();
+  const first = entries[0]!.receipt;
+  const runtime = RUNTIME[first.type]!;
+  const missing = entries.map((e) => missingInput(e.receipt)).find((m) => m !== null) ?? null;
+  // One receipt: its parts are the page's sections; several: each receipt is one, its parts below it.
+  const Part = entries.length > 1 ? 'h3' : 'h2';
   return (
-    <article className="receipt">
+    <article className="receipt dialect-receipt" data-type={first.type}>
       <p>
         <Link href="/receipts">← receipts</Link>
       </p>
       <h1>
-        <code><SafeText text={entry.id} max={200} /></code>
+        <code><SafeText text={id} max={200} /></code>
       </h1>
-      <p role="note" className="banner warn" data-testid="dialect-banner">
+      <p className="muted">{runtime.name}</p>
+      <div role="note" className="banner warn" data-testid="dialect-banner">
         <strong>{runtime.banner}</strong>
-      </p>
-      <p data-testid="receipt-verdict" data-verdict={entry.verdict} className={`banner ${entry.verdict === 'verified' ? 'ok' : 'bad'}`}>
-        <strong>{entry.verdict}</strong> — {runtime.name}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />
-        {Number.isNaN(time) ? '' : <>, at {formatTime(time)} UTC</>}. Checked in this browser, in <SafeText text={label} max={120} />.
-      </p>
-      <p className="muted">{runtime.proves}</p>
-      <h2>Checks</h2>
-      <Checklist checks={entry.checks} type={entry.type} {...(entry.details ? { details: entry.details } : {})} />
+      </div>
+      <p>{runtime.proves}</p>
+      {entries.length > 1 && (
+        <p className="banner warn" data-testid="dialect-shared-id">
+          {entries.length} receipts of this log share this id (CodeWhale names a review by the second it was written and its diff): each is shown below, with where it was read.
+        </p>
+      )}
+      {entries.map((e, i) => (
+        <section key={i} className="dialect-entry" data-testid="dialect-entry" data-file={e.receipt.file} data-line={e.receipt.line}>
+          {entries.length > 1 && (
+            <h2>
+              <SafeText text={`${e.receipt.file}:${e.receipt.line}`} max={160} />
+            </h2>
+          )}
+          <p data-testid="receipt-verdict" data-verdict={e.receipt.verdict} className={`banner ${VERDICT_CLASS[e.receipt.verdict] ?? 'bad'}`}>
+            <strong>{e.receipt.verdict}</strong> — {RUNTIME[e.receipt.type]?.name ?? e.receipt.type}, <SafeText text={`${e.receipt.file}:${e.receipt.line}`} max={120} />
+            {Number.isNaN(e.time) ? '' : <>, at {formatTime(e.time)} UTC</>}. Checked in this browser, in <SafeText text={label} max={120} />.
+            {e.receipt.type !== 'zeroclaw' && e.receipt.verdict === 'unverified' ? ' An unsigned receipt is never verified, however its checks come out.' : ''}
+          </p>
+          <Part>Checks</Part>
+          <Checklist checks={e.receipt.checks} type={e.receipt.type} {...(e.receipt.details ? { details: e.receipt.details } : {})} />
+          <Part>What the receipt says</Part>
+          {e.facts.length === 0 ? (
+            <p className="muted">The audit recorded no facts for this receipt.</p>
+          ) : (
+            <dl className="facts dialect-facts" data-testid="dialect-facts">
+              {e.facts.map(([k, v], j) => (
+                <Fragment key={j}>
+                  <dt>
+                    <SafeText text={k} max={80} />
+                  </dt>
+                  <dd>
+                    <SafeText text={v} max={2000} multiline />
+                  </dd>
+                </Fragment>
+              ))}
+            </dl>
+          )}
+        </section>
+      ))}
       {problems.length > 0 && (
         <>
           <h2>Problems</h2>
           <ul data-testid="receipt-problems">
             {problems.map((p, i) => (
-              <li key={i}>
-                <code>{p.code}</code> <SafeText text={`${p.file ?? ''}${p.line !== undefined ? `:${p.line}` : ''}`} max={120} /> <SafeText text={p.message} max={600} />
+              <li key={i} data-code={p.code}>
+                <strong>{PROBLEM_TITLE[p.code]}</strong> <code>{p.code}</code>
+                {p.file !== undefined && (
+                  <>
+                    {' '}
+                    at <SafeText text={`${p.file}${p.line !== undefined ? `:${p.line}` : ''}`} max={120} />
+                  </>
+                )}
+                : <SafeText text={p.message} max={600} />
               </li>
             ))}
           </ul>
         </>
       )}
-      <h2>What the receipt says</h2>
-      <dl className="facts" data-testid="dialect-facts">
-        {facts.map(([k, v], i) => (
-          <Fragment key={i}>
-            <dt>{k}</dt>
-            <dd>
-              <SafeText text={v} max={2000} />
-            </dd>
-          </Fragment>
-        ))}
-      </dl>
-      <p className="muted">
-        Share links carry a Chio receipt with its signed checkpoint so a colleague can verify it again; a {runtime.name} has no signature to carry, so it has no share
-        link. Its place in the log: <SafeText text={`${entry.file}:${entry.line}`} max={120} />.
+      {missing && (
+        <>
+          <h2>{missing === 'key' ? 'Check the tag with a key' : 'Check the review against its diff'}</h2>
+          <DialectInputsPanel value={dialect} onApply={setDialect} hasLog={sources !== null} open />
+        </>
+      )}
+      <p className="muted" data-testid="no-share-note">
+        {runtime.share}
       </p>
     </article>
   );

@@ -4,6 +4,7 @@
 // the source by the log worker): decision and guard evidence, parameters,
 // hashes recomputed, the Merkle path to its checkpoint, signed and unsigned
 // fields, the bytes, its place in the request tree, and ways to share it.
+// ZeroClaw and CodeWhale receipts have their own page (dialect-receipt.tsx).
 // Fields are rendered as text, never HTML.
 import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
@@ -15,7 +16,10 @@ import type { RowStore } from '../../lib/query/row-store';
 import { DecisionView, DossierView } from './dossier-view';
 import { SharePanel, sourcesFromParam } from './share-panel';
 import { SafeText } from '../ui/safe-text';
-import { DialectReceipt } from './dialect-receipt';
+import { type DialectEntry, DialectReceipt } from './dialect-receipt';
+import { isOtherRuntime } from '../../lib/query/runtimes';
+import type { DialectFacts } from '../../lib/workers/protocol';
+import type { ReportReceipt } from '../../lib/verify/report';
 
 export const CHECK_LABELS: Record<string, string> = {
   parse: 'parsed strictly (no duplicate keys, lone surrogates or lossy numbers)',
@@ -82,6 +86,23 @@ function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: n
   );
 }
 
+/**
+ * Every receipt of another runtime with this id, in log order, each with its facts: the report
+ * lists receipts in log order (report receipt k is the row at log position k) and the audit sent
+ * the facts in log order too, so the n-th receipt with the id has the n-th facts with it.
+ */
+function dialectEntries(receipts: readonly ReportReceipt[], id: string, store: RowStore, facts: readonly DialectFacts[]): DialectEntry[] {
+  const { rowAtPos } = store.positions();
+  const out: DialectEntry[] = [];
+  receipts.forEach((r, k) => {
+    if (r.id !== id || !isOtherRuntime(r.type)) return;
+    const f = facts[out.length];
+    const row = rowAtPos[k];
+    out.push({ receipt: r, facts: f && f.type === r.type ? f.facts : [], time: row === undefined ? NaN : store.time[row]! });
+  });
+  return out;
+}
+
 export function ReceiptDetail({ id }: { id: string }) {
   const { session, rows, ensureOpen, requestBundle, sources, trust } = useLog();
   useEffect(() => {
@@ -91,11 +112,11 @@ export function ReceiptDetail({ id }: { id: string }) {
   const report = session.status === 'done' ? session.report : null;
   const entry = useMemo(() => report?.receipts.find((r) => r.id === id), [report, id]);
   const [answer, setAnswer] = useState<BundleAnswer | null>(null);
-  const dialect = entry !== undefined && DIALECT_SIGNATURE[entry.type] !== undefined;
+  const dialect = entry !== undefined && isOtherRuntime(entry.type);
   useEffect(() => {
     setAnswer(null);
     // Other runtimes' receipts are not read again from their source: the audit's facts are their page.
-    if (!entry || DIALECT_SIGNATURE[entry.type] !== undefined) return;
+    if (!entry || isOtherRuntime(entry.type)) return;
     let live = true;
     void requestBundle({ id, file: entry.file, line: entry.line }).then((a) => live && setAnswer(a));
     return () => {
@@ -121,7 +142,7 @@ export function ReceiptDetail({ id }: { id: string }) {
   }
   const store = rows.current;
   const problems = session.report.problems.filter((p) => p.receipt_id === id);
-  if (dialect) return <DialectReceipt entry={entry} facts={session.dialectFacts.get(id)?.facts ?? []} problems={problems} time={store.time[row]!} label={session.label} />;
+  if (dialect) return <DialectReceipt id={id} entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])} problems={problems} label={session.label} />;
   const related = store.related(row);
   const d = dossier?.ok ? dossier.dossier : null;
   return (

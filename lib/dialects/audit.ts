@@ -110,8 +110,9 @@ function finish(type: DialectReceiptType, id: string, results: Partial<Record<st
   return { id, type, verdict, checks, ...(Object.keys(details).length ? { details } : {}), file: where.file, line: where.line };
 }
 
+/** The explorer's row: no policy hash or signing key, which these receipts do not have (the readers leave them out by type). */
 function view(report: ReportReceipt, fields: Partial<ReceiptView>, time: number | null): ReceiptView {
-  return { order: 0, id: report.id, type: report.type, time, policyHash: '', kernelKey: null, file: report.file, line: report.line, ...fields };
+  return { order: 0, id: report.id, type: report.type, time, file: report.file, line: report.line, ...fields };
 }
 
 const seconds = (iso: string): number | null => {

@@ -6,6 +6,7 @@
 // and the explorer's rows; changes neither. Pure.
 import type { RowStore } from '../query/row-store';
 import { VERDICTS } from '../query/row-store';
+import { otherRuntimeTypeFlags } from '../query/runtimes';
 import { CHECK_ORDER, type CheckTotal } from '../verify/check-totals';
 import { UNCHECKPOINTED } from '../verify/check';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verify/problems';
@@ -119,8 +120,10 @@ export interface ProblemCount {
 
 export interface RangeReport {
   selection: ComplianceSelection;
-  /** Receipts of the whole log. */
+  /** Chio receipts of the whole log (the report reads Chio receipts: policies, checkpoints, signers). */
   total: number;
+  /** ZeroClaw and CodeWhale receipts of the log, left out of every figure here. */
+  otherRuntimes: number;
   /** Receipts in the selection, and those by verdict. */
   inSelection: number;
   verdicts: Record<(typeof VERDICTS)[number], number>;
@@ -155,10 +158,16 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
   let first = Infinity;
   let last = -Infinity;
   const verifiedCode = VERDICTS.indexOf('verified');
+  const other = otherRuntimeTypeFlags(store);
+  let otherRuntimes = 0;
   // In log order, the order the CLI's per-check totals are counted in.
   const { rowAtPos } = store.positions();
   for (let k = 0; k < rowAtPos.length; k++) {
     const row = rowAtPos[k]!;
+    if (other[store.codes.type[row]!]) {
+      otherRuntimes++;
+      continue;
+    }
     const t = store.time[row]!;
     if (ranged && Number.isNaN(t)) untimed++;
     if (keep && !keep(row)) continue;
@@ -181,7 +190,8 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   return {
     selection: sel,
-    total: store.length,
+    total: store.length - otherRuntimes,
+    otherRuntimes,
     inSelection,
     verdicts,
     untimed,

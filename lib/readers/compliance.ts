@@ -7,6 +7,7 @@
 // timeline. The printed report's per-range totals are in compliance-report.ts.
 import { type ValueFilter, explorerUrl } from '../query/explorer-filter';
 import type { RowStore, StringColumn } from '../query/row-store';
+import { otherRuntimeTypeFlags } from '../query/runtimes';
 import type { TrustEntry } from '../trust/trust-file';
 import type { VerificationReport } from '../verify/report';
 
@@ -74,11 +75,13 @@ export function selectionTest(store: RowStore, sel: ComplianceSelection): ((row:
   };
 }
 
-/** Earliest and latest usable time of the whole log (NaN when no row has one). */
+/** Earliest and latest usable time of the log's Chio receipts (NaN when no row has one). */
 export function logTimeSpan(store: RowStore): { first: number; last: number } {
   let first = Infinity;
   let last = -Infinity;
+  const other = otherRuntimeTypeFlags(store);
   for (let r = 0; r < store.length; r++) {
+    if (other[store.codes.type[r]!]) continue;
     const t = store.time[r]!;
     if (t < first) first = t;
     if (t > last) last = t;

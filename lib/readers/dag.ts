@@ -16,6 +16,7 @@
 // (cut, and the node marked), repeat request ids (the first verified receipt
 // holds the request) or point outside the session (a request node). Pure.
 import { type RowStore, type RowVerdict, VERDICTS } from '../query/row-store';
+import { otherRuntimeTypeFlags } from '../query/runtimes';
 import type { CapabilityLineage } from '../sources/lineage';
 
 /**
@@ -71,10 +72,13 @@ export function dagSessions(store: RowStore): DagIndex {
   const firstPos = new Float64Array(dict.length).fill(Infinity);
   const { posOfRow } = store.positions();
   const childType = store.dict.type.lookup('child') ?? -1;
+  const otherRuntime = otherRuntimeTypeFlags(store);
   let nChild = 0;
   let nTool = 0;
   let nOther = 0;
   for (let row = 0; row < store.length; row++) {
+    // A CodeWhale turn names its thread as a session, but no Chio request tree holds it.
+    if (otherRuntime[store.codes.type[row]!]) continue;
     const s = sessionCodeOf(store, row);
     if (s === 0) continue;
     if (store.verdict[row] !== VERIFIED) {
@@ -184,10 +188,12 @@ export function dagGraph(store: RowStore, choice: DagChoice, options: DagOptions
   const sessionCode = 'session' in choice ? (store.dict.sessionId.lookup(choice.session) ?? -1) : -2;
   const { posOfRow } = store.positions();
   const childType = store.dict.type.lookup('child') ?? -1;
+  const otherRuntime = otherRuntimeTypeFlags(store);
 
-  // The rows chosen, in log order.
+  // The rows chosen, in log order (Chio receipts only: other runtimes' are not in a request tree).
   let rows: number[] = [];
   for (let row = 0; row < store.length; row++) {
+    if (otherRuntime[store.codes.type[row]!]) continue;
     const s = sessionCodeOf(store, row);
     if (s !== 0 && (sessionCode === -2 || s === sessionCode)) rows.push(row);
   }
@@ -444,9 +450,11 @@ export function dagSearch(store: RowStore, q: string, limit = 50): { hits: DagHi
   const flags = columns.map((c) => store.dict[c].matches(needle));
   const { rowAtPos } = store.positions();
   const perSession = new Uint32Array(store.dict.sessionId.values.length);
+  const otherRuntime = otherRuntimeTypeFlags(store);
   let total = 0;
   for (let p = 0; p < rowAtPos.length; p++) {
     const row = rowAtPos[p]!;
+    if (otherRuntime[store.codes.type[row]!]) continue;
     let hit = false;
     for (let c = 0; c < columns.length && !hit; c++) hit = flags[c]![store.codes[columns[c]!][row]!] === 1;
     if (!hit) continue;

@@ -1,7 +1,10 @@
 // What the reader views (DAG, finance, compliance, security) count: verified
 // receipts only, in log order, and how many were left out and why, so every
-// number on those pages can say what it stands on. Pure.
+// number on those pages can say what it stands on. Those views read Chio
+// receipts (policies, guards, budgets, signers): other runtimes' receipts are
+// left out and counted apart, never mixed into those figures. Pure.
 import { type RowStore, VERDICTS } from '../query/row-store';
+import { otherRuntimeTypeFlags } from '../query/runtimes';
 
 export interface VerifiedScope {
   /** Rows whose verdict is `verified`, in log order. */
@@ -10,6 +13,8 @@ export interface VerifiedScope {
   left: { failed: number; unverified: number; pending: number };
   /** All rows of the log. */
   total: number;
+  /** ZeroClaw and CodeWhale receipts (of `keep`'s rows), left out whatever their verdict. */
+  otherRuntimes: number;
 }
 
 /** The verified rows of `store` (optionally only those `keep` accepts), in log order. */
@@ -18,10 +23,16 @@ export function verifiedScope(store: RowStore, keep?: (row: number) => boolean):
   const verified = VERDICTS.indexOf('verified');
   const out = new Uint32Array(store.length);
   const tally = new Uint32Array(VERDICTS.length);
+  const other = otherRuntimeTypeFlags(store);
+  let otherRuntimes = 0;
   let n = 0;
   for (let p = 0; p < rowAtPos.length; p++) {
     const row = rowAtPos[p]!;
     if (keep && !keep(row)) continue;
+    if (other[store.codes.type[row]!]) {
+      otherRuntimes++;
+      continue;
+    }
     const v = store.verdict[row]!;
     if (v === verified) out[n++] = row;
     else tally[v]!++;
@@ -30,5 +41,6 @@ export function verifiedScope(store: RowStore, keep?: (row: number) => boolean):
     rows: out.subarray(0, n),
     left: { failed: tally[VERDICTS.indexOf('failed')]!, unverified: tally[VERDICTS.indexOf('unverified')]!, pending: tally[VERDICTS.indexOf('pending')]! },
     total: store.length,
+    otherRuntimes,
   };
 }

@@ -4,6 +4,7 @@
 // skipped checks get a line of their own: never one green tick over checks
 // that did not run (contract §1.2). Pure: sentences are data (text and
 // links); the component renders them as text nodes.
+import { isOtherRuntime } from '../query/runtimes';
 import { CHECK_ORDER } from '../verify/check-totals';
 import { UNCHECKPOINTED } from '../verify/check';
 import type { ProblemCode } from '../verify/problems';
@@ -143,13 +144,17 @@ function signerLine(report: VerificationReport, pinned: ReadonlySet<string>): He
 }
 
 /**
- * Skipped checks per check name, and why (in contract order). The same
- * totals as lib/verify/check-totals, counting only the skips: one for-in pass
- * without per-receipt arrays (a million receipts in tens of milliseconds).
+ * Skipped checks per check name, and why (in contract order), over Chio
+ * receipts: a ZeroClaw tag without its key or a CodeWhale receipt's absent
+ * signature is not a Chio signature left unchecked (the overview counts those
+ * per runtime). The same totals as lib/verify/check-totals, counting only the
+ * skips: one for-in pass without per-receipt arrays (a million receipts in
+ * tens of milliseconds).
  */
 export function skippedChecks(report: VerificationReport): { name: string; total: number; why: Map<string, number> }[] {
   const byName = new Map<string, { name: string; total: number; why: Map<string, number> }>();
   for (const r of report.receipts) {
+    if (isOtherRuntime(r.type)) continue;
     for (const name in r.checks) {
       if (r.checks[name] !== 'skipped') continue;
       let t = byName.get(name);
@@ -165,8 +170,10 @@ export function skippedChecks(report: VerificationReport): { name: string; total
 
 function skippedLine(report: VerificationReport): HealthLine {
   const skipped = skippedChecks(report);
-  if (skipped.length === 0) return { topic: 'skipped', status: 'good', parts: ['No check was skipped on any receipt.'] };
-  const parts: HealthPart[] = ['Checks skipped: '];
+  // A log that mixes runtimes says whose receipts the line is about.
+  const chio = report.receipts.some((r) => isOtherRuntime(r.type)) ? ' Chio' : '';
+  if (skipped.length === 0) return { topic: 'skipped', status: 'good', parts: [`No check was skipped on any${chio} receipt.`] };
+  const parts: HealthPart[] = [chio ? 'Checks skipped on Chio receipts: ' : 'Checks skipped: '];
   skipped.forEach((t, i) => {
     const [why] = [...t.why].sort((a, b) => b[1] - a[1])[0]!;
     if (i > 0) parts.push('; ');

@@ -156,4 +156,12 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
       }
     }
   });
+
+  it("counts skipped checks over Chio receipts: a ZeroClaw tag without its key or a CodeWhale receipt's absent signature is not a Chio check left undone", () => {
+    const chio = { id: 'a', type: 'tool', verdict: 'verified', checks: { parse: 'pass', signature: 'pass', inclusion: 'skipped' }, details: { inclusion: 'uncheckpointed' }, file: 'f', line: 1 };
+    const zc = { id: 'z', type: 'zeroclaw', verdict: 'unverified', checks: { parse: 'pass', signature: 'skipped' }, details: { signature: 'key not available (ephemeral)' }, file: 'z', line: 1 };
+    const cw = { id: 'r', type: 'codewhale-review', verdict: 'unverified', checks: { parse: 'pass', signature: 'skipped' }, details: { signature: 'unsigned: integrity, not authenticity' }, file: 'r', line: 1 };
+    const report = { receipts: [chio, zc, cw] } as unknown as VerificationReport;
+    expect(skippedChecks(report).map((t) => [t.name, t.total])).toEqual([['inclusion', 1]]);
+  });
 });

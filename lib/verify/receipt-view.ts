@@ -28,7 +28,8 @@ export interface ReceiptView {
   guardFailed?: string;
   reason?: string;
   capabilityId?: string;
-  policyHash: string;
+  /** Absent for other runtimes' receipts, which carry no policy. */
+  policyHash?: string;
   trustLevel?: string;
   receiptKind?: string;
   /** Gen B: what the kernel could enforce (`prevent`, `detect_only`, `advisory_only`). */
@@ -53,7 +54,8 @@ export interface ReceiptView {
   parentRequestId?: string;
   parentReceiptId?: string;
   operationKind?: string;
-  kernelKey: string | null;
+  /** Null, or absent for other runtimes' receipts, when there is no signing key. */
+  kernelKey?: string | null;
   file: string;
   line: number;
   /** Set by the verify worker when a check of the record itself failed (the verdict is `failed` whatever the log adds). */

@@ -63,6 +63,7 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
           {rangeText(sel, log)}
           {narrowed ? `: ${fmt(summary.inSelection)} of the log’s ${fmt(summary.total)} receipts` : `: ${fmt(summary.total)} receipts`}
           {summary.untimed > 0 ? `; ${fmt(summary.untimed)} receipts carry no usable time and are outside any range` : ''}
+          {summary.otherRuntimes > 0 ? `; the log's ${fmt(summary.otherRuntimes)} ZeroClaw and CodeWhale receipts are left out (this report reads Chio receipts)` : ''}
         </dd>
         <dt>Policy</dt>
         <dd data-testid="scope-policy">
