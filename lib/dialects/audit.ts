@@ -14,11 +14,11 @@ import { bytesEqual } from '../bytes/hex';
 import { parseJson } from '../json/parse';
 import { compactJson } from '../json/pretty';
 import { type JsonObject, type JsonValue, isJsonObject } from '../json/value';
-import { ALL_RECEIPT_CHECKS, type CheckResult, type CheckStatus, fail, pass, skipped } from '../verify/check';
+import { ALL_RECEIPT_CHECKS, type CheckResult, fail, pass, skipped } from '../verify/check';
 import type { Verdict } from '../verify/entries';
 import type { DialectKind } from '../verify/intake';
 import { type Problem, makeProblem } from '../verify/problems';
-import type { DialectReceiptType, ReportReceipt } from '../verify/report';
+import { type DialectReceiptType, type ReportReceipt, checksAndDetails } from '../verify/report';
 import type { ReceiptView } from '../verify/receipt-view';
 import { checkReviewReceipt, parseReviewReceipt } from './codewhale/review';
 import { TURN_SCHEMA_ID, checkTurnReceipt, parseTurnReceipt, type TurnReceipt } from './codewhale/turn';
@@ -97,17 +97,9 @@ export async function auditDialects(items: readonly DialectItem[], options: Dial
 
 /** The checks in report order (contract §8: those that did not run are left out), and the verdict. */
 function finish(type: DialectReceiptType, id: string, results: Partial<Record<string, CheckResult>>, where: { file: string; line: number }, verified: (r: Partial<Record<string, CheckResult>>) => boolean): ReportReceipt {
-  const checks: Record<string, CheckStatus> = {};
-  const details: Record<string, string> = {};
-  for (const name of ALL_RECEIPT_CHECKS) {
-    const c = results[name];
-    if (!c) continue;
-    checks[name] = c.status;
-    if (c.detail !== undefined) details[name] = c.detail;
-  }
-  const statuses = Object.values(checks);
-  const verdict: Verdict = statuses.includes('fail') ? 'failed' : verified(results) ? 'verified' : 'unverified';
-  return { id, type, verdict, checks, ...(Object.keys(details).length ? { details } : {}), file: where.file, line: where.line };
+  const ran = checksAndDetails(ALL_RECEIPT_CHECKS, results);
+  const verdict: Verdict = Object.values(ran.checks).includes('fail') ? 'failed' : verified(results) ? 'verified' : 'unverified';
+  return { id, type, verdict, ...ran, file: where.file, line: where.line };
 }
 
 /** The explorer's row: no policy hash or signing key, which these receipts do not have (the readers leave them out by type). */

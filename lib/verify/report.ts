@@ -138,7 +138,7 @@ function keysSeen(receipts: ReceiptEntry[], checkpoints: CheckpointEntry[]): Ver
 }
 
 /** The statuses of the checks that ran, in contract order, and the details of those that have one. */
-function checksAndDetails<N extends string>(order: readonly N[], results: Partial<Record<N, CheckResult>>): { checks: Record<string, CheckStatus>; details?: Record<string, string> } {
+export function checksAndDetails<N extends string>(order: readonly N[], results: Partial<Record<N, CheckResult>>): { checks: Record<string, CheckStatus>; details?: Record<string, string> } {
   const checks: Record<string, CheckStatus> = {};
   const details: Record<string, string> = {};
   for (const name of order) {

@@ -43,20 +43,8 @@ export function value(plain: unknown): JsonValue {
   throw new TypeError(`not JSON data: ${typeof plain}`);
 }
 
-/** Compact JSON in the tree's own key order, as serde_json::to_string writes it. */
-export function compactJson(v: JsonValue): string {
-  if (v === null) return 'null';
-  if (v === true) return 'true';
-  if (v === false) return 'false';
-  // serde_json and JSON.stringify escape strings identically for well-formed text: `"`, `\`,
-  // and controls below U+0020 (short forms or lowercase \u00xx); everything else raw UTF-8.
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof JsonNumber) return v.raw;
-  if (Array.isArray(v)) return `[${v.map(compactJson).join(',')}]`;
-  const parts: string[] = [];
-  for (const [k, val] of v) parts.push(`${JSON.stringify(k)}:${compactJson(val)}`);
-  return `{${parts.join(',')}}`;
-}
+/** Compact JSON in the tree's own key order, as serde_json::to_string writes it (lib/json/pretty.ts). */
+export { compactJson } from '../../lib/json/pretty';
 
 /** sha256 hex of the RFC 8785 bytes: parameter_hash, content_hash, outcome_hash, intent hashes. */
 export function jcsSha256Hex(v: JsonValue): string {
