@@ -5,7 +5,6 @@
 // are not read again from their source (the audit's facts are their page), and
 // share links re-verify Chio receipts from a signed bundle, which these do not
 // have: no share panel. Every string from the log renders as text (SafeText).
-import Link from 'next/link';
 import { Fragment } from 'react';
 import { PROBLEM_TITLE, type Problem } from '../../lib/verify/problems';
 import type { ReportReceipt } from '../../lib/verify/report';
@@ -13,7 +12,7 @@ import { useLog } from '../data/log-provider';
 import { formatTime } from '../explorer/format';
 import { DialectInputsPanel } from '../loader/dialect-inputs';
 import { SafeText } from '../ui/safe-text';
-import { Checklist } from './receipt-detail';
+import { Checklist, ReceiptHeading } from './receipt-detail';
 
 const RUNTIME: Record<string, { name: string; banner: string; proves: string; share: string }> = {
   zeroclaw: {
@@ -63,12 +62,7 @@ export function DialectReceipt({ id, entries, problems, label }: { id: string; e
   const Part = entries.length > 1 ? 'h3' : 'h2';
   return (
     <article className="receipt dialect-receipt" data-type={first.type}>
-      <p>
-        <Link href="/receipts">← receipts</Link>
-      </p>
-      <h1>
-        <code><SafeText text={id} max={200} /></code>
-      </h1>
+      <ReceiptHeading id={id} />
       <p className="muted">{runtime.name}</p>
       <div role="note" className="banner warn" data-testid="dialect-banner">
         <strong>{runtime.banner}</strong>

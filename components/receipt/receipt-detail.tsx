@@ -103,6 +103,20 @@ function dialectEntries(receipts: readonly ReportReceipt[], id: string, store: R
   return out;
 }
 
+/** The top of a receipt's page: the way back to the explorer and the receipt's id. */
+export function ReceiptHeading({ id }: { id: string }) {
+  return (
+    <>
+      <p>
+        <Link href="/receipts">← receipts</Link>
+      </p>
+      <h1>
+        <code><SafeText text={id} max={200} /></code>
+      </h1>
+    </>
+  );
+}
+
 export function ReceiptDetail({ id }: { id: string }) {
   const { session, rows, ensureOpen, requestBundle, sources, trust } = useLog();
   useEffect(() => {
@@ -147,12 +161,7 @@ export function ReceiptDetail({ id }: { id: string }) {
   const d = dossier?.ok ? dossier.dossier : null;
   return (
     <article className="receipt">
-      <p>
-        <Link href="/receipts">← receipts</Link>
-      </p>
-      <h1>
-        <code><SafeText text={id} max={200} /></code>
-      </h1>
+      <ReceiptHeading id={id} />
       <p data-testid="receipt-verdict" data-verdict={entry.verdict} className={`banner ${entry.verdict === 'verified' ? 'ok' : 'bad'}`}>
         <strong>{entry.verdict}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />, at{' '}
         {formatTime(store.time[row]!)} UTC. Verified in this browser, in <SafeText text={session.label} max={120} />.
