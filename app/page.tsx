@@ -8,7 +8,7 @@ export default function HomePage() {
       <p>
         Receipt Audit verifies signed AI-agent tool-call receipts (Chio) in your own browser and on the command line. It opens this
         server&apos;s receipt log by default, fetched as raw bytes and verified here, in Web Workers: signatures, hashes, Merkle inclusion and
-        checkpoints. Open your own log below.
+        checkpoints. Open your own log below. ZeroClaw and CodeWhale receipts load beside Chio&apos;s, each checked for what it can prove.
       </p>
       <LogWorkspace />
       <p className="muted">

@@ -45,10 +45,11 @@ export const CHECK_LABELS: Record<string, string> = {
 };
 
 /** The `signature` line of other runtimes' receipts, which is not a Chio signature. */
-const DIALECT_SIGNATURE: Record<string, string> = {
-  zeroclaw: 'HMAC-SHA256 tag recomputes with the key',
-  'codewhale-review': 'signature (there is none)',
-  'codewhale-turn': 'signature (there is none)',
+/** The `parse` and `signature` lines of other runtimes' receipts, which are not a Chio parse or signature. */
+const DIALECT_LABELS: Record<string, Record<string, string>> = {
+  zeroclaw: { parse: 'the receipt string has the strict form (prefix, decimal seconds, 43-character canonical tag)', signature: 'HMAC-SHA256 tag recomputes with the key' },
+  'codewhale-review': { parse: 'read as CodeWhale reads it (every field present, of its type)', signature: 'signature (there is none)' },
+  'codewhale-turn': { parse: "every field of the draft's example present, of its type", signature: 'signature (there is none)' },
 };
 
 export function Checklist({ checks, details, type }: { checks: Record<string, string>; details?: Record<string, string>; type?: string }) {
@@ -56,7 +57,7 @@ export function Checklist({ checks, details, type }: { checks: Record<string, st
     <ul className="checklist" data-testid="receipt-checks">
       {Object.entries(checks).map(([name, status]) => (
         <li key={name} className={status} data-check={name} data-status={status}>
-          <strong>{status}</strong> {(name === 'signature' && type !== undefined ? DIALECT_SIGNATURE[type] : undefined) ?? CHECK_LABELS[name] ?? name}
+          <strong>{status}</strong> {(type !== undefined ? DIALECT_LABELS[type]?.[name] : undefined) ?? CHECK_LABELS[name] ?? name}
           {details?.[name] ? <span className="muted"> — <SafeText text={details[name]} max={300} /></span> : null}
         </li>
       ))}
