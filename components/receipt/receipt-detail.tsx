@@ -88,16 +88,18 @@ function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: n
 }
 
 /**
- * Every receipt of another runtime with this id, in log order, each with its facts: the report
- * lists receipts in log order (report receipt k is the row at log position k) and the audit sent
- * the facts in log order too, so the n-th receipt with the id has the n-th facts with it.
+ * Every receipt of another runtime with this id, in log order, each with its facts: those read at
+ * the same file and line, the first not yet taken (the audit sends facts in log order, as the
+ * report lists receipts, so receipts that share an id and a line still pair in order).
  */
 function dialectEntries(receipts: readonly ReportReceipt[], id: string, store: RowStore, facts: readonly DialectFacts[]): DialectEntry[] {
   const { rowAtPos } = store.positions();
   const out: DialectEntry[] = [];
+  const taken = new Set<DialectFacts>();
   receipts.forEach((r, k) => {
     if (r.id !== id || !isOtherRuntime(r.type)) return;
-    const f = facts[out.length];
+    const f = facts.find((x) => !taken.has(x) && x.file === r.file && x.line === r.line);
+    if (f) taken.add(f);
     const row = rowAtPos[k];
     out.push({ receipt: r, facts: f && f.type === r.type ? f.facts : [], time: row === undefined ? NaN : store.time[row]! });
   });

@@ -241,7 +241,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         // ZeroClaw and CodeWhale receipts are judged only now: their rows join the explorer's in log order.
         dialectCount = audit.receipts.length;
         if (dialectCount > 0) rows.add(audit.receipts.map((r) => r.view));
-        dialectFacts = audit.receipts.map((r) => ({ id: r.report.id, type: r.report.type, facts: r.facts }));
+        dialectFacts = audit.receipts.map((r) => ({ id: r.report.id, type: r.report.type, file: r.report.file, line: r.report.line, facts: r.facts }));
       },
     );
     clearInterval(timer);

@@ -84,6 +84,9 @@ export interface DialectInputs {
 export interface DialectFacts {
   id: string;
   type: string;
+  /** Where the receipt was read (two receipts can share an id). */
+  file: string;
+  line: number;
   facts: [string, string][];
 }
 
