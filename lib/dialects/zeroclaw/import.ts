@@ -65,12 +65,24 @@ const TRAILER_ANYWHERE = /\[receipt: (zc-receipt-[^\]\s]*)\]/g;
 const ZC_ATTRS_RECEIPT = /"receipt":"(zc-receipt-[^"]*)"/;
 const ZC_ATTRS_TOOL = /"tool":"((?:[^"\\]|\\.)*)"/;
 
-/** Lines before `at` in `text` (0-based line of the offset). */
-const lineOf = (text: string, at: number) => {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-};
+/**
+ * The 0-based line of an offset in `text`, by binary search over its newlines (found once): a
+ * terminal log of 16 MiB with a receipt on every line must not be rescanned from the start per receipt.
+ */
+function lineIndex(text: string): (at: number) => number {
+  const newlines: number[] = [];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) newlines.push(i);
+  return (at) => {
+    let lo = 0;
+    let hi = newlines.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (newlines[mid]! < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
 
 export function importZeroclaw(items: readonly ZcItem[]): ZcImport {
   const out: ZcImport = { calls: [], claims: [], malformed: [] };
@@ -179,9 +191,10 @@ function message(o: JsonObject, item: ZcItem, t: { turn: number; pending: Map<st
 function replyClaims(body: string, at: { scope: string; file: string; order: number; turn?: string }, lineAt: (textLine: number) => number, out: ZcImport, skip: (offset: number) => boolean = () => false): void {
   const block = receiptsBlock(body);
   const reply = block ? body.slice(0, body.lastIndexOf('---\nTool receipts:')) : body;
+  const lineOf = lineIndex(body);
   for (const q of quotedReceipts(reply)) {
     if (skip(q.at)) continue;
-    out.claims.push({ ...at, receipt: q.receipt, via: 'reply', line: lineAt(lineOf(body, q.at)) });
+    out.claims.push({ ...at, receipt: q.receipt, via: 'reply', line: lineAt(lineOf(q.at)) });
   }
   if (!block) return;
   for (const e of block.entries) out.claims.push({ ...at, receipt: e.receipt, toolName: e.toolName, via: 'block', line: lineAt(e.line) });
@@ -206,10 +219,22 @@ function text(body: string, item: ZcItem, out: ZcImport): void {
     out.calls.push({ ...base, line: item.line + i, receipt, via: 'debug', ...(tool !== undefined ? { toolName: tool } : {}) });
     used.push([start, offset]);
   });
+  const lineOf = lineIndex(body);
   for (const m of body.matchAll(TRAILER_ANYWHERE)) {
-    out.calls.push({ ...base, line: item.line + lineOf(body, m.index), receipt: m[1]!, via: 'trailer' });
+    out.calls.push({ ...base, line: item.line + lineOf(m.index), receipt: m[1]!, via: 'trailer' });
     used.push([m.index, m.index + m[0].length]);
   }
-  const skip = (at: number) => used.some(([a, b]) => at >= a && at < b);
+  // Whether a quote sits inside a debug line or trailer already read as a tool result (ranges sorted, searched).
+  used.sort((x, y) => x[0] - y[0]);
+  const skip = (at: number) => {
+    let lo = 0;
+    let hi = used.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (used[mid]![0] <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && at < used[lo - 1]![1];
+  };
   replyClaims(body, base, (n) => item.line + n, out, skip);
 }
