@@ -20,7 +20,7 @@ const PIDS = join(DIR, 'pids.json');
 const SERVER = '/usr/sbin/clickhouse-server';
 
 const ports = (i) => ({ http: BASE + i, tcp: BASE + 10 + i, interserver: BASE + 20 + i });
-export const shardUrl = (i) => `http://127.0.0.1:${ports(i).http}/`;
+const shardUrl = (i) => `http://127.0.0.1:${ports(i).http}/`;
 
 function fail(message) {
   console.error(`fleet: ${message}`);

@@ -42,7 +42,6 @@ export const DIALECT_CHECK_ORDER = [
   'claims', 'schema', 'diff_fingerprint', 'unresolved_risk', 'checks_run', 'review_gate',
   'reasoning_custody', 'tool_lineage', 'event_sequence', 'approvals', 'duration', 'claim_ceiling',
 ] as const;
-export type DialectCheckName = (typeof DIALECT_CHECK_ORDER)[number];
 /** Every receipt check, Chio's then the dialects', in report order. */
 export const ALL_RECEIPT_CHECKS: readonly string[] = [...RECEIPT_CHECK_ORDER, ...DIALECT_CHECK_ORDER];
 export const CHECKPOINT_CHECK_ORDER: CheckpointCheckName[] = ['signature', 'structure', 'continuity', 'signer_trusted'];

@@ -29,7 +29,6 @@ export type RecordRole =
 
 /** Records of other runtimes (lib/dialects): audited together once the whole log is in. */
 export type DialectKind = 'zc-call' | 'zc-message' | 'zc-trace' | 'zc-text' | 'cw-review' | 'cw-turn';
-export const DIALECT_KINDS: readonly DialectKind[] = ['zc-call', 'zc-message', 'zc-trace', 'zc-text', 'cw-review', 'cw-turn'];
 
 export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind;
 
