@@ -24,7 +24,7 @@ import { checkReviewReceipt, parseReviewReceipt } from './codewhale/review';
 import { TURN_SCHEMA_ID, checkTurnReceipt, parseTurnReceipt, type TurnReceipt } from './codewhale/turn';
 import { type ClaimOutcome, checkClaims } from './zeroclaw/claims';
 import { type ZcCallData, type ZcItem, importZeroclaw } from './zeroclaw/import';
-import { hmacSha256, parseZcReceipt, toBase64Url, zcMacInput, zeroclawArgsJson } from './zeroclaw/receipt';
+import { hmacKey, hmacSha256, parseZcReceipt, toBase64Url, zcMacInput, zeroclawArgsJson } from './zeroclaw/receipt';
 
 /** A record RecordVerifier set aside: its text (JSON that parses back to the same tree, or the text file) and where it was. */
 export interface DialectItem {
@@ -83,7 +83,7 @@ export async function auditDialects(items: readonly DialectItem[], options: Dial
       if (r) rows.push({ base: item.order, receipt: r });
     } else zc.push({ kind: item.kind, value, file: item.file, line: item.line, order: item.order });
   }
-  if (zc.length > 0) rows.push(...(await zeroclaw(zc, options, problems)));
+  if (zc.length > 0) rows.push(...(await zeroclaw(zc, options.hmacKey ? await hmacKey(options.hmacKey) : null, problems)));
   rows.sort((a, b) => a.base - b.base);
   // Receipts found in one record share its order: spread them over [order, order + 1), which no other item of the log uses.
   for (let i = 0; i < rows.length; ) {
@@ -114,7 +114,7 @@ const seconds = (iso: string): number | null => {
 
 // ---------------------------------------------------------------- ZeroClaw
 
-async function zeroclaw(items: ZcItem[], options: DialectOptions, problems: Problem[]): Promise<{ base: number; receipt: DialectReceipt }[]> {
+async function zeroclaw(items: ZcItem[], key: CryptoKey | null, problems: Problem[]): Promise<{ base: number; receipt: DialectReceipt }[]> {
   const imported = importZeroclaw(items);
   for (const m of imported.malformed) problems.push(makeProblem('parse_error', m.message, { file: m.file, line: m.line }));
   const outcomes = checkClaims(imported.calls, imported.claims);
@@ -142,7 +142,7 @@ async function zeroclaw(items: ZcItem[], options: DialectOptions, problems: Prob
     } else {
       results.parse = pass();
       facts.push(['Receipt time', `${new Date(Number(parsed.timestamp) * 1000).toISOString().replace('.000Z', 'Z')} (${parsed.timestamp}, seconds on the runtime's clock)`]);
-      const sig = await zcSignature(receipt, parsed, e.calls, options, facts);
+      const sig = await zcSignature(parsed, e.calls, key, facts);
       results.signature = sig;
       if (sig.status === 'fail') problems.push(makeProblem('signature_invalid', `${receipt}: ${sig.detail}`, where));
     }
@@ -170,20 +170,22 @@ async function zeroclaw(items: ZcItem[], options: DialectOptions, problems: Prob
  * an intact one fails the receipt), and a transcript's copy decides only when it matches, since it
  * holds the output as the model saw it.
  */
-async function zcSignature(receipt: string, parsed: { timestamp: bigint; tag: Uint8Array }, calls: ZcCallData[], options: DialectOptions, facts: [string, string][]): Promise<CheckResult> {
-  const usable = calls.filter((c) => c.toolName !== undefined && c.args !== undefined && c.result !== undefined).sort((a, b) => (a.via === 'record' ? 0 : 1) - (b.via === 'record' ? 0 : 1));
+async function zcSignature(parsed: { timestamp: bigint; tag: Uint8Array }, calls: ZcCallData[], key: CryptoKey | null, facts: [string, string][]): Promise<CheckResult> {
+  // Each copy with its arguments as ZeroClaw serializes them (once), a tool-call record's raw output first.
+  const usable = calls
+    .filter((c) => c.toolName !== undefined && c.args !== undefined && c.result !== undefined)
+    .sort((a, b) => (a.via === 'record' ? 0 : 1) - (b.via === 'record' ? 0 : 1))
+    .map((call) => ({ call, args: zeroclawArgsJson(call.args!) }));
   const shown = usable[0];
   if (shown) {
-    const args = zeroclawArgsJson(shown.args!);
-    if (args.ok) facts.push(['Arguments (as ZeroClaw serializes them)', args.text]);
-    facts.push([shown.via === 'record' ? 'Result' : 'Result (as the model saw it)', shown.result!.length > 4000 ? `${shown.result!.slice(0, 4000)}… (${shown.result!.length} characters)` : shown.result!]);
+    if (shown.args.ok) facts.push(['Arguments (as ZeroClaw serializes them)', shown.args.text]);
+    const result = shown.call.result!;
+    facts.push([shown.call.via === 'record' ? 'Result' : 'Result (as the model saw it)', result.length > 4000 ? `${result.slice(0, 4000)}… (${result.length} characters)` : result]);
   }
-  if (!options.hmacKey) return skipped(KEY_EPHEMERAL);
+  if (!key) return skipped(KEY_EPHEMERAL);
   if (!shown) return skipped("the log does not hold this call's tool name, arguments and output, which the tag covers: load the tool-call records or the transcript with its tool calls");
-  const key = options.hmacKey;
   const outcomes = await Promise.all(
-    usable.map(async (call) => {
-      const args = zeroclawArgsJson(call.args!);
+    usable.map(async ({ call, args }) => {
       if (!args.ok) return { call, matches: null, reason: args.reason, tag: null };
       const tag = await hmacSha256(key, zcMacInput(call.toolName!, args.text, call.result!, parsed.timestamp));
       return { call, matches: bytesEqual(tag, parsed.tag), reason: '', tag };

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fromHex } from '../../bytes/hex';
 import { parseJson } from '../../json/parse';
 import { readTestdataText } from '../../testutil/testdata';
-import { hmacSha256, parseZcReceipt, toBase64Url, zcMacInput, zeroclawArgsJson } from './receipt';
+import { hmacKey, hmacSha256, parseZcReceipt, toBase64Url, zcMacInput, zeroclawArgsJson } from './receipt';
 
 interface HmacVector {
   key_hex: string;
@@ -41,12 +41,12 @@ describe('ZeroClaw HMAC vectors', () => {
     expect(parsed.timestamp).toBe(BigInt(v.timestamp));
     const input = zcMacInput(v.tool_name, v.args_canonical, v.result, parsed.timestamp);
     expect(new TextDecoder().decode(input)).toBe(v.mac_input_utf8);
-    const tag = await hmacSha256(fromHex(v.key_hex)!, input);
+    const tag = await hmacSha256(await hmacKey(fromHex(v.key_hex)!), input);
     expect(toBase64Url(tag)).toBe(v.receipt.slice(`zc-receipt-${v.timestamp}-`.length));
     expect(tag).toEqual(parsed.tag);
     // Any other key, or one byte of the result changed, gives another tag.
-    expect(await hmacSha256(new Uint8Array(32), input)).not.toEqual(parsed.tag);
-    expect(await hmacSha256(fromHex(v.key_hex)!, zcMacInput(v.tool_name, v.args_canonical, `${v.result}.`, parsed.timestamp))).not.toEqual(parsed.tag);
+    expect(await hmacSha256(await hmacKey(new Uint8Array(32)), input)).not.toEqual(parsed.tag);
+    expect(await hmacSha256(await hmacKey(fromHex(v.key_hex)!), zcMacInput(v.tool_name, v.args_canonical, `${v.result}.`, parsed.timestamp))).not.toEqual(parsed.tag);
   });
 
   it('an empty result is MACed as "(no output)", as ZeroClaw replaces it', () => {

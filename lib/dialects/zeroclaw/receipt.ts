@@ -133,8 +133,12 @@ export function zcMacInput(toolName: string, argsJson: string, result: string, t
   return new TextEncoder().encode(`${toolName}|${argsJson}|${result === '' ? '(no output)' : result}|${timestamp}`);
 }
 
+/** The user's key as a WebCrypto HMAC-SHA256 key: imported once, then used for every tag. */
+export function hmacKey(raw: Uint8Array): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+}
+
 /** HMAC-SHA256 with WebCrypto (the browser's and Node's), never a hand-rolled MAC. */
-export async function hmacSha256(key: Uint8Array, message: Uint8Array): Promise<Uint8Array> {
-  const k = await crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return new Uint8Array(await crypto.subtle.sign('HMAC', k, message as BufferSource));
+export async function hmacSha256(key: CryptoKey, message: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.sign('HMAC', key, message as BufferSource));
 }
