@@ -1,6 +1,6 @@
 // The human-readable report: verdict counts, per-check totals (never one green
 // tick), problems with file:line, and the budget table.
-import { checkTotals } from '../../lib/verify/check-totals';
+import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
 import type { VerificationReport } from '../../lib/verify/report';
 
 const MAX_PROBLEMS = 50;
@@ -14,8 +14,8 @@ function table(rows: string[][]): string[] {
   return rows.map((r) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : pad(cell, widths[c]!))).join('  ').trimEnd());
 }
 
-function checkTable(items: { checks: Record<string, string>; details?: Record<string, string> }[]): string[] {
-  const rows = checkTotals(items).map((t) => [
+function checkTable(totals: CheckTotal[]): string[] {
+  const rows = totals.map((t) => [
     t.name,
     `${t.pass} pass`,
     `${t.fail} fail`,
@@ -24,12 +24,12 @@ function checkTable(items: { checks: Record<string, string>; details?: Record<st
   return rows.length ? table(rows) : ['  (none)'];
 }
 
-const FAMILIES: { name: string; types: string[]; note?: string }[] = [
-  { name: 'Chio', types: ['tool', 'child', 'http'] },
-  { name: 'ZeroClaw', types: ['zeroclaw'], note: 'HMAC tags, verifiable only with the runtime\'s ephemeral key (--hmac-key)' },
-  { name: 'CodeWhale review', types: ['codewhale-review'], note: 'unsigned: integrity against the diff (--diff), not authenticity' },
-  { name: 'CodeWhale turn', types: ['codewhale-turn'], note: 'unsigned draft: internal consistency, not authenticity' },
-];
+/** What each receipt family (RECEIPT_FAMILIES) can prove, as the command line says it. */
+const FAMILY_NOTES: Record<string, string> = {
+  ZeroClaw: "HMAC tags, verifiable only with the runtime's ephemeral key (--hmac-key)",
+  'CodeWhale review': 'unsigned: integrity against the diff (--diff), not authenticity',
+  'CodeWhale turn': 'unsigned draft: internal consistency, not authenticity',
+};
 
 export function formatSummary(report: VerificationReport, paths: string[]): string {
   const lines: string[] = [];
@@ -38,19 +38,19 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   lines.push(`Result: ${report.ok ? 'OK, nothing failed' : 'FAILED'}`);
   lines.push('');
   lines.push(`Receipts: ${s.receipts} (verified ${s.verified}, failed ${s.failed}, unverified ${s.unverified})`);
-  const families = FAMILIES.map((f) => ({ ...f, receipts: report.receipts.filter((r) => f.types.includes(r.type)) })).filter((f) => f.receipts.length > 0);
-  if (families.length === 1 && families[0]!.name === 'Chio') lines.push(...checkTable(report.receipts));
+  const families = familyTotals(report.receipts);
+  if (families === null) lines.push(...checkTable(checkTotals(report.receipts)));
   else {
     // Several runtimes: each its own counts and checks, and what its receipts can prove.
     for (const f of families) {
-      const n = (v: string) => f.receipts.filter((r) => r.verdict === v).length;
-      lines.push(`  ${f.name}: ${f.receipts.length} (verified ${n('verified')}, failed ${n('failed')}, unverified ${n('unverified')})${f.note ? `: ${f.note}` : ''}`);
-      lines.push(...checkTable(f.receipts).map((l) => `  ${l}`));
+      const note = FAMILY_NOTES[f.name];
+      lines.push(`  ${f.name}: ${f.receipts} (verified ${f.verdicts.verified}, failed ${f.verdicts.failed}, unverified ${f.verdicts.unverified})${note ? `: ${note}` : ''}`);
+      lines.push(...checkTable(f.totals).map((l) => `  ${l}`));
     }
   }
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   lines.push(`Checkpoints: ${s.checkpoints} (verified ${s.checkpoints - cpFailed}, failed ${cpFailed})`);
-  if (report.checkpoints.length) lines.push(...checkTable(report.checkpoints));
+  if (report.checkpoints.length) lines.push(...checkTable(checkTotals(report.checkpoints)));
   for (const p of report.packages) {
     lines.push(`Package ${p.path}: manifest ${p.checks.manifest}${p.details ? ` (${p.details.manifest})` : ''}`);
   }

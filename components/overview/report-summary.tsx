@@ -5,9 +5,9 @@
 // they concern) and budgets. Presentational.
 import Link from 'next/link';
 import { useMemo } from 'react';
-import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
-import { type CheckTotal, checkTotals } from '../../lib/verify/check-totals';
+import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
 import { explorerUrl } from '../../lib/query/explorer-filter';
 import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
 import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';
@@ -15,38 +15,13 @@ import { CheckpointTimeline } from './checkpoint-timeline';
 import { ProblemList } from './problem-list';
 import { SafeText } from '../ui/safe-text';
 
-/** The report's receipt families, as the command line's summary splits them (bin/cli/format.ts), with what each can prove. */
-const FAMILIES: { name: string; types: readonly string[]; note: string }[] = [
-  { name: 'Chio', types: ['tool', 'child', 'http'], note: 'Ed25519 signatures by the kernel, inclusion in signed checkpoints.' },
-  { name: 'ZeroClaw', types: ['zeroclaw'], note: "HMAC tags, checkable only with the runtime's ephemeral key (enter it under Other runtimes); without it the tag check is skipped, never passed." },
-  { name: 'CodeWhale review', types: ['codewhale-review'], note: 'Unsigned: integrity against the diff you supply (under Other runtimes), not authenticity.' },
-  { name: 'CodeWhale turn', types: ['codewhale-turn'], note: "Unsigned draft format: internal consistency, not authenticity." },
-];
-
-interface Family {
-  name: string;
-  types: readonly string[];
-  note: string;
-  receipts: ReportReceipt[];
-  verdicts: Record<'verified' | 'failed' | 'unverified', number>;
-  totals: CheckTotal[];
-}
-
-/** The receipts by family, or null when every receipt is Chio's (the summary then stays one table, as before). */
-function byFamily(report: VerificationReport): Family[] | null {
-  const families: Family[] = FAMILIES.map((f) => ({ ...f, receipts: [], verdicts: { verified: 0, failed: 0, unverified: 0 }, totals: [] }));
-  const ofType = new Map(families.flatMap((f) => f.types.map((t) => [t, f] as const)));
-  for (const r of report.receipts) {
-    const f = ofType.get(r.type);
-    if (!f) continue;
-    f.receipts.push(r);
-    f.verdicts[r.verdict]++;
-  }
-  const present = families.filter((f) => f.receipts.length > 0);
-  if (present.every((f) => f.name === 'Chio')) return null;
-  for (const f of present) f.totals = checkTotals(f.receipts);
-  return present;
-}
+/** What each receipt family (RECEIPT_FAMILIES) can prove, as the page says it. */
+const FAMILY_NOTES: Record<string, string> = {
+  Chio: 'Ed25519 signatures by the kernel, inclusion in signed checkpoints.',
+  ZeroClaw: "HMAC tags, checkable only with the runtime's ephemeral key (enter it under Other runtimes); without it the tag check is skipped, never passed.",
+  'CodeWhale review': 'Unsigned: integrity against the diff you supply (under Other runtimes), not authenticity.',
+  'CodeWhale turn': 'Unsigned draft format: internal consistency, not authenticity.',
+};
 
 function CheckTable({ totals }: { totals: CheckTotal[] }) {
   return (
@@ -79,7 +54,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
   const linker = useMemo(() => new ProblemLinker(report, coverage), [report, coverage]);
   const groups = useMemo(() => groupProblems(report, linker), [report, linker]);
   // One pass over every receipt's checks (a million at most): once per report, not per render.
-  const families = useMemo(() => byFamily(report), [report]);
+  const families = useMemo(() => familyTotals(report.receipts), [report]);
   const totals = useMemo(() => (families === null ? checkTotals(report.receipts) : []), [report, families]);
   return (
     <section data-testid="verify-summary" data-ok={String(ok)} data-fork={String(forked)} data-done="true" data-source={label}>
@@ -113,11 +88,11 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
                 {families.map((f) => (
                   <tr key={f.name} data-runtime={f.name}>
                     <th scope="row"><Link href={explorerUrl({ values: { type: [...f.types] } })}>{f.name}</Link></th>
-                    <td>{f.receipts.length}</td>
+                    <td>{f.receipts}</td>
                     <td className={f.verdicts.verified ? 'good' : ''}>{f.verdicts.verified}</td>
                     <td className={f.verdicts.failed ? 'bad' : ''}>{f.verdicts.failed}</td>
                     <td>{f.verdicts.unverified}</td>
-                    <td className="muted">{f.note}</td>
+                    <td className="muted">{FAMILY_NOTES[f.name]}</td>
                   </tr>
                 ))}
               </tbody>
