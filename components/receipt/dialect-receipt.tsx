@@ -14,25 +14,29 @@ import { DialectInputsPanel } from '../loader/dialect-inputs';
 import { SafeText } from '../ui/safe-text';
 import { Checklist, ReceiptHeading } from './receipt-detail';
 
+const SHARE = 'A share link carries a Chio receipt with its signed checkpoint so that someone else can verify it again';
+const UNSIGNED_BANNER = 'Unsigned: an integrity check, not an authenticity check. Anyone can write or edit this receipt.';
+const UNSIGNED_SHARE = `${SHARE}; this receipt has no signature to carry, so it has no share link.`;
+
 const RUNTIME: Record<string, { name: string; banner: string; proves: string; share: string }> = {
   zeroclaw: {
     name: 'ZeroClaw tool receipt',
     banner: "HMAC tag: checkable only with the runtime's ephemeral key; without it the signature check is skipped, never passed.",
     proves:
       'ZeroClaw keeps its key in memory only, one per receipt scope, and never writes it down. With the key, the tag shows this tool ran with these arguments and returned this output; without it, only that the string is well-formed and that the replies quoting it match a tool result of their turn.',
-    share: 'A share link carries a Chio receipt with its signed checkpoint so that someone else can verify it again; a ZeroClaw tag can be checked only by the holder of its key, so this receipt has no share link.',
+    share: `${SHARE}; a ZeroClaw tag can be checked only by the holder of its key, so this receipt has no share link.`,
   },
   'codewhale-review': {
     name: 'CodeWhale review receipt',
-    banner: 'Unsigned: an integrity check, not an authenticity check. Anyone can write or edit this receipt.',
+    banner: UNSIGNED_BANNER,
     proves: 'Checked against the diff you supply, it shows the review was written for that diff and what it reported; never who reviewed, or that the review happened.',
-    share: 'A share link carries a Chio receipt with its signed checkpoint so that someone else can verify it again; this receipt has no signature to carry, so it has no share link.',
+    share: UNSIGNED_SHARE,
   },
   'codewhale-turn': {
     name: 'CodeWhale turn receipt (draft format)',
-    banner: 'Unsigned: an integrity check, not an authenticity check. Anyone can write or edit this receipt.',
+    banner: UNSIGNED_BANNER,
     proves: "Its checks are this project's consistency rules for CodeWhale's draft format: whether the receipt agrees with itself, never that the turn happened as it says.",
-    share: 'A share link carries a Chio receipt with its signed checkpoint so that someone else can verify it again; this receipt has no signature to carry, so it has no share link.',
+    share: UNSIGNED_SHARE,
   },
 };
 
