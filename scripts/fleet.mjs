@@ -3,7 +3,8 @@
 // 127.0.0.1 for a fleet of kernels' receipts. Debian's clickhouse-server (18.16 here) is installed
 // when missing and we run as root; otherwise we say what to install. Each shard is its own server
 // process with its own data folder under FLEET_DIR (default .fleet/ in the checkout), and shard 1
-// holds the Distributed table that spans both. The last line `fleet:up` prints is shard 1's URL.
+// holds the Distributed tables that span both (the schema: app/_server/fleet/schema.ts, loaded
+// through tsx). The last line `fleet:up` prints is shard 1's URL.
 //
 // Ports: FLEET_BASE_PORT (default 19120). Shard i (1, 2) serves HTTP on base + i, the native
 // protocol (which shards use to reach each other) on base + 10 + i, interserver on base + 20 + i.
@@ -104,6 +105,7 @@ async function up() {
   const running = readPids();
   if (running && running.pids.every(alive) && (await Promise.all(SHARDS.map(answers))).every(Boolean)) {
     console.log(`fleet: already running (pids ${running.pids.join(', ')})`);
+    await schema();
     console.log(shardUrl(1));
     return;
   }
@@ -132,8 +134,19 @@ async function up() {
   // The cluster as shard 1 sees it: both shards reachable over the native protocol.
   const res = await fetch(shardUrl(1), { method: 'POST', body: "SELECT count() FROM remote('127.0.0.1:" + ports(2).tcp + "', system.one)" });
   if (!res.ok) fail(`shard 1 cannot reach shard 2: ${(await res.text()).slice(0, 300)}`);
+  await schema();
   console.log(`fleet: 2 shards up (HTTP ${ports(1).http}, ${ports(2).http}; data in ${DIR})`);
   console.log(shardUrl(1));
+}
+
+/** The MergeTree tables on each shard and the Distributed tables on shard 1 (app/_server/fleet/schema.ts). */
+async function schema() {
+  const { createSchema } = await import('../app/_server/fleet/schema.ts');
+  try {
+    await createSchema(SHARDS.map(shardUrl));
+  } catch (e) {
+    fail(`could not create the fleet's tables: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 async function down(quiet = false) {

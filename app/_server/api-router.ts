@@ -7,6 +7,7 @@ import { CSP_REPORT_PATH } from './security-headers';
 import { handleEvidenceExport, handleEvidencePackage } from './handle-evidence';
 import { type ReceiptApiEnv, handleReceiptQuery } from './handle-receipt-query';
 import { notFound } from './http';
+import { handleFleetKernels, handleFleetSummary } from './fleet/handle-fleet';
 
 const PACKAGE_FILE = /^\/v1\/evidence\/package\/([^/]+)$/;
 
@@ -19,6 +20,8 @@ export async function handleApiRequest(request: Request, env: ReceiptApiEnv): Pr
     if (denied) return denied;
     if (pathname === '/v1/receipts/query') return handleReceiptQuery(request, env);
     if (pathname === '/v1/evidence/export') return handleEvidenceExport(request, env);
+    if (pathname === '/v1/fleet/kernels') return handleFleetKernels(request, env);
+    if (pathname === '/v1/fleet/summary') return handleFleetSummary(request, env);
     if (pathname === '/v1/evidence/package' || pathname === '/v1/evidence/package/') return handleEvidencePackage(request, env, null);
     const file = PACKAGE_FILE.exec(pathname)?.[1];
     if (file !== undefined) return handleEvidencePackage(request, env, decodeURIComponent(file));

@@ -14,6 +14,7 @@ import { StoreEvidence } from './evidence';
 import { type ReceiptApiEnv, storeFileOf } from './handle-receipt-query';
 import { JSON_HEADERS, badParameters, errorResponse, internalError, methodNotAllowed, storeUnavailable } from './http';
 import { getStore } from './receipt-query';
+import { fleetExportResponse, fleetUrlOf } from './fleet/handle-fleet';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -35,6 +36,9 @@ export async function handleEvidenceExport(request: Request, env: ReceiptApiEnv)
     }
     const parsed = parseExportRequest(body);
     if (!parsed.ok) return badParameters(parsed.issues);
+    const fleet = fleetUrlOf(env);
+    if (fleet) return await fleetExportResponse(fleet, parsed.request.query, parsed.request.requireProofs);
+    if (parsed.request.query.kernelKey !== undefined) return badParameters([{ param: 'query.kernelKey', message: 'this server serves one receipt store, not a fleet: omit kernelKey' }]);
     const file = storeFileOf(env);
     const opened = getStore(file);
     if (!opened.ok) return storeUnavailable(opened.detail);
@@ -95,6 +99,7 @@ export async function handleEvidencePackage(request: Request, env: ReceiptApiEnv
     const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
     if (denied) return denied;
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
+    if (fleetUrlOf(env)) return errorResponse(404, 'not_found', 'this server serves a fleet: search it with /v1/receipts/query (GET /v1/fleet/kernels lists its kernels), or export one kernel with POST /v1/evidence/export');
     const file = storeFileOf(env);
     const opened = getStore(file);
     if (!opened.ok) return storeUnavailable(opened.detail);

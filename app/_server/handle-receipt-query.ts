@@ -7,6 +7,7 @@ import { checkBearer } from './auth';
 import { DEMO_STORE } from './db';
 import { JSON_HEADERS, badParameters, internalError, jsonBytes, methodNotAllowed, storeUnavailable } from './http';
 import { queryReceiptStore } from './receipt-query';
+import { fleetUrlOf, handleFleetQuery } from './fleet/handle-fleet';
 
 /** `process.env` or a plain object with the same variables. */
 export interface ReceiptApiEnv {
@@ -15,6 +16,8 @@ export interface ReceiptApiEnv {
   RECEIPT_API_TOKEN?: string | undefined;
   /** The store to serve; the demo store when unset. */
   RECEIPT_DB?: string | undefined;
+  /** When set, the fleet's ClickHouse node (its Distributed tables) is served instead of a store. */
+  CLICKHOUSE_URL?: string | undefined;
 }
 
 export function storeFileOf(env: ReceiptApiEnv): string {
@@ -26,9 +29,11 @@ export async function handleReceiptQuery(request: Request, env: ReceiptApiEnv): 
     const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
     if (denied) return denied;
     // HEAD is GET without a body, as Next serves it for a route that exports GET.
+    if (fleetUrlOf(env)) return handleFleetQuery(request, env);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
     const parsed = parseReceiptQuery(new URL(request.url).searchParams);
     if (!parsed.ok) return badParameters(parsed.issues);
+    if (parsed.query.kernelKey !== undefined) return badParameters([{ param: 'kernelKey', message: 'this server serves one receipt store, not a fleet: omit kernelKey' }]);
     const result = queryReceiptStore(storeFileOf(env), parsed.query);
     if (!result.ok) return storeUnavailable(result.detail);
     return request.method === 'HEAD' ? new Response(null, { status: 200, headers: JSON_HEADERS }) : jsonBytes(result.body);

@@ -21,6 +21,7 @@ import { sha256Ready } from '../../lib/crypto/sha256';
 import { fromHex } from '../../lib/bytes/hex';
 import type { DialectOptions } from '../../lib/dialects/audit';
 import { diffFingerprint } from '../../lib/dialects/codewhale/review';
+import { INGEST_USAGE, ingestMain } from './ingest';
 
 const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE]
                              [--hmac-key HEX] [--diff FILE [--diff-max-chars N]] [--json]
@@ -62,7 +63,7 @@ interface Args {
 function parseArgs(argv: string[]): Args | 'help' {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return 'help';
   const [command, ...rest] = argv;
-  if (command !== 'verify') throw new UsageError(`unknown command ${JSON.stringify(command)}; try: receipt-audit verify <path>...`);
+  if (command !== 'verify') throw new UsageError(`unknown command ${JSON.stringify(command)}; try: receipt-audit verify <path>... or receipt-audit ingest <path>... --clickhouse URL`);
   const args: Args = { paths: [], trustKeys: [], trustFiles: [], json: false };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
@@ -164,10 +165,11 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
 }
 
 export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+  if (argv[0] === 'ingest') return ingestMain(argv.slice(1), out, err);
   try {
     const args = parseArgs(argv);
     if (args === 'help') {
-      out.write(USAGE + '\n');
+      out.write(`${USAGE}\n\n${INGEST_USAGE}\n`);
       return argv.length === 0 ? 2 : 0;
     }
     const keys = [...args.trustKeys];

@@ -9,6 +9,8 @@ export interface EvidenceQuery {
   since?: number;
   until?: number;
   tenant?: string;
+  /** One kernel of a fleet (64 lowercase hex digits); a server of one store refuses it. */
+  kernelKey?: string;
 }
 
 export interface QueryIssue {
@@ -35,11 +37,14 @@ export function parseEvidenceQuery(value: unknown, at = 'query'): { ok: true; qu
     if ((STRING_KEYS as readonly string[]).includes(key)) {
       if (typeof v !== 'string' || v.length === 0 || v.length > 512) issues.push({ param, message: 'must be a non-empty string of at most 512 characters' });
       else query[key as (typeof STRING_KEYS)[number]] = v;
+    } else if (key === 'kernelKey') {
+      if (typeof v !== 'string' || !/^[0-9a-f]{64}$/.test(v)) issues.push({ param, message: 'must be a kernel key: 64 lowercase hex digits' });
+      else query.kernelKey = v;
     } else if ((TIME_KEYS as readonly string[]).includes(key)) {
       if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) issues.push({ param, message: 'must be a non-negative integer (Unix seconds)' });
       else query[key as (typeof TIME_KEYS)[number]] = v;
     } else {
-      issues.push({ param, message: 'is not a known query field (capabilityId, agentSubject, since, until, tenant)' });
+      issues.push({ param, message: 'is not a known query field (capabilityId, agentSubject, since, until, tenant, kernelKey)' });
     }
   }
   if (query.since !== undefined && query.until !== undefined && query.since > query.until) {

@@ -40,6 +40,11 @@ export interface ReceiptQuery {
   /** 1..MAX_LIMIT. */
   limit: number;
   agentSubject?: string;
+  /**
+   * The kernel whose log the receipts are in (64 lowercase hex digits). A fleet served from
+   * ClickHouse filters on it; a server of one store refuses it.
+   */
+  kernelKey?: string;
 }
 
 export interface ReceiptQueryIssue {
@@ -55,7 +60,8 @@ type U64Param = 'since' | 'until' | 'minCost' | 'maxCost' | 'cursor';
 const STRING_PARAMS: readonly StringParam[] = ['capabilityId', 'toolServer', 'toolName', 'agentSubject'];
 const U64_PARAMS: readonly U64Param[] = ['since', 'until', 'minCost', 'maxCost', 'cursor'];
 /** Also the order `toSearchParams` writes them in. */
-const FILTER_PARAMS = ['capabilityId', 'toolServer', 'toolName', 'outcome', 'since', 'until', 'minCost', 'maxCost', 'agentSubject'] as const;
+const FILTER_PARAMS = ['capabilityId', 'toolServer', 'toolName', 'outcome', 'since', 'until', 'minCost', 'maxCost', 'agentSubject', 'kernelKey'] as const;
+const KERNEL_KEY = /^[0-9a-f]{64}$/;
 const KNOWN_PARAMS: ReadonlySet<string> = new Set<string>([...FILTER_PARAMS, 'cursor', 'limit']);
 
 const PLAIN_DECIMAL = /^(?:0|[1-9][0-9]*)$/;
@@ -127,6 +133,11 @@ function readValues(values: Map<string, string>, issues: ReceiptQueryIssue[]): R
   if (outcome !== undefined) {
     if (isOutcome(outcome)) query.outcome = outcome;
     else issues.push({ param: 'outcome', message: `must be one of ${RECEIPT_OUTCOMES.join(', ')}` });
+  }
+  const kernelKey = values.get('kernelKey');
+  if (kernelKey !== undefined) {
+    if (KERNEL_KEY.test(kernelKey)) query.kernelKey = kernelKey;
+    else issues.push({ param: 'kernelKey', message: 'must be a kernel key: 64 lowercase hex digits' });
   }
   const limit = values.get('limit');
   if (limit !== undefined) {

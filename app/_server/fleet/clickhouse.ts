@@ -1,0 +1,80 @@
+// Server side only: a small client of ClickHouse's HTTP interface (18.16 speaks it as every later
+// version does): statements go as the POST body, results come back as JSONEachRow, and inserts
+// stream TabSeparated rows. Only `Sql` fragments (./sql.ts) can be sent, never a string.
+// (The official @clickhouse/client supports ClickHouse 22.8 and later only.)
+import type { Sql } from './sql';
+
+export class ClickHouseError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Settings sent with every request: UInt64 come back as JSON strings, so none loses digits. */
+const SETTINGS = { output_format_json_quote_64bit_integers: '1' };
+
+export class ClickHouse {
+  readonly url: URL;
+
+  constructor(url: string) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new ClickHouseError(`${JSON.stringify(url)} is not a URL (expected e.g. http://127.0.0.1:19121/)`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ClickHouseError(`${url}: only http and https ClickHouse URLs are supported`);
+    this.url = parsed;
+  }
+
+  private endpoint(settings: Record<string, string> = {}): URL {
+    const u = new URL(this.url);
+    for (const [k, v] of Object.entries({ ...SETTINGS, ...settings })) u.searchParams.set(k, v);
+    return u;
+  }
+
+  private async send(body: BodyInit, settings?: Record<string, string>, signal?: AbortSignal): Promise<string> {
+    let res: Response;
+    try {
+      res = await fetch(this.endpoint(settings), { method: 'POST', body, signal: signal ?? AbortSignal.timeout(120_000), ...(typeof body === 'string' ? {} : { duplex: 'half' }) } as RequestInit);
+    } catch (e) {
+      throw new ClickHouseError(`ClickHouse at ${this.url.origin} is not reachable (${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}); is the fleet up (npm run fleet:up)?`);
+    }
+    const text = await res.text();
+    if (!res.ok) throw new ClickHouseError(`ClickHouse answered ${res.status}: ${text.trim().slice(0, 500)}`, res.status);
+    return text;
+  }
+
+  /** Runs a statement that returns nothing (DDL). */
+  async exec(statement: Sql, settings?: Record<string, string>): Promise<void> {
+    await this.send(statement.text, settings);
+  }
+
+  /** Runs a SELECT and returns its rows (UInt64 as decimal strings). */
+  async rows<T = Record<string, string>>(query: Sql, settings?: Record<string, string>): Promise<T[]> {
+    const text = await this.send(`${query.text} FORMAT JSONEachRow`, settings);
+    const out: T[] = [];
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      if (end > start) out.push(JSON.parse(text.slice(start, end)) as T);
+      start = end + 1;
+    }
+    return out;
+  }
+
+  /** Inserts TabSeparated rows (`tsvRow` escapes them) into `into` (e.g. sql`receipts (a, b)`). */
+  async insert(into: Sql, tsv: string, settings?: Record<string, string>): Promise<void> {
+    await this.send(`INSERT INTO ${into.text} FORMAT TabSeparated\n${tsv}`, settings);
+  }
+}
+
+/** One TabSeparated field: backslash, tab, newline and carriage return escaped, as ClickHouse reads them. */
+export function tsvField(value: string | bigint | number): string {
+  if (typeof value !== 'string') return String(value);
+  return value.replace(/[\\\t\n\r\0]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\0'));
+}
