@@ -66,6 +66,7 @@ interface ReceiptRow {
   toolName: string;
   decision: string;
   cost: string;
+  currency: string;
   checkpointSeq: bigint;
   source: string;
   raw: string;
@@ -355,13 +356,13 @@ export class FleetIngest {
     if (rows.length === 0) return;
     const tsv: string[] = [];
     for (const r of rows) {
-      const fields = [this.nextFleetSeq++, r.kernel, r.kind, r.seq, r.id, r.signer, r.timestamp, r.capabilityId, r.subjectKey, r.toolServer, r.toolName, r.decision, r.cost, r.checkpointSeq, r.source, r.raw];
+      const fields = [this.nextFleetSeq++, r.kernel, r.kind, r.seq, r.id, r.signer, r.timestamp, r.capabilityId, r.subjectKey, r.toolServer, r.toolName, r.decision, r.cost, r.currency, r.checkpointSeq, r.source, r.raw];
       tsv.push(fields.map(tsvField).join('\t'));
       const c = this.counts(r.kernel);
       if (r.kind === 'tool') c.toolAdded++;
       else c.childAdded++;
     }
-    const columns = list(['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'checkpoint_seq', 'source', 'raw_json'].map((c) => col(c as never)));
+    const columns = list(['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source', 'raw_json'].map((c) => col(c as never)));
     await this.ch.insert(sql`${table('receipts')} (${columns})`, `${tsv.join('\n')}\n`, { insert_distributed_sync: '1' });
   }
 
@@ -415,7 +416,7 @@ function receiptOf(line: string, kind: 'tool' | 'child', packageKernel: string |
     timestamp: u64Of(receipt, 'timestamp', 'receipt', exact('timestamp')),
     raw,
   };
-  if (kind === 'child') return { ...base, capabilityId: '', subjectKey: '', toolServer: '', toolName: '', decision: '', cost: '' };
+  if (kind === 'child') return { ...base, capabilityId: '', subjectKey: '', toolServer: '', toolName: '', decision: '', cost: '', currency: '' };
   const capabilityId = text(receipt, 'capability_id', 'receipt');
   const attribution = obj(obj(receipt.metadata)?.attribution);
   const verdict = obj(receipt.decision)?.verdict;
@@ -428,6 +429,7 @@ function receiptOf(line: string, kind: 'tool' | 'child', packageKernel: string |
     toolName: text(receipt, 'tool_name', 'receipt'),
     decision: typeof verdict === 'string' ? verdict : 'none',
     cost: costOf(receipt, raw),
+    currency: optText(obj(obj(receipt.metadata)?.financial), 'currency'),
   };
 }
 

@@ -153,21 +153,26 @@ export async function fleetKernels(ch: ClickHouse): Promise<{ figures: 'index'; 
   };
 }
 
-/** `GET /v1/fleet/summary?<filters>`: the filter set's matches per kernel and per outcome, and their cost sum (index figures). */
+/**
+ * `GET /v1/fleet/summary?<filters>`: the filter set's matches per kernel and per outcome, and per
+ * currency the sum of their cost_charged (Decimal128: exact up to 38 digits; a longer cost is
+ * counted apart, not summed). Index figures.
+ */
 export async function fleetSummary(ch: ClickHouse, q: ReceiptQuery): Promise<Record<string, unknown>> {
   const where = receiptFilter(q);
-  const [byKernel, byOutcome] = await Promise.all([
+  const [byKernel, byOutcome, costs] = await Promise.all([
     ch.rows<{ kernel_key: string; n: string }>(sql`SELECT kernel_key, count() AS n FROM receipts WHERE ${where} GROUP BY kernel_key ORDER BY kernel_key`),
-    ch.rows<{ decision_kind: string; n: string; cost: string; costed: string }>(
-      sql`SELECT decision_kind, count() AS n, toString(sum(toDecimal128OrZero(cost_digits, 0))) AS cost, countIf(cost_digits != '') AS costed FROM receipts WHERE ${where} GROUP BY decision_kind ORDER BY decision_kind`,
+    ch.rows<{ decision_kind: string; n: string }>(sql`SELECT decision_kind, count() AS n FROM receipts WHERE ${where} GROUP BY decision_kind ORDER BY decision_kind`),
+    ch.rows<{ currency: string; sum: string; receipts: string; notSummed: string }>(
+      sql`SELECT currency, toString(sum(toDecimal128(if(length(cost_digits) > 38, '0', cost_digits), 0))) AS sum, count() AS receipts,
+        countIf(length(cost_digits) > 38) AS notSummed FROM receipts WHERE ${where} AND cost_digits != '' GROUP BY currency ORDER BY currency`,
     ),
   ]);
   return {
     figures: 'index',
     byKernel: Object.fromEntries(byKernel.map((r) => [r.kernel_key, r.n])),
     byOutcome: Object.fromEntries(byOutcome.map((r) => [r.decision_kind, r.n])),
-    costCharged: byOutcome.reduce((a, r) => a + BigInt(r.cost.replace(/\..*$/, '')), 0n).toString(),
-    costedReceipts: byOutcome.reduce((a, r) => a + BigInt(r.costed), 0n).toString(),
+    costCharged: Object.fromEntries(costs.map((r) => [r.currency, { sum: r.sum, receipts: r.receipts, notSummed: r.notSummed }])),
   };
 }
 

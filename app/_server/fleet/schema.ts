@@ -8,7 +8,7 @@
 //   `kernel_key` is the kernel whose log (seq space) the receipt is in: its checkpoints' signer,
 //   or the receipt's own `kernel_key` when its log has no checkpoints; `signer_key` is always
 //   the receipt's own. `cost_digits` is metadata.financial.cost_charged as written when it is a
-//   non-negative integer, '' otherwise. `checkpoint_seq` is 0 when no proof was ingested.
+//   non-negative integer, '' otherwise, and `currency` metadata.financial.currency ('' when none). `checkpoint_seq` is 0 when no proof was ingested.
 // checkpoints: one row per signed checkpoint of a kernel, its record as exported.
 // proofs: one inclusion proof per checkpointed tool receipt, as exported.
 import { ClickHouse } from './clickhouse';
@@ -22,7 +22,7 @@ const LOCAL_TABLES: [name: string, ddl: Sql][] = [
     sql`CREATE TABLE IF NOT EXISTS receipts_local (
   fleet_seq UInt64, kernel_key String, kind Enum8('tool' = 1, 'child' = 2), seq UInt64, receipt_id String,
   signer_key String, timestamp UInt64, capability_id String, subject_key String, tool_server String,
-  tool_name String, decision_kind String, cost_digits String, checkpoint_seq UInt64, source String, raw_json String
+  tool_name String, decision_kind String, cost_digits String, currency String, checkpoint_seq UInt64, source String, raw_json String
 ) ENGINE = MergeTree() ORDER BY (kernel_key, fleet_seq)`,
   ],
   [

@@ -76,7 +76,7 @@ export function table(name: Table): Sql {
 
 export const COLUMNS = [
   'fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key',
-  'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'checkpoint_seq', 'source', 'raw_json',
+  'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source', 'raw_json',
   'batch_start_seq', 'batch_end_seq', 'tree_size', 'issued_at', 'raw',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
