@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { LogProvider } from '../components/data/log-provider';
 import { Nav } from '../components/nav';
+import { QueryProvider } from '../components/data/query-provider';
 import { ForkGate } from '../components/trust/fork-gate';
 import './globals.css';
 
@@ -15,13 +16,17 @@ export const metadata: Metadata = {
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
+  // A fleet server (CLICKHOUSE_URL) opens the fleet's first page where others open their store.
+  const fleetMode = Boolean(process.env.CLICKHOUSE_URL);
   return (
     <html lang="en">
       <body>
-        <LogProvider>
-          <Nav />
+        <LogProvider fleet={fleetMode}>
+          <QueryProvider>
+          <Nav fleet={fleetMode} />
           <ForkGate />
           {children}
+          </QueryProvider>
         </LogProvider>
       </body>
     </html>

@@ -5,7 +5,7 @@
 // and re-verifies when the pinned keys change.
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { readApiToken, saveApiToken, syncAddressBar } from './api-token';
-import type { DialectInputs, LogSource } from '../../lib/workers/protocol';
+import type { DialectInputs, FleetPageInfo, LogSource } from '../../lib/workers/protocol';
 import { type Session, useLogSession } from './use-log-session';
 import { type Continuity, useCheckpointMemory } from './use-checkpoint-memory';
 import type { RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
@@ -54,6 +54,10 @@ interface LogContextValue {
   dialect: DialectInputs;
   /** Sets them and verifies the open log again with them. */
   setDialect: (inputs: DialectInputs) => void;
+  /** This server serves a fleet (CLICKHOUSE_URL): its log is searched a page at a time. */
+  fleet: boolean;
+  /** The open fleet page's index figures (null unless a fleet page is open). */
+  fleetPage: FleetPageInfo | null;
 }
 
 const LogContext = createContext<LogContextValue | null>(null);
@@ -63,12 +67,21 @@ function restorable(sources: LogSource[]): boolean {
   return sources.every((s) => s.kind !== 'files');
 }
 
-export function LogProvider({ children }: { children: ReactNode }) {
+/** Sources that are this server's own API (its store or its fleet): the API token goes with them. */
+function isThisServer(s: LogSource): boolean {
+  return s.kind === 'server' || s.kind === 'fleet';
+}
+
+/** What this server's log is when it serves a fleet (CLICKHOUSE_URL): the fleet's first page. */
+export const FIRST_FLEET_PAGE: LogSource = { kind: 'fleet', query: 'limit=200' };
+
+/** `fleet`: this server serves a fleet (CLICKHOUSE_URL) rather than one store. */
+export function LogProvider({ children, fleet = false }: { children: ReactNode; fleet?: boolean }) {
   const trust = useTrustKeys();
   const messages = useMemo(() => toPinnedKeys(trust.entries), [trust.entries]);
   // The key and the diff live in this state only: never in a URL, storage, a share link or a request.
   const [dialect, setDialect] = useState<DialectInputs>({});
-  const { session, open: openSession, cancel, rows, requestBundle } = useLogSession(messages, dialect);
+  const { session, open: openSession, cancel, rows, requestBundle, fleetPage } = useLogSession(messages, dialect);
   const last = useRef<LogSource[] | null>(null);
   // The session opener (it carries the pinned keys) the open log was verified with.
   const openedWith = useRef<typeof openSession | null>(null);
@@ -87,7 +100,7 @@ export function LogProvider({ children }: { children: ReactNode }) {
   // The API token goes with a session only when it opens this server's log.
   const start = useCallback(
     (run: typeof openSession, sources: LogSource[]) => {
-      const token = sources.some((s) => s.kind === 'server') ? readApiToken() : null;
+      const token = sources.some(isThisServer) ? readApiToken() : null;
       run(sources, token ?? undefined);
     },
     [],
@@ -108,9 +121,9 @@ export function LogProvider({ children }: { children: ReactNode }) {
   const setApiToken = useCallback(
     (token: string) => {
       saveApiToken(token);
-      open(last.current?.some((s) => s.kind === 'server') ? last.current : [{ kind: 'server' }]);
+      open(last.current?.some(isThisServer) ? last.current : [fleet ? FIRST_FLEET_PAGE : { kind: 'server' }]);
     },
-    [open],
+    [open, fleet],
   );
 
   // Once a page wants the log and the pinned keys are read: open the log a link names, or
@@ -122,15 +135,14 @@ export function LogProvider({ children }: { children: ReactNode }) {
       return;
     }
     if (last.current) return;
-    let sources: LogSource[] = [{ kind: 'server' }];
     try {
       const saved = JSON.parse(sessionStorage.getItem(LAST_SOURCE) ?? 'null') as LogSource[] | null;
-      if (Array.isArray(saved) && saved.length > 0 && restorable(saved)) sources = saved;
+      if (Array.isArray(saved) && saved.length > 0 && restorable(saved)) return void open(saved);
     } catch {
       // nothing usable saved
     }
-    open(sources);
-  }, [trust.loaded, wanted, preferred]); // eslint-disable-line react-hooks/exhaustive-deps
+    open(fleet ? [FIRST_FLEET_PAGE] : [{ kind: 'server' }]);
+  }, [trust.loaded, wanted, preferred, fleet]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A token the server refused is not kept for the next reload.
   useEffect(() => {
@@ -148,9 +160,9 @@ export function LogProvider({ children }: { children: ReactNode }) {
     () => ({
       session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustIssue: trust.issue, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
       continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
-      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText, dialect, setDialect,
+      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText, dialect, setDialect, fleetPage, fleet,
     }),
-    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect],
+    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect, fleetPage, fleet],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

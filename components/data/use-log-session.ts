@@ -3,7 +3,7 @@
 // reads the sources and runs the verify workers), and exposes progress, the
 // streamed receipt rows and the final report. The main thread never verifies.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type DialectFacts, type DialectInputs, type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
+import { type DialectFacts, type DialectInputs, type FleetPageInfo, type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
 import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
@@ -44,6 +44,8 @@ const NO_DIALECT: DialectInputs = {};
 /** `dialect`: ZeroClaw's HMAC key and the CodeWhale diff, when the user gave them (memory only). */
 export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInputs = NO_DIALECT) {
   const [session, setSession] = useState<Session>({ status: 'idle' });
+  // The index figures of the open fleet page (null for any other log).
+  const [fleetPage, setFleetPage] = useState<FleetPageInfo | null>(null);
   const worker = useRef<Worker | null>(null);
   const rows = useRef<RowStore>(new RowStore());
   // Bundle requests waiting for the log worker, which stays open after `done` for them.
@@ -61,6 +63,7 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
     (sources: LogSource[], serverToken?: string) => {
       stop();
       rows.current = new RowStore();
+      setFleetPage(null);
       const label = describeSources(sources);
       const w = new Worker(new URL('../../lib/workers/log-worker.ts', import.meta.url), { type: 'module' });
       worker.current = w;
@@ -112,6 +115,8 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
         } else if (m.type === 'bundle') {
           pending.current.get(m.req)?.(m.answer);
           pending.current.delete(m.req);
+        } else if (m.type === 'fleet') {
+          setFleetPage(m.page);
         } else if (m.type === 'unauthorized') {
           const message = m.tokenSent
             ? "this server refused the API token (HTTP 401): it is not valid for this server's log. Enter the token again."
@@ -152,5 +157,5 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
   }, []);
 
   useEffect(() => stop, [stop]);
-  return { session, open, cancel, rows, requestBundle };
+  return { session, open, cancel, rows, requestBundle, fleetPage };
 }

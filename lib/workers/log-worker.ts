@@ -17,6 +17,7 @@ import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-columns';
 import { HttpStatusError, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { chunksOf } from './chunks';
+import { splitFleetPage } from '../sources/fleet-page';
 import { type WorkerLike, VerifyPool } from './pool';
 import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
 import type { DialectOptions } from '../dialects/audit';
@@ -100,6 +101,39 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
     },
     name,
   );
+}
+
+/**
+ * A page of this server's fleet: split per kernel (lib/sources/fleet-page.ts), each kernel's
+ * receipts, checkpoints and proofs read as files of its own log. Its index figures go to the page.
+ */
+async function loadFleetPage(url: string, init: RequestInit, p: LogSink, space: string, count: (n: number) => void, h: RecordHost): Promise<void> {
+  const res = await fetch(url, init);
+  if (res.status === 401) throw new ServerUnauthorized();
+  const text = await res.text();
+  count(text.length);
+  if (!res.ok) {
+    let why = `HTTP ${res.status}`;
+    try {
+      const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+      if (typeof message === 'string') why += `: ${message}`;
+    } catch {
+      // not our error body: the status says enough
+    }
+    throw new Error(why);
+  }
+  const split = splitFleetPage(text);
+  if (!split.ok) throw new Error(`not a fleet page: ${split.message}`);
+  const { page } = split;
+  post({ type: 'fleet', page: { totalCount: page.totalCount, nextCursor: page.nextCursor, receipts: page.receipts, kernels: page.groups.map((g) => ({ kernelKey: g.kernelKey, receipts: g.receipts })) } });
+  const bytes = new TextEncoder();
+  for (const [g, group] of page.groups.entries()) {
+    for (const f of group.files) {
+      const file = { name: f.name, blob: new Blob([bytes.encode(f.text)]), async *stream() { yield bytes.encode(f.text); } };
+      await loadFile(file, p, `${space}:${g}`, f.name);
+      h.addFile(file, f.name);
+    }
+  }
 }
 
 /** The user's key and diff as the audit takes them (the diff's fingerprint, as CodeWhale computes it). */
@@ -223,6 +257,11 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
           }
           h.addPackage(urlPackageDir(base, uncounted, init));
         });
+      } else if (source.kind === 'fleet') {
+        bytesTotal = null;
+        const url = new URL(`/v1/receipts/query?${source.query}`, self.location.href).href;
+        const init: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
+        await isolated(url, () => loadFleetPage(url, init, sink, space, count, h));
       } else {
         bytesTotal = null;
         await isolated(source.url, () => loadUrl(source.url, sink, space, count, h, lineage));

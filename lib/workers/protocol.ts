@@ -15,7 +15,19 @@ import type { WireBatch, WireOutput } from './wire';
 export type LogSource =
   | { kind: 'files'; files: { file: File; path: string }[] }
   | { kind: 'url'; url: string }
-  | { kind: 'server' };
+  | { kind: 'server' }
+  /** A page of this server's fleet (CLICKHOUSE_URL): `query` is the /v1/receipts/query string (filters, cursor, limit). */
+  | { kind: 'fleet'; query: string };
+
+/** What a fleet page said about itself: index figures, not verified ones. */
+export interface FleetPageInfo {
+  /** The index's count of receipts matching the filters (decimal). */
+  totalCount: string;
+  nextCursor: string | null;
+  /** Receipts on this page, and how many each kernel's log holds of them ('' for receipts no kernel group claimed). */
+  receipts: number;
+  kernels: { kernelKey: string; receipts: number }[];
+}
 
 /**
  * A log's sources for people. `count` (the page's label): "3 files". `names`
@@ -28,6 +40,7 @@ export function describeSources(sources: readonly LogSource[], detail: { files: 
     .map((s) => {
       if (s.kind === 'server') return detail.server ?? "this server's receipt store";
       if (s.kind === 'url') return s.url;
+      if (s.kind === 'fleet') return `this server's fleet${s.query ? ` (${s.query})` : ''}`;
       if (detail.files === 'count') return `${s.files.length} file${s.files.length === 1 ? '' : 's'}`;
       const names = [...new Set(s.files.map((f) => f.path.split('/')[0] || f.file.name))];
       return names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
@@ -101,6 +114,8 @@ export type LogEvent =
    */
   | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[]; lineage: LineageSet; dialectFacts: DialectFacts[] }
   | { type: 'error'; message: string }
+  /** A fleet page was read: its index figures (sent before its receipts are verified). */
+  | { type: 'fleet'; page: FleetPageInfo }
   /** This server's API answered 401: a token is needed (`tokenSent` false) or the one sent was refused. */
   | { type: 'unauthorized'; tokenSent: boolean }
   | { type: 'bundle'; req: number; answer: BundleAnswer };
