@@ -244,3 +244,19 @@ describe('properties', () => {
     );
   });
 });
+
+describe('kernelKey (a fleet kernel)', () => {
+  const key = 'ab'.repeat(32);
+  it('takes 64 lowercase hex digits and round-trips', () => {
+    const r = parseReceiptQuery(new URLSearchParams({ kernelKey: key, outcome: 'deny' }));
+    expect(r).toEqual({ ok: true, query: { kernelKey: key, outcome: 'deny', limit: 50 } });
+    if (r.ok) expect(parseReceiptQuery(toSearchParams(r.query))).toEqual(r);
+  });
+  it('refuses anything else, naming the parameter', () => {
+    for (const bad of [key.toUpperCase(), key.slice(1), `${key}0`, `${key.slice(0, 63)}g`, "' OR 1=1 --"]) {
+      const r = parseReceiptQuery(new URLSearchParams({ kernelKey: bad }));
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.issues[0]!.param).toBe('kernelKey');
+    }
+  });
+});

@@ -8,6 +8,8 @@
 import { parseJson } from '../json/parse';
 import { isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
 import { type Span, arrayItems, objectMembers } from '../json/spans';
+import type { LogSink } from '../verify/log-sink';
+import { type SourceFile, loadFile } from './package';
 
 export interface FleetPageFile {
   /** e.g. `fleet/<kernel key>/receipts.ndjson`: the file name says the role, as in a package. */
@@ -100,6 +102,30 @@ export function splitFleetPage(text: string): Result {
     groups.push({ kernelKey, files, receipts: lines.length });
   }
   const loose = items.flatMap((span, i) => (claimed.has(i) ? [] : [slice(span)]));
-  if (loose.length) groups.push({ kernelKey: '', files: [{ name: 'fleet/unfiled/receipts.ndjson', text: loose.map((r) => `{"receipt":${r}}`).join('\n') }], receipts: loose.length });
+  // A bare receipt per line: read as a receipt of no log (no seq, so no inclusion to check).
+  if (loose.length) groups.push({ kernelKey: '', files: [{ name: 'fleet/unfiled-receipts.ndjson', text: loose.join('\n') }], receipts: loose.length });
   return { ok: true, page: { totalCount, nextCursor, receipts: items.length, groups } };
+}
+
+/**
+ * Reads a split fleet page into `sink`: each kernel group's files as files of one log of its own
+ * (space `${space}:${group}`). Returns the files, for whoever reads a receipt again later.
+ */
+export async function loadFleetPage(page: FleetPage, sink: LogSink, space: string): Promise<SourceFile[]> {
+  const encoder = new TextEncoder();
+  const files: SourceFile[] = [];
+  for (const [g, group] of page.groups.entries()) {
+    for (const f of group.files) {
+      const bytes = encoder.encode(f.text);
+      const file: SourceFile = {
+        name: f.name,
+        async *stream() {
+          yield bytes;
+        },
+      };
+      await loadFile(file, sink, `${space}:${g}`, f.name);
+      files.push(file);
+    }
+  }
+  return files;
 }

@@ -17,7 +17,7 @@ import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-columns';
 import { HttpStatusError, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
 import { chunksOf } from './chunks';
-import { splitFleetPage } from '../sources/fleet-page';
+import { loadFleetPage, splitFleetPage } from '../sources/fleet-page';
 import { type WorkerLike, VerifyPool } from './pool';
 import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
 import type { DialectOptions } from '../dialects/audit';
@@ -107,7 +107,7 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
  * A page of this server's fleet: split per kernel (lib/sources/fleet-page.ts), each kernel's
  * receipts, checkpoints and proofs read as files of its own log. Its index figures go to the page.
  */
-async function loadFleetPage(url: string, init: RequestInit, p: LogSink, space: string, count: (n: number) => void, h: RecordHost): Promise<void> {
+async function fetchFleetPage(url: string, init: RequestInit, p: LogSink, space: string, count: (n: number) => void, h: RecordHost): Promise<void> {
   const res = await fetch(url, init);
   if (res.status === 401) throw new ServerUnauthorized();
   const text = await res.text();
@@ -126,14 +126,7 @@ async function loadFleetPage(url: string, init: RequestInit, p: LogSink, space: 
   if (!split.ok) throw new Error(`not a fleet page: ${split.message}`);
   const { page } = split;
   post({ type: 'fleet', page: { totalCount: page.totalCount, nextCursor: page.nextCursor, receipts: page.receipts, kernels: page.groups.map((g) => ({ kernelKey: g.kernelKey, receipts: g.receipts })) } });
-  const bytes = new TextEncoder();
-  for (const [g, group] of page.groups.entries()) {
-    for (const f of group.files) {
-      const file = { name: f.name, blob: new Blob([bytes.encode(f.text)]), async *stream() { yield bytes.encode(f.text); } };
-      await loadFile(file, p, `${space}:${g}`, f.name);
-      h.addFile(file, f.name);
-    }
-  }
+  for (const file of await loadFleetPage(page, p, space)) h.addFile(file, file.name);
 }
 
 /** The user's key and diff as the audit takes them (the diff's fingerprint, as CodeWhale computes it). */
@@ -261,7 +254,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         bytesTotal = null;
         const url = new URL(`/v1/receipts/query?${source.query}`, self.location.href).href;
         const init: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
-        await isolated(url, () => loadFleetPage(url, init, sink, space, count, h));
+        await isolated(url, () => fetchFleetPage(url, init, sink, space, count, h));
       } else {
         bytesTotal = null;
         await isolated(source.url, () => loadUrl(source.url, sink, space, count, h, lineage));
