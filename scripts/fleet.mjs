@@ -45,6 +45,8 @@ function config(i) {
   const d = join(DIR, `shard${i}`);
   const shards = SHARDS.map((s) => `      <shard><replica><host>127.0.0.1</host><port>${ports(s).tcp}</port></replica></shard>`).join('\n');
   // Listens on 127.0.0.1 only. The users file is Debian's (user `default`, no password, local).
+  // keep_alive_timeout outlasts Node's idle sockets (4 s): with ClickHouse's 3 s, the server closed
+  // sockets fetch was about to reuse, and requests failed with "other side closed".
   return `<?xml version="1.0"?>
 <yandex>
   <logger><level>warning</level><log>${d}/log/server.log</log><errorlog>${d}/log/error.log</errorlog><size>10M</size><count>2</count></logger>
@@ -54,7 +56,7 @@ function config(i) {
   <interserver_http_port>${p.interserver}</interserver_http_port>
   <interserver_http_host>127.0.0.1</interserver_http_host>
   <max_connections>256</max_connections>
-  <keep_alive_timeout>3</keep_alive_timeout>
+  <keep_alive_timeout>30</keep_alive_timeout>
   <max_concurrent_queries>100</max_concurrent_queries>
   <uncompressed_cache_size>1073741824</uncompressed_cache_size>
   <mark_cache_size>268435456</mark_cache_size>

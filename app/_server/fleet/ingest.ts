@@ -12,10 +12,10 @@
 // - A bad record is rejected with its file and line (for a store: its table and seq), and
 //   everything else is ingested.
 // - One ingest at a time per cluster: fleet_seq continues from the cluster's max.
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { parseJson } from '../../../lib/json/parse';
 import { isJsonNumber, isJsonObject, type JsonValue } from '../../../lib/json/value';
@@ -27,8 +27,21 @@ import { col, list, sql, str, table, u64, type Sql } from './sql';
 const BATCH = 20_000;
 const HEX64 = /^[0-9a-f]{64}$/;
 const DIGITS = /^(?:0|[1-9][0-9]*)$/;
-/** `{"seq":N,"receipt":R}` as Chio's export writes it: R is then the receipt's exact text. */
-const RECEIPT_LINE = /^\{"seq":(0|[1-9][0-9]{0,19}),"receipt":(\{.*\})\}\s*$/s;
+const SEQ = /^(?:0|[1-9][0-9]{0,19})$/;
+
+/**
+ * `{"seq":N,"receipt":R}` as Chio's export writes it: R is then the receipt's exact text (once
+ * JSON.parse has read R as one object, nothing else can follow it in the line).
+ */
+function receiptLine(line: string): { seq: string; raw: string } | null {
+  if (!line.startsWith('{"seq":')) return null;
+  const at = line.indexOf(',"receipt":', 7);
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) <= 32) end--;
+  if (at < 0 || line[end - 1] !== '}') return null;
+  const seq = line.slice(7, at);
+  return SEQ.test(seq) ? { seq, raw: line.slice(at + 11, end - 1) } : null;
+}
 
 export interface KernelCounts {
   toolAdded: number;
@@ -146,13 +159,38 @@ interface Source {
   cleanup?: () => void;
 }
 
+/**
+ * The non-blank lines of `file` with their 1-based numbers, read in 8 MiB chunks (readline's
+ * per-line events were a tenth of an ingest). Invalid UTF-8 becomes U+FFFD, as in any decoder:
+ * a receipt changed so no longer verifies, which the browser then says.
+ */
 async function* lines(file: string): AsyncGenerator<[line: string, n: number]> {
   if (!existsSync(file)) return;
-  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let n = 0;
-  for await (const line of rl) {
-    n++;
-    if (line.trim() !== '') yield [line, n];
+  const fh = await open(file, 'r');
+  try {
+    const decoder = new TextDecoder('utf-8');
+    const buf = Buffer.allocUnsafe(8 << 20);
+    let rest = '';
+    let n = 0;
+    const emit = function* (line: string): Generator<[string, number]> {
+      n++;
+      const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+      if (text.length > 0 && (text.charCodeAt(0) > 32 || text.trim() !== '')) yield [text, n];
+    };
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      const text = rest + (bytesRead > 0 ? decoder.decode(buf.subarray(0, bytesRead), { stream: true }) : decoder.decode());
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+        yield* emit(text.slice(start, nl));
+        start = nl + 1;
+      }
+      rest = text.slice(start);
+      if (bytesRead === 0) break;
+    }
+    if (rest !== '') yield* emit(rest);
+  } finally {
+    await fh.close();
   }
 }
 
@@ -279,6 +317,7 @@ export class FleetIngest {
       }
     }
     await this.flushReceipts();
+    await this.settle();
     await this.insertCheckpoints(checkpoints);
     let proofs: ProofRow[] = [];
     for await (const [line, n] of lines(path.join(src.dir, 'inclusion-proofs.ndjson'))) {
@@ -295,6 +334,7 @@ export class FleetIngest {
       }
     }
     await this.insertProofs(proofs);
+    await this.settle();
   }
 
   private rejectError(where: string, e: unknown): void {
@@ -348,10 +388,28 @@ export class FleetIngest {
     return out;
   }
 
+  /**
+   * One insert in flight while the next batch is read. A batch is checked against the cluster
+   * only once the batch before it is in, so a record given twice in one run is still added once.
+   */
+  private inflight: Promise<void> | null = null;
+
+  private async settle(): Promise<void> {
+    const pending = this.inflight;
+    this.inflight = null;
+    await pending;
+  }
+
+  private launch(insert: Promise<void>): void {
+    insert.catch(() => {}); // awaited (and rethrown) by the next settle()
+    this.inflight = insert;
+  }
+
   private async flushReceipts(): Promise<void> {
     if (this.pending.length === 0) return;
     const batch = this.pending;
     this.pending = [];
+    await this.settle();
     const rows = await this.fresh(batch, 'receipts', (r) => r.seq, (r) => r.id, (r) => r.kind);
     if (rows.length === 0) return;
     const tsv: string[] = [];
@@ -363,7 +421,7 @@ export class FleetIngest {
       else c.childAdded++;
     }
     const columns = list(['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source', 'raw_json'].map((c) => col(c as never)));
-    await this.ch.insert(sql`${table('receipts')} (${columns})`, `${tsv.join('\n')}\n`, { insert_distributed_sync: '1' });
+    this.launch(this.ch.insert(sql`${table('receipts')} (${columns})`, `${tsv.join('\n')}\n`, { insert_distributed_sync: '1' }));
   }
 
   private async insertCheckpoints(checkpoints: CheckpointRow[]): Promise<void> {
@@ -378,12 +436,13 @@ export class FleetIngest {
 
   private async insertProofs(proofs: ProofRow[]): Promise<void> {
     if (proofs.length === 0) return;
+    await this.settle();
     const rows = await this.fresh(proofs, 'proofs', (p) => p.seq, (p) => p.raw);
     if (rows.length === 0) return;
     const tsv = rows.map((p) => [p.kernel, p.seq, p.checkpointSeq, p.source, p.raw].map(tsvField).join('\t'));
     for (const p of rows) this.counts(p.kernel).proofsAdded++;
     const columns = list((['kernel_key', 'seq', 'checkpoint_seq', 'source', 'raw'] as const).map((c) => col(c)));
-    await this.ch.insert(sql`${table('proofs')} (${columns})`, `${tsv.join('\n')}\n`, { insert_distributed_sync: '1' });
+    this.launch(this.ch.insert(sql`${table('proofs')} (${columns})`, `${tsv.join('\n')}\n`, { insert_distributed_sync: '1' }));
   }
 
   finish(): IngestReport {
@@ -394,15 +453,19 @@ export class FleetIngest {
 
 /** The fields of a receipt line; throws Reject with the reason. */
 function receiptOf(line: string, kind: 'tool' | 'child', packageKernel: string | undefined, subjects: Map<string, string>): Omit<ReceiptRow, 'checkpointSeq' | 'source' | 'where'> {
-  const m = RECEIPT_LINE.exec(line);
-  if (!m) {
-    JSON.parse(line); // not JSON: SyntaxError, reported as such
-    throw new Reject('must be {"seq":N,"receipt":{…}} as Chio exports it (seq first, then the receipt, no spaces)');
+  const split = receiptLine(line);
+  let receipt: Record<string, unknown> | undefined;
+  try {
+    receipt = split ? obj(JSON.parse(split.raw)) : undefined;
+  } catch {
+    // below: say whether the line is not JSON at all or only not in the export's form
   }
-  const raw = m[2]!;
-  const receipt = obj(JSON.parse(raw));
-  if (!receipt) throw new Reject('receipt must be a JSON object');
-  const seq = BigInt(m[1]!);
+  if (!split || !receipt) {
+    JSON.parse(line); // not JSON: SyntaxError, reported as such
+    throw new Reject('must be {"seq":N,"receipt":{…}} as Chio exports it (seq first, then the receipt object, no spaces)');
+  }
+  const { raw } = split;
+  const seq = BigInt(split.seq);
   if (seq >= 1n << 64n) throw new Reject('seq must be a u64');
   const exact = (key: string) => () => exactAt(raw, [key]);
   const signer = text(receipt, 'kernel_key', 'receipt');
