@@ -22,6 +22,7 @@ import { fromHex } from '../../lib/bytes/hex';
 import type { DialectOptions } from '../../lib/dialects/audit';
 import { diffFingerprint } from '../../lib/dialects/codewhale/review';
 import { INGEST_USAGE, ingestMain } from './ingest';
+import { type FleetPage, loadFleetPage, splitFleetPage } from '../../lib/sources/fleet-page';
 
 const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE]
                              [--hmac-key HEX] [--diff FILE [--diff-max-chars N]] [--json]
@@ -158,10 +159,23 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
         opened.store.close();
       }
     } else {
-      await loadFile(nodeFile(abs, path.basename(input.path)), verifier, 'files', input.path);
+      // A saved page of a fleet server (/v1/receipts/query with CLICKHOUSE_URL) is read as the
+      // browser reads it: each kernel's receipts, proofs and checkpoints as a log of its own.
+      const page = await fleetPageAt(abs);
+      if (page) await loadFleetPage(page, verifier, `page:${i}`);
+      else await loadFile(nodeFile(abs, path.basename(input.path)), verifier, 'files', input.path);
     }
   }
   return verifier;
+}
+
+/** The fleet page in a `.json` file (at most 64 MiB; a page holds at most 200 receipts), or null. */
+async function fleetPageAt(file: string): Promise<FleetPage | null> {
+  if (!file.endsWith('.json') || statSync(file).size > 64 * 2 ** 20) return null;
+  const text = await readFile(file, 'utf8');
+  if (!text.includes('"fleet"')) return null;
+  const split = splitFleetPage(text);
+  return split.ok ? split.page : null;
 }
 
 export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {

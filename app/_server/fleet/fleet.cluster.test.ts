@@ -267,6 +267,18 @@ describe('GET /v1/receipts/query from the cluster', () => {
     expect(tail.every((r) => r.checks.inclusion === 'skipped')).toBe(true);
   });
 
+  it('the command line verifies a saved page as the browser does: per kernel, with proofs', async () => {
+    const { text } = await getPage('limit=200&outcome=deny');
+    const file = path.join(DIR, 'saved-page.json');
+    writeFileSync(file, text);
+    const r = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', file, '--json', ...kernels.flatMap((k) => ['--trust-key', k.kernelKey])], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { ok: boolean; receipts: { verdict: string; checks: Record<string, string> }[] };
+    expect(report.receipts).toHaveLength(JSON.parse(text).receipts.length);
+    expect(report.receipts.every((x) => x.verdict === 'verified')).toBe(true);
+    expect(report.receipts.filter((x) => x.checks.inclusion === 'pass').length).toBeGreaterThan(100);
+  });
+
   it('sums and counts in the cluster: the summary and the kernel list match the stores', async () => {
     const kernelsBody = JSON.parse((await getPage('', '/v1/fleet/kernels')).text);
     expect(kernelsBody.figures).toBe('index');
