@@ -111,7 +111,7 @@ export async function ingestMain(argv: string[], out: NodeJS.WritableStream, err
       err.write(`receipt-audit: ${(e as Error).message}\n`);
     }
   }
-  const report = ingest.finish();
+  const report = await ingest.finish();
   out.write(args.json ? `${ingestJson(report)}\n` : formatIngest(report));
   return unreadable ? 2 : report.rejected.length ? 1 : 0;
 }

@@ -23,26 +23,14 @@ import { writeEvidencePackage } from '../export';
 import { ClickHouse, tsvField } from './clickhouse';
 import { schemaProblem } from './schema';
 import { col, list, sql, str, table, u64, type Sql } from './sql';
+import { ParsePool } from './parse-pool';
+import { type ParseReply, rejectReason } from './parse-worker';
+import { type IndexedReceipt, type PackageContext, RECEIPT_COLUMNS, Reject, checkpointOf, obj, proofOf } from './records';
 
+/** Receipts per insert. */
 const BATCH = 20_000;
-const HEX64 = /^[0-9a-f]{64}$/;
-const DIGITS = /^(?:0|[1-9][0-9]*)$/;
-const SEQ = /^(?:0|[1-9][0-9]{0,19})$/;
-
-/**
- * `{"seq":N,"receipt":R}` as Chio's export writes it: R is then the receipt's exact text (once
- * JSON.parse has read R as one object, nothing else can follow it in the line).
- */
-function receiptLine(line: string): { seq: string; raw: string } | null {
-  if (!line.startsWith('{"seq":')) return null;
-  const at = line.indexOf(',"receipt":', 7);
-  let end = line.length;
-  while (end > 0 && line.charCodeAt(end - 1) <= 32) end--;
-  if (at < 0 || line[end - 1] !== '}') return null;
-  const seq = line.slice(7, at);
-  return SEQ.test(seq) ? { seq, raw: line.slice(at + 11, end - 1) } : null;
-}
-
+/** Receipt lines per chunk a parse worker takes. */
+const CHUNK = 2_000;
 export interface KernelCounts {
   toolAdded: number;
   childAdded: number;
@@ -66,23 +54,8 @@ export interface IngestReport {
   seconds: number;
 }
 
-interface ReceiptRow {
-  kernel: string;
-  kind: 'tool' | 'child';
-  seq: bigint;
-  id: string;
-  signer: string;
-  timestamp: bigint;
-  capabilityId: string;
-  subjectKey: string;
-  toolServer: string;
-  toolName: string;
-  decision: string;
-  cost: string;
-  currency: string;
-  checkpointSeq: bigint;
-  source: string;
-  raw: string;
+/** A receipt's index row waiting for its batch, with where it was read (for a later rejection). */
+interface PendingReceipt extends IndexedReceipt {
   where: string;
 }
 
@@ -105,49 +78,6 @@ interface ProofRow {
   source: string;
   raw: string;
   where: string;
-}
-
-class Reject extends Error {}
-
-const obj = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
-
-function text(o: Record<string, unknown>, key: string, what: string): string {
-  const v = o[key];
-  if (typeof v !== 'string') throw new Reject(`${what}.${key} must be a string`);
-  return v;
-}
-
-function optText(o: Record<string, unknown> | undefined, key: string): string {
-  const v = o?.[key];
-  return typeof v === 'string' ? v : '';
-}
-
-/** A u64 field, exact: a number JSON.parse could not hold exactly is read again from the digits. */
-function u64Of(o: Record<string, unknown>, key: string, what: string, exact: () => JsonValue | undefined): bigint {
-  const v = o[key];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new Reject(`${what}.${key} must be a non-negative integer`);
-  if (Number.isSafeInteger(v)) return BigInt(v);
-  const raw = exact();
-  if (!isJsonNumber(raw) || !DIGITS.test(raw.raw) || BigInt(raw.raw) >= 1n << 64n) throw new Reject(`${what}.${key} must be a u64`);
-  return BigInt(raw.raw);
-}
-
-/** The exact JSON value at `keys` of `text` (lossless parse; only for the rare number beyond 2^53). */
-function exactAt(raw: string, keys: string[]): JsonValue | undefined {
-  const parsed = parseJson(raw);
-  if (!parsed.ok) return undefined;
-  let v: JsonValue | undefined = parsed.value;
-  for (const k of keys) v = isJsonObject(v) ? v.get(k) : undefined;
-  return v;
-}
-
-/** metadata.financial.cost_charged as written when it is a non-negative integer, else ''. */
-function costOf(receipt: Record<string, unknown>, raw: string): string {
-  const v = obj(obj(obj(receipt.metadata)?.financial))?.cost_charged;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return '';
-  if (Number.isSafeInteger(v)) return String(v);
-  const exact = exactAt(raw, ['metadata', 'financial', 'cost_charged']);
-  return isJsonNumber(exact) && DIGITS.test(exact.raw) ? exact.raw : '';
 }
 
 interface Source {
@@ -198,7 +128,8 @@ export class FleetIngest {
   private readonly report: IngestReport = { kernels: new Map(), rejected: [], receiptsRead: 0, seconds: 0 };
   private nextFleetSeq = 0n;
   private readonly started = performance.now();
-  private pending: ReceiptRow[] = [];
+  private pending: PendingReceipt[] = [];
+  private pool: ParsePool | null = null;
 
   constructor(private readonly ch: ClickHouse) {}
 
@@ -280,18 +211,7 @@ export class FleetIngest {
         this.rejectError(where, e);
       }
     }
-    const batches = checkpoints.map((c) => [c.start, c.end, c.checkpointSeq] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
-    const checkpointFor = (seq: bigint): bigint => {
-      let [lo, hi] = [0, batches.length - 1];
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const [s, e, cp] = batches[mid]!;
-        if (seq < s) hi = mid - 1;
-        else if (seq > e) lo = mid + 1;
-        else return cp;
-      }
-      return 0n;
-    };
+    const batches: PackageContext['batches'] = checkpoints.map((c): [bigint, bigint, bigint] => [c.start, c.end, c.checkpointSeq]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     // Agent subjects for receipts without metadata.attribution, from the package's lineage.
     const subjects = new Map<string, string>();
     for await (const [line] of lines(path.join(src.dir, 'capability-lineage.ndjson'))) {
@@ -302,19 +222,36 @@ export class FleetIngest {
         // lineage only fills a search column; the receipts themselves are what is checked
       }
     }
+    const ctx: PackageContext = { ...(kernel !== undefined ? { kernel } : {}), subjects, batches, source: src.label };
+    this.pool ??= new ParsePool();
+    const pool = this.pool;
+    const pkg = pool.package(ctx);
     for (const [file, kind] of [['receipts.ndjson', 'tool'], ['child-receipts.ndjson', 'child']] as const) {
+      // Chunks go to the workers round-robin and are taken back in order, a few in flight.
+      const inFlight: Promise<ParseReply>[] = [];
+      const take = async (reply: ParseReply) => {
+        for (const r of reply.rejects) this.reject(src.where(file, r.n, r.seq !== undefined ? BigInt(r.seq) : undefined), r.reason);
+        for (const row of reply.rows) {
+          this.pending.push({ kernel: row.kernel, kind: row.kind, seq: row.seq, id: row.id, tail: row.tail, where: src.where(file, row.n, row.seq) });
+          if (this.pending.length >= BATCH) await this.flushReceipts();
+        }
+      };
+      let lines_: string[] = [];
+      let nos: number[] = [];
+      const send = async () => {
+        inFlight.push(pool.parse(pkg, kind, lines_, nos));
+        lines_ = [];
+        nos = [];
+        while (inFlight.length > pool.size * 2) await take(await inFlight.shift()!);
+      };
       for await (const [line, n] of lines(path.join(src.dir, file))) {
         this.report.receiptsRead++;
-        const seqHint = /^\{"seq":(\d{1,20})[,}]/.exec(line)?.[1];
-        try {
-          const r = receiptOf(line, kind, kernel, subjects);
-          const where = src.where(file, n, r.seq);
-          this.pending.push({ ...r, checkpointSeq: kind === 'tool' ? checkpointFor(r.seq) : 0n, source: src.label, where });
-          if (this.pending.length >= BATCH) await this.flushReceipts();
-        } catch (e) {
-          this.rejectError(src.where(file, n, seqHint !== undefined ? BigInt(seqHint) : undefined), e);
-        }
+        lines_.push(line);
+        nos.push(n);
+        if (lines_.length >= CHUNK) await send();
       }
+      if (lines_.length) await send();
+      while (inFlight.length) await take(await inFlight.shift()!);
     }
     await this.flushReceipts();
     await this.settle();
@@ -338,9 +275,9 @@ export class FleetIngest {
   }
 
   private rejectError(where: string, e: unknown): void {
-    if (e instanceof Reject) this.reject(where, e.message);
-    else if (e instanceof SyntaxError) this.reject(where, `not JSON (${e.message})`);
-    else throw e;
+    const reason = rejectReason(e);
+    if (reason === null) throw e;
+    this.reject(where, reason);
   }
 
   /** Rows of `kernel`'s `kind` already in the cluster with seq in [lo, hi]: seq → receipt_id. */
@@ -414,13 +351,12 @@ export class FleetIngest {
     if (rows.length === 0) return;
     const tsv: string[] = [];
     for (const r of rows) {
-      const fields = [this.nextFleetSeq++, r.kernel, r.kind, r.seq, r.id, r.signer, r.timestamp, r.capabilityId, r.subjectKey, r.toolServer, r.toolName, r.decision, r.cost, r.currency, r.checkpointSeq, r.source, r.raw];
-      tsv.push(fields.map(tsvField).join('\t'));
+      tsv.push(`${this.nextFleetSeq++}\t${r.tail}`);
       const c = this.counts(r.kernel);
       if (r.kind === 'tool') c.toolAdded++;
       else c.childAdded++;
     }
-    const columns = list(['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source', 'raw_json'].map((c) => col(c as never)));
+    const columns = list(RECEIPT_COLUMNS.map((c) => col(c)));
     this.launch(this.ch.insert(sql`${table('receipts')} (${columns})`, `${tsv.join('\n')}\n`, { insert_distributed_sync: '1' }));
   }
 
@@ -445,82 +381,11 @@ export class FleetIngest {
     this.launch(this.ch.insert(sql`${table('proofs')} (${columns})`, `${tsv.join('\n')}\n`, { insert_distributed_sync: '1' }));
   }
 
-  finish(): IngestReport {
+  async finish(): Promise<IngestReport> {
+    await this.pool?.close();
+    this.pool = null;
     this.report.seconds = (performance.now() - this.started) / 1000;
     return this.report;
   }
 }
 
-/** The fields of a receipt line; throws Reject with the reason. */
-function receiptOf(line: string, kind: 'tool' | 'child', packageKernel: string | undefined, subjects: Map<string, string>): Omit<ReceiptRow, 'checkpointSeq' | 'source' | 'where'> {
-  const split = receiptLine(line);
-  let receipt: Record<string, unknown> | undefined;
-  try {
-    receipt = split ? obj(JSON.parse(split.raw)) : undefined;
-  } catch {
-    // below: say whether the line is not JSON at all or only not in the export's form
-  }
-  if (!split || !receipt) {
-    JSON.parse(line); // not JSON: SyntaxError, reported as such
-    throw new Reject('must be {"seq":N,"receipt":{…}} as Chio exports it (seq first, then the receipt object, no spaces)');
-  }
-  const { raw } = split;
-  const seq = BigInt(split.seq);
-  if (seq >= 1n << 64n) throw new Reject('seq must be a u64');
-  const exact = (key: string) => () => exactAt(raw, [key]);
-  const signer = text(receipt, 'kernel_key', 'receipt');
-  if (!HEX64.test(signer)) throw new Reject('receipt.kernel_key must be 64 lowercase hex digits');
-  const base = {
-    kernel: packageKernel ?? signer,
-    kind,
-    seq,
-    id: text(receipt, 'id', 'receipt'),
-    signer,
-    timestamp: u64Of(receipt, 'timestamp', 'receipt', exact('timestamp')),
-    raw,
-  };
-  if (kind === 'child') return { ...base, capabilityId: '', subjectKey: '', toolServer: '', toolName: '', decision: '', cost: '', currency: '' };
-  const capabilityId = text(receipt, 'capability_id', 'receipt');
-  const attribution = obj(obj(receipt.metadata)?.attribution);
-  const verdict = obj(receipt.decision)?.verdict;
-  if (receipt.decision !== undefined && receipt.decision !== null && typeof verdict !== 'string') throw new Reject('receipt.decision.verdict must be a string');
-  return {
-    ...base,
-    capabilityId,
-    subjectKey: optText(attribution, 'subject_key') || (subjects.get(capabilityId) ?? ''),
-    toolServer: text(receipt, 'tool_server', 'receipt'),
-    toolName: text(receipt, 'tool_name', 'receipt'),
-    decision: typeof verdict === 'string' ? verdict : 'none',
-    cost: costOf(receipt, raw),
-    currency: optText(obj(obj(receipt.metadata)?.financial), 'currency'),
-  };
-}
-
-function checkpointOf(line: string): Omit<CheckpointRow, 'source' | 'where'> {
-  const record = obj(JSON.parse(line));
-  const body = obj(record?.body);
-  if (!record || !body) throw new Reject('a checkpoint must be {"body":{…},"signature":…}');
-  const exact = (key: string) => () => exactAt(line, ['body', key]);
-  const kernel = text(body, 'kernel_key', 'body');
-  if (!HEX64.test(kernel)) throw new Reject('body.kernel_key must be 64 lowercase hex digits');
-  return {
-    kernel,
-    checkpointSeq: u64Of(body, 'checkpoint_seq', 'body', exact('checkpoint_seq')),
-    start: u64Of(body, 'batch_start_seq', 'body', exact('batch_start_seq')),
-    end: u64Of(body, 'batch_end_seq', 'body', exact('batch_end_seq')),
-    treeSize: u64Of(body, 'tree_size', 'body', exact('tree_size')),
-    issuedAt: u64Of(body, 'issued_at', 'body', exact('issued_at')),
-    raw: line.trimEnd(),
-  };
-}
-
-function proofOf(line: string): Pick<ProofRow, 'seq' | 'checkpointSeq' | 'raw'> {
-  const proof = obj(JSON.parse(line));
-  if (!proof) throw new Reject('an inclusion proof must be a JSON object');
-  const exact = (key: string) => () => exactAt(line, [key]);
-  return {
-    seq: u64Of(proof, 'receipt_seq', 'proof', exact('receipt_seq')),
-    checkpointSeq: u64Of(proof, 'checkpoint_seq', 'proof', exact('checkpoint_seq')),
-    raw: line.trimEnd(),
-  };
-}
