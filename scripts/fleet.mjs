@@ -36,8 +36,15 @@ function ensureServer() {
   }
   console.log('fleet: installing Debian\'s clickhouse-server (apt-get install -y clickhouse-server clickhouse-client) …');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const r = spawnSync('apt-get', ['install', '-y', 'clickhouse-server', 'clickhouse-client'], { stdio: 'inherit', env });
-  if (r.status !== 0 || !existsSync(SERVER)) fail(`could not install clickhouse-server (apt-get exited ${r.status}); install it by hand: apt-get install -y clickhouse-server clickhouse-client`);
+  const install = () => spawnSync('apt-get', ['install', '-y', 'clickhouse-server', 'clickhouse-client'], { stdio: 'inherit', env }).status;
+  let status = install();
+  if (status !== 0) {
+    // A fresh machine may have no package lists yet.
+    console.log('fleet: apt-get install failed; apt-get update, then once more …');
+    spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+    status = install();
+  }
+  if (status !== 0 || !existsSync(SERVER)) fail(`could not install clickhouse-server (apt-get exited ${status}); install it by hand: apt-get update && apt-get install -y clickhouse-server clickhouse-client`);
 }
 
 function config(i) {
