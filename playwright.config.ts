@@ -10,6 +10,11 @@ import { CHROMIUM_ARGS } from './scripts/chromium-args';
 // checkout testing at the same time).
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
+// The fleet server (e2e/fleet.spec.ts): the same build served a second time, with CLICKHOUSE_URL
+// set to a cluster that scripts/test.mjs starts and fills with the demo fleet. Only started when
+// FLEET_E2E_URL names that cluster; without it the fleet specs fail saying so (e2e/fleet-server.ts).
+const FLEET_URL = process.env.FLEET_E2E_URL;
+const FLEET_PORT = Number(process.env.E2E_FLEET_PORT ?? 3101);
 
 // The server's CSP violation log and request log (app/_server/csp-report.ts, request-log.ts),
 // read by the tests (e2e/server-logs.ts). This file is loaded by the runner and again by each
@@ -50,20 +55,44 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: 'node scripts/start.mjs',
-    url: BASE_URL,
-    env: {
-      HOST: '127.0.0.1',
-      PORT: String(PORT),
-      NEXT_TELEMETRY_DISABLED: '1',
-      RECEIPT_AUDIT_CSP_LOG: process.env.RECEIPT_AUDIT_CSP_LOG,
-      RECEIPT_AUDIT_REQUEST_LOG: process.env.RECEIPT_AUDIT_REQUEST_LOG,
+  webServer: [
+    {
+      command: 'node scripts/start.mjs',
+      url: BASE_URL,
+      env: {
+        HOST: '127.0.0.1',
+        PORT: String(PORT),
+        NEXT_TELEMETRY_DISABLED: '1',
+        RECEIPT_AUDIT_CSP_LOG: process.env.RECEIPT_AUDIT_CSP_LOG,
+        RECEIPT_AUDIT_REQUEST_LOG: process.env.RECEIPT_AUDIT_REQUEST_LOG,
+      },
+      reuseExistingServer: false,
+      // start.mjs builds first when the build is stale (about 10 s here; allow for a slow machine).
+      timeout: 180_000,
+      stdout: 'pipe',
+      stderr: 'pipe',
     },
-    reuseExistingServer: false,
-    // start.mjs builds first when the build is stale (about 10 s here; allow for a slow machine).
-    timeout: 180_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  },
+    // Both servers start from the same .next: start.mjs rebuilds only when stale, and Playwright
+    // starts web servers one after the other, so the second finds the first's build fresh.
+    ...(FLEET_URL
+      ? [
+          {
+            command: 'node scripts/start.mjs',
+            url: `http://127.0.0.1:${FLEET_PORT}`,
+            env: {
+              HOST: '127.0.0.1',
+              PORT: String(FLEET_PORT),
+              CLICKHOUSE_URL: FLEET_URL,
+              NEXT_TELEMETRY_DISABLED: '1',
+              RECEIPT_AUDIT_CSP_LOG: process.env.RECEIPT_AUDIT_CSP_LOG,
+              RECEIPT_AUDIT_REQUEST_LOG: process.env.RECEIPT_AUDIT_REQUEST_LOG,
+            },
+            reuseExistingServer: false,
+            timeout: 180_000,
+            stdout: 'pipe' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
+  ],
 });

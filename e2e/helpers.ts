@@ -17,9 +17,12 @@ export async function openFiles(page: Page, files: string[]): Promise<void> {
   if (await failed.count()) throw new Error(`the page did not verify ${label}: ${await failed.first().innerText()}`);
 }
 
-/** Pins a kernel key on /trust, as a user does. */
-export async function pinKey(page: Page, key: string): Promise<void> {
-  await page.goto('/trust');
+/**
+ * Pins a kernel key on /trust, as a user does. `origin` names another server (e.g. the fleet
+ * server, e2e/fleet-server.ts): pinned keys live in that origin's storage, not the default's.
+ */
+export async function pinKey(page: Page, key: string, origin = ''): Promise<void> {
+  await page.goto(`${origin}/trust`);
   await page.getByTestId('trust-key-input').fill(key);
   await page.getByTestId('trust-key-add').click();
   await expect(page.getByTestId('trust-list')).toContainText(key);

@@ -43,13 +43,15 @@ export async function fleetDemo(dir: string, count: number): Promise<FleetDemoKe
 }
 
 async function main(argv: string[]): Promise<number> {
-  const count = Number(cliArg(argv, '--count') ?? 2000);
+  // cliArg adds the leading `--` itself: with '--count' it looked for `----count`, so --count and
+  // --clickhouse were silently ignored (2,000 receipts into the default cluster, whatever was asked).
+  const count = Number(cliArg(argv, 'count') ?? 2000);
   if (!Number.isSafeInteger(count) || count < 1) {
     process.stderr.write('fleet:demo: --count must be a positive integer\n');
     return 2;
   }
   const dir = path.resolve(process.env.FLEET_DEMO_DIR ?? path.join('data', 'fleet-demo'));
-  const url = cliArg(argv, '--clickhouse') ?? process.env.CLICKHOUSE_URL ?? `http://127.0.0.1:${Number(process.env.FLEET_BASE_PORT ?? 19120) + 1}/`;
+  const url = cliArg(argv, 'clickhouse') ?? process.env.CLICKHOUSE_URL ?? `http://127.0.0.1:${Number(process.env.FLEET_BASE_PORT ?? 19120) + 1}/`;
   const kernels = await fleetDemo(dir, count);
   for (const k of kernels) process.stdout.write(`${k.name}: kernel ${k.kernelKey}, ${k.input}\n`);
   if (argv.includes('--no-ingest')) return 0;

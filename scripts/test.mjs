@@ -10,6 +10,13 @@
 //   npm test -- --unit-only [vitest args]   Vitest only, e.g. `--unit-only lib/merkle`
 //   npm test -- --e2e-only [playwright args] build if stale + Playwright, e.g. `--e2e-only --grep home`
 //   npm test -- --bench-only                build if stale + the benchmark smoke
+//
+// The e2e step also needs a fleet (e2e/fleet.spec.ts): a two-shard ClickHouse cluster in the work
+// folder on ports 19421… (scripts/fleet.mjs), filled with the demo fleet (scripts/fleet-demo.ts),
+// served by Playwright's second web server. The cluster is stopped at the end whatever happened,
+// Ctrl-C included, as is one the unit tests started in FLEET_TEST_DIR: servers left running would
+// hold their ports and write into a folder that is deleted.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +29,12 @@ const UNIT_DEADLINE_MIN = Number(process.env.UNIT_DEADLINE_MIN) || 15;
 // The benchmark smoke (2,000 receipts, one run of each runner) takes under a minute; a hang must not eat CI's time.
 const BENCH_DEADLINE_MIN = 10;
 const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
+// The e2e fleet's ports: base + 1, 2 (HTTP), + 11, 12 (native), + 21, 22 (interserver). Away from
+// fleet:up's default (19120), so a developer's own cluster keeps running beside a test run.
+const FLEET_BASE_PORT = 19420;
+// Tool receipts per demo kernel: three pages of 200 between them at least, and a multiple of the
+// demo's checkpoint batch (100), so every receipt is covered (e2e/fleet.spec.ts counts on both).
+const FLEET_DEMO_COUNT = 600;
 
 process.env.NEXT_TELEMETRY_DISABLED = '1'; // inherited by every child
 
@@ -90,6 +103,64 @@ async function ensureChromium() {
   return existsSync(CHROMIUM) ? null : `${CHROMIUM} still missing after install`;
 }
 
+/**
+ * Runs a command like `run`, but captures its stdout (echoed as it comes) and resolves to
+ * { code, stdout }. Signals reach the child, as with `run`.
+ */
+function runCapture(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], ...options });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      process.stdout.write(chunk);
+    });
+    const forward = (signal) => child.kill(signal);
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+    for (const signal of signals) process.on(signal, forward);
+    const done = (code) => {
+      for (const signal of signals) process.off(signal, forward);
+      resolve({ code, stdout });
+    };
+    child.on('error', (error) => {
+      console.error(`${command}: ${error.message}`);
+      done(127);
+    });
+    child.on('close', (code, signal) => done(code ?? (signal ? 128 : 1)));
+  });
+}
+
+const fleetScript = (command, dir) =>
+  run(process.execPath, ['--import', 'tsx', 'scripts/fleet.mjs', command], { env: { ...process.env, FLEET_DIR: dir, FLEET_BASE_PORT: String(FLEET_BASE_PORT) } });
+
+/**
+ * Starts the e2e fleet's cluster in `dir` and ingests the demo fleet (written under `demoDir`).
+ * Resolves to { url } (shard 1's, as fleet:up prints it last) or { note } saying what failed.
+ */
+async function startFleet(dir, demoDir) {
+  banner(`fleet: fleet.mjs up (FLEET_DIR=${dir}, FLEET_BASE_PORT=${FLEET_BASE_PORT})`);
+  const env = { ...process.env, FLEET_DIR: dir, FLEET_BASE_PORT: String(FLEET_BASE_PORT) };
+  const up = await runCapture(process.execPath, ['--import', 'tsx', 'scripts/fleet.mjs', 'up'], { env });
+  const url = up.stdout.trim().split('\n').pop()?.trim() ?? '';
+  if (up.code !== 0) return { note: `fleet.mjs up exited ${up.code}` };
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/$/.test(url)) return { note: `fleet.mjs up did not end with a URL (last line: ${JSON.stringify(url.slice(0, 80))})` };
+  banner(`fleet: fleet-demo.ts --count ${FLEET_DEMO_COUNT} --clickhouse ${url}`);
+  // CLICKHOUSE_URL as well as --clickhouse: should the flag ever be misread again, the demo still
+  // goes to this cluster, never to the default one (a developer's, on 19121).
+  const demoEnv = { ...process.env, FLEET_DEMO_DIR: demoDir, CLICKHOUSE_URL: url, FLEET_BASE_PORT: String(FLEET_BASE_PORT) };
+  const ingest = await run(process.execPath, ['--import', 'tsx', 'scripts/fleet-demo.ts', '--count', String(FLEET_DEMO_COUNT), '--clickhouse', url], { env: demoEnv });
+  if (ingest !== 0) return { note: `fleet-demo.ts exited ${ingest}` };
+  return { url };
+}
+
+/** Stops the cluster recorded in `dir` (fleet.mjs down), when one was started there. */
+async function stopFleet(dir) {
+  if (!existsSync(join(dir, 'pids.json'))) return;
+  banner(`fleet: fleet.mjs down (FLEET_DIR=${dir})`);
+  const code = await fleetScript('down', dir);
+  if (code !== 0) console.error(`test: could not stop the cluster in ${dir} (exit ${code}); see ps aux | grep clickhouse-server`);
+}
+
 /** Vitest's JSON report → counts. A file that failed to load or run counts as one failure. */
 function countVitest(report, exitCode) {
   if (!report) return { passed: 0, failed: 1, note: `no JSON report (exit ${exitCode})` };
@@ -143,6 +214,13 @@ function countPlaywright(report, exitCode) {
   return { passed: expected + flaky, failed, skipped, note };
 }
 
+class Interrupted extends Error {
+  constructor(signal) {
+    super(`interrupted by ${signal}`);
+    this.signal = signal;
+  }
+}
+
 async function main() {
   const selected = parseArgs(process.argv.slice(2));
   if (!existsSync(bin('vitest')) || !existsSync(bin('playwright'))) {
@@ -151,6 +229,22 @@ async function main() {
   const work = mkdtempSync(join(tmpdir(), 'receipt-audit-test-'));
   const results = []; // { step, passed, failed, skipped, note, ms }
   const began = performance.now();
+  // The clusters this run may start: the e2e fleet's, and the unit tests' (they are told where).
+  const fleetDir = join(work, 'fleet-e2e');
+  const unitFleetDir = join(work, 'fleet-unit');
+
+  // Ctrl-C (or a SIGTERM from CI) must not kill this process before `finally` stops the clusters,
+  // which run detached and would outlive it. The running child still gets the signal (`run`
+  // forwards it) and ends its step; no further step starts.
+  let interrupted = null;
+  const onSignal = (signal) => {
+    if (!interrupted) console.error(`\ntest: ${signal}: finishing this step, then stopping the clusters; no further step runs.`);
+    interrupted ??= signal;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal);
+  const stopIfInterrupted = () => {
+    if (interrupted) throw new Interrupted(interrupted);
+  };
 
   try {
     let chromiumProblem = null;
@@ -162,24 +256,29 @@ async function main() {
       }
     }
 
+    stopIfInterrupted();
     if (selected.typecheck) {
       banner('typecheck: tsc --noEmit -p tsconfig.json');
       const { value: code, ms } = await timed(() => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']));
       results.push({ step: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms });
     }
 
+    stopIfInterrupted();
     if (selected.unit) {
       const out = join(work, 'vitest.json');
       const args = ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, '--passWithNoTests'];
       args.push(...selected.unitArgs);
       banner(`unit: vitest ${args.join(' ')}`);
       const timeoutMs = UNIT_DEADLINE_MIN * 60_000;
-      const { value: code, ms } = await timed(() => run(bin('vitest'), args, { timeoutMs }));
+      // A unit test that needs a cluster starts it in FLEET_TEST_DIR; `finally` stops it.
+      const env = { ...process.env, FLEET_TEST_DIR: unitFleetDir };
+      const { value: code, ms } = await timed(() => run(bin('vitest'), args, { timeoutMs, env }));
       const counts = countVitest(readJson(out), code);
       if (code === 124) counts.note = `stopped after ${UNIT_DEADLINE_MIN} min (UNIT_DEADLINE_MIN)`;
       results.push({ step: 'unit', ...counts, ms });
     }
 
+    stopIfInterrupted();
     let buildOk = false;
     if ((selected.e2e || selected.bench) && !chromiumProblem) {
       const reason = needsBuild();
@@ -194,12 +293,20 @@ async function main() {
       }
     }
 
+    stopIfInterrupted();
     if (selected.e2e && !chromiumProblem) {
       if (buildOk) {
+        // Without the fleet Playwright still runs: the fleet specs then fail, saying why.
+        const { value: fleet, ms: fleetMs } = await timed(() => startFleet(fleetDir, join(work, 'fleet-demo')));
+        if (fleet.url) results.push({ step: 'fleet', passed: 0, failed: 0, note: `demo fleet at ${fleet.url}`, ms: fleetMs });
+        else results.push({ step: 'fleet', passed: 0, failed: 1, note: fleet.note, ms: fleetMs });
+        stopIfInterrupted();
         const out = join(work, 'playwright.json');
         const args = ['test', '--reporter=list,json', ...selected.e2eArgs];
         banner(`e2e: playwright ${args.join(' ')}`);
-        const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out };
+        // FLEET_E2E_PROBLEM: what went wrong, for the fleet specs' failure message (e2e/fleet-server.ts).
+        const fleetEnv = fleet.url ? { FLEET_E2E_URL: fleet.url } : { FLEET_E2E_PROBLEM: fleet.note };
+        const env = { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out, ...fleetEnv };
         const { value: code, ms } = await timed(() => run(bin('playwright'), args, { env }));
         results.push({ step: 'e2e', ...countPlaywright(readJson(out), code), ms });
       } else {
@@ -207,6 +314,7 @@ async function main() {
       }
     }
 
+    stopIfInterrupted();
     // After e2e: it serves the build on its own port (3400), which must be free.
     if (selected.bench && !chromiumProblem) {
       if (buildOk) {
@@ -221,7 +329,13 @@ async function main() {
         results.push({ step: 'bench', passed: 0, failed: 0, note: 'not run: build failed', ms: 0 });
       }
     }
+  } catch (e) {
+    if (!(e instanceof Interrupted)) throw e;
+    results.push({ step: 'interrupt', passed: 0, failed: 1, note: `${e.signal}: the remaining steps did not run`, ms: 0 });
   } finally {
+    // Before the work folder goes: the clusters keep their data in it.
+    await stopFleet(fleetDir);
+    await stopFleet(unitFleetDir);
     rmSync(work, { recursive: true, force: true });
   }
 
