@@ -23,14 +23,15 @@ import { type LoopbackApi, startApiServer } from '../loopback-api';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BASE_PORT = Number(process.env.FLEET_TEST_BASE_PORT ?? 19320);
-const OWN_DIR = !process.env.FLEET_TEST_DIR;
-const DIR = process.env.FLEET_TEST_DIR ?? mkdtempSync(path.join(tmpdir(), 'receipt-audit-fleet-'));
+const DIR = mkdtempSync(path.join(tmpdir(), 'receipt-audit-fleet-'));
+// npm test names the cluster's folder (FLEET_TEST_DIR) so it can stop it even if this file dies.
+const CLUSTER_DIR = process.env.FLEET_TEST_DIR ?? path.join(DIR, 'cluster');
 const COUNT = 450; // 4 checkpoints of 100 per kernel and an uncheckpointed tail of 50
 
 function fleet(command: 'up' | 'down'): string {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/fleet.mjs', command], {
     cwd: ROOT,
-    env: { ...process.env, FLEET_DIR: path.join(DIR, 'cluster'), FLEET_BASE_PORT: String(BASE_PORT) },
+    env: { ...process.env, FLEET_DIR: CLUSTER_DIR, FLEET_BASE_PORT: String(BASE_PORT) },
     encoding: 'utf8',
     timeout: 300_000,
   });
@@ -103,7 +104,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.stop();
   fleet('down');
-  if (OWN_DIR) rmSync(DIR, { recursive: true, force: true });
+  rmSync(DIR, { recursive: true, force: true });
 }, 120_000);
 
 const shardUrl = (i: number) => `http://127.0.0.1:${BASE_PORT + i}/`;

@@ -15,7 +15,7 @@ export class ParsePool {
   private turn = 0;
 
   /** One worker per core but one (the main thread reads, dedupes and inserts), 1 to 3. */
-  constructor(size = Math.min(3, Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1))) {
+  constructor(size = Math.min(3, Math.max(1, os.availableParallelism?.() ?? os.cpus().length))) {
     this.workers = Array.from({ length: size }, () => {
       const w = new Worker(WORKER);
       w.unref(); // an ingest that fails half-way still lets the process exit
@@ -52,12 +52,14 @@ export class ParsePool {
     return pkg;
   }
 
-  parse(pkg: number, kind: 'tool' | 'child', lines: string[], nos: number[]): Promise<ParseReply> {
+  /** Whole lines of a receipts file, as bytes; the bytes' buffer is handed over (detached here). */
+  parse(pkg: number, kind: 'tool' | 'child', bytes: Uint8Array): Promise<ParseReply> {
     const id = this.nextId++;
     const w = this.workers[this.turn++ % this.workers.length]!;
     const reply = new Promise<ParseReply>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      w.postMessage({ type: 'chunk', id, pkg, kind, lines, nos } satisfies ParseRequest);
+      const m: ParseRequest = { type: 'chunk', id, pkg, kind, buffer: bytes.buffer as ArrayBuffer, length: bytes.byteLength };
+      w.postMessage(m, [bytes.buffer as ArrayBuffer]);
     });
     reply.catch(() => {}); // the caller awaits it in turn; a failure must not go unhandled meanwhile
     return reply;

@@ -6,10 +6,13 @@ import { type IndexedReceipt, type PackageContext, Reject, indexReceipt } from '
 
 export type ParseRequest =
   | { type: 'package'; pkg: number; kernel?: string; subjects: [string, string][]; batches: [string, string, string][]; source: string }
-  | { type: 'chunk'; id: number; pkg: number; kind: 'tool' | 'child'; lines: string[]; nos: number[] };
+  /** Whole lines (UTF-8) in the first `length` bytes of `buffer`. */
+  | { type: 'chunk'; id: number; pkg: number; kind: 'tool' | 'child'; buffer: ArrayBuffer; length: number };
 
 export interface ParseReply {
   id: number;
+  /** Lines in the chunk, blank ones included: `n` counts from the chunk's first line (1). */
+  lines: number;
   rows: (IndexedReceipt & { n: number })[];
   /** `seq` when the line's start names one. */
   rejects: { n: number; seq?: string; reason: string }[];
@@ -25,19 +28,31 @@ export function rejectReason(e: unknown): string | null {
 
 const SEQ_HINT = /^\{"seq":(\d{1,20})[,}]/;
 
-/** One chunk, as the worker and (for a single worker's absence) the main thread run it. */
-export function parseChunk(ctx: PackageContext, kind: 'tool' | 'child', lines: string[], nos: number[], id = 0): ParseReply {
-  const reply: ParseReply = { id, rows: [], rejects: [] };
-  lines.forEach((line, i) => {
+const decoder = new TextDecoder('utf-8');
+
+/** One chunk of whole lines: its receipts as index rows, and the lines that are not receipts. */
+export function parseChunk(ctx: PackageContext, kind: 'tool' | 'child', bytes: Uint8Array, id = 0): ParseReply {
+  const reply: ParseReply = { id, lines: 0, rows: [], rejects: [] };
+  const text = decoder.decode(bytes);
+  for (let start = 0; start < text.length; ) {
+    let nl = text.indexOf('\n', start);
+    if (nl < 0) nl = text.length;
+    const n = ++reply.lines;
+    let line = text.slice(start, nl);
+    start = nl + 1;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim() === '')) continue;
     try {
-      reply.rows.push({ ...indexReceipt(line, kind, ctx), n: nos[i]! });
+      const row = indexReceipt(line, kind, ctx) as IndexedReceipt & { n: number };
+      row.n = n; // no spread: a helper call per row under tsx
+      reply.rows.push(row);
     } catch (e) {
       const reason = rejectReason(e);
       if (reason === null) throw e;
       const seq = SEQ_HINT.exec(line)?.[1];
-      reply.rejects.push({ n: nos[i]!, reason, ...(seq !== undefined ? { seq } : {}) });
+      reply.rejects.push(seq !== undefined ? { n, reason, seq } : { n, reason });
     }
-  });
+  }
   return reply;
 }
 
@@ -50,9 +65,9 @@ if (parentPort) {
       return;
     }
     try {
-      port.postMessage(parseChunk(packages.get(m.pkg)!, m.kind, m.lines, m.nos, m.id));
+      port.postMessage(parseChunk(packages.get(m.pkg)!, m.kind, new Uint8Array(m.buffer, 0, m.length), m.id));
     } catch (e) {
-      port.postMessage({ id: m.id, rows: [], rejects: [], error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies ParseReply);
+      port.postMessage({ id: m.id, lines: 0, rows: [], rejects: [], error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies ParseReply);
     }
   });
 }
