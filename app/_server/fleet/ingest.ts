@@ -13,7 +13,7 @@
 //   everything else is ingested.
 // - One ingest at a time per cluster: fleet_seq continues from the cluster's max.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -24,11 +24,9 @@ import { ClickHouse, tsvField } from './clickhouse';
 import { schemaProblem } from './schema';
 import { col, list, sql, str, table, u64, type Sql } from './sql';
 import { ParsePool } from './parse-pool';
-import { type ParseReply, rejectReason } from './parse-worker';
-import { type IndexedReceipt, type PackageContext, RECEIPT_COLUMNS, Reject, checkpointOf, obj, proofOf } from './records';
+import { type ChunkKeys, type ChunkKind, rejectReason } from './parse-worker';
+import { type PackageContext, Reject, checkpointOf, obj } from './records';
 
-/** Receipts per insert. */
-const BATCH = 10_000;
 export interface KernelCounts {
   toolAdded: number;
   childAdded: number;
@@ -52,11 +50,6 @@ export interface IngestReport {
   seconds: number;
 }
 
-/** A receipt's index row waiting for its batch, with where it was read (for a later rejection). */
-interface PendingReceipt extends IndexedReceipt {
-  where: string;
-}
-
 interface CheckpointRow {
   kernel: string;
   checkpointSeq: bigint;
@@ -64,15 +57,6 @@ interface CheckpointRow {
   end: bigint;
   treeSize: bigint;
   issuedAt: bigint;
-  source: string;
-  raw: string;
-  where: string;
-}
-
-interface ProofRow {
-  kernel: string;
-  seq: bigint;
-  checkpointSeq: bigint;
   source: string;
   raw: string;
   where: string;
@@ -88,45 +72,25 @@ interface Source {
 }
 
 /**
- * The non-blank lines of `file` with their 1-based numbers, a chunk's worth at a time (8 MiB
- * reads: readline's per-line events, and an async generator's per-line yield, were each a tenth
- * of an ingest). Invalid UTF-8 becomes U+FFFD, as in any decoder: a receipt changed so no longer
- * verifies, which the browser then says.
+ * The non-blank lines of a small file (checkpoints, lineage: a checkpoint per hundred receipts)
+ * with their 1-based numbers. Receipts and proofs go through `lineChunks` to the workers instead.
  */
-async function* lineBatches(file: string): AsyncGenerator<[line: string, n: number][]> {
+async function* lines(file: string): AsyncGenerator<[line: string, n: number]> {
   if (!existsSync(file)) return;
-  const fh = await open(file, 'r');
-  try {
-    const decoder = new TextDecoder('utf-8');
-    const buf = Buffer.allocUnsafe(8 << 20);
-    let rest = '';
-    let n = 0;
-    const keep = (batch: [string, number][], line: string) => {
-      n++;
-      const text = line.endsWith('\r') ? line.slice(0, -1) : line;
-      if (text.length > 0 && (text.charCodeAt(0) > 32 || text.trim() !== '')) batch.push([text, n]);
-    };
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
-      const text = rest + (bytesRead > 0 ? decoder.decode(buf.subarray(0, bytesRead), { stream: true }) : decoder.decode());
-      const batch: [string, number][] = [];
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-        keep(batch, text.slice(start, nl));
-        start = nl + 1;
-      }
-      rest = text.slice(start);
-      if (bytesRead === 0 && rest !== '') keep(batch, rest);
-      if (batch.length) yield batch;
-      if (bytesRead === 0) break;
-    }
-  } finally {
-    await fh.close();
+  const text = await readFile(file, 'utf8');
+  let n = 0;
+  for (const raw of text.split('\n')) {
+    n++;
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.trim() !== '') yield [line, n];
   }
 }
 
-async function* lines(file: string): AsyncGenerator<[line: string, n: number]> {
-  for await (const batch of lineBatches(file)) yield* batch;
+/** Lines in a chunk of whole lines (the last may lack its newline at the end of a file). */
+function lineCount(bytes: Uint8Array): number {
+  let n = 0;
+  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) n++;
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
 }
 
 /**
@@ -166,7 +130,6 @@ export class FleetIngest {
   private readonly report: IngestReport = { kernels: new Map(), rejected: [], receiptsRead: 0, seconds: 0 };
   private nextFleetSeq = 0n;
   private readonly started = performance.now();
-  private pending: PendingReceipt[] = [];
   private pool: ParsePool | null = null;
 
   constructor(private readonly ch: ClickHouse) {}
@@ -262,49 +225,77 @@ export class FleetIngest {
     }
     const ctx: PackageContext = { ...(kernel !== undefined ? { kernel } : {}), subjects, batches, source: src.label };
     this.pool ??= new ParsePool();
-    const pool = this.pool;
-    const pkg = pool.package(ctx);
-    for (const [file, kind] of [['receipts.ndjson', 'tool'], ['child-receipts.ndjson', 'child']] as const) {
-      // Whole lines, as bytes, go to the workers round-robin (they decode, split and parse them)
-      // and are taken back in order, a few in flight; line numbers add up as they come back.
-      const inFlight: Promise<ParseReply>[] = [];
-      let before = 0;
-      const take = async (reply: ParseReply) => {
-        this.report.receiptsRead += reply.rows.length + reply.rejects.length;
-        for (const r of reply.rejects) this.reject(src.where(file, before + r.n, r.seq !== undefined ? BigInt(r.seq) : undefined), r.reason);
-        for (const row of reply.rows) {
-          this.pending.push({ kernel: row.kernel, kind: row.kind, seq: row.seq, id: row.id, tail: row.tail, where: src.where(file, before + row.n, row.seq) });
-          if (this.pending.length >= BATCH) await this.flushReceipts();
-        }
-        before += reply.lines;
-      };
-      for await (const bytes of lineChunks(path.join(src.dir, file))) {
-        inFlight.push(pool.parse(pkg, kind, bytes));
-        while (inFlight.length > pool.size * 2) await take(await inFlight.shift()!);
-      }
-      while (inFlight.length) await take(await inFlight.shift()!);
-    }
-    await this.flushReceipts();
-    await this.settle();
+    const pkg = this.pool.package(ctx);
+    await this.ingestFile(src, 'receipts.ndjson', 'tool', pkg);
+    await this.ingestFile(src, 'child-receipts.ndjson', 'child', pkg);
     await this.insertCheckpoints(checkpoints);
-    let proofs: ProofRow[] = [];
-    for await (const batch of lineBatches(path.join(src.dir, 'inclusion-proofs.ndjson'))) {
-      for (const [line, n] of batch) {
-        try {
-          if (kernel === undefined) throw new Reject('an inclusion proof, but the package has no checkpoint');
-          const p = proofOf(line);
-          proofs.push({ kernel, seq: p.seq, checkpointSeq: p.checkpointSeq, raw: p.raw, source: src.label, where: src.where('inclusion-proofs.ndjson', n, p.seq) });
-        } catch (e) {
-          this.rejectError(src.where('inclusion-proofs.ndjson', n), e);
+    await this.ingestFile(src, 'inclusion-proofs.ndjson', 'proof', pkg);
+  }
+
+  /**
+   * One receipts or proofs file: whole lines, as bytes, go to the workers round-robin (they parse
+   * them, and keep the rows) and their keys come back in order, a few chunks in flight. Each chunk
+   * is checked against the cluster and inserted before the next is checked, so a record given
+   * twice in one run is added once. Fleet positions are handed out per chunk line, so a rejected
+   * or skipped line leaves a gap, which paging does not mind.
+   */
+  private async ingestFile(src: Source, file: string, kind: ChunkKind, pkg: number): Promise<void> {
+    const pool = this.pool!;
+    const inFlight: Promise<ChunkKeys>[] = [];
+    let before = 0;
+    const take = async (keys: ChunkKeys) => {
+      if (kind !== 'proof') this.report.receiptsRead += keys.kernels.length + keys.rejects.length;
+      for (const r of keys.rejects) this.reject(src.where(file, before + r.n, r.seq !== undefined ? BigInt(r.seq) : undefined), r.reason);
+      const where = (i: number) => src.where(file, before + keys.ns[i]!, BigInt(keys.seqs[i]!));
+      const skip = await this.alreadyThere(keys, kind, where);
+      await pool.insert(keys.id, this.ch.url.href, skip);
+      const skipped = new Set(skip);
+      keys.kernels.forEach((k, i) => {
+        if (skipped.has(i)) return;
+        const c = this.counts(k);
+        if (kind === 'tool') c.toolAdded++;
+        else if (kind === 'child') c.childAdded++;
+        else c.proofsAdded++;
+      });
+      before += keys.lines;
+    };
+    for await (const bytes of lineChunks(path.join(src.dir, file))) {
+      const base = this.nextFleetSeq;
+      if (kind !== 'proof') this.nextFleetSeq += BigInt(lineCount(bytes));
+      inFlight.push(pool.parse(pkg, kind, bytes, base));
+      while (inFlight.length > pool.size * 2) await take(await inFlight.shift()!);
+    }
+    while (inFlight.length) await take(await inFlight.shift()!);
+  }
+
+  /**
+   * The rows of a chunk not to insert: those already in the cluster (same identity: counted as
+   * present) and those whose seq the kernel already holds with something else (rejected).
+   */
+  private async alreadyThere(keys: ChunkKeys, kind: ChunkKind, where: (i: number) => string): Promise<number[]> {
+    const byKernel = new Map<string, number[]>();
+    keys.kernels.forEach((k, i) => {
+      const list = byKernel.get(k);
+      if (list) list.push(i);
+      else byKernel.set(k, [i]);
+    });
+    const skip: number[] = [];
+    for (const [kernel, rows] of byKernel) {
+      const tableName = kind === 'proof' ? 'proofs' : 'receipts';
+      const present = await this.present(tableName, kernel, rows.map((i) => BigInt(keys.seqs[i]!)), kind === 'proof' ? undefined : kind);
+      for (const i of rows) {
+        const seq = BigInt(keys.seqs[i]!);
+        const there = present.get(seq);
+        if (there === undefined) {
+          present.set(seq, keys.identities[i]!);
+          continue;
         }
-        if (proofs.length >= BATCH) {
-          await this.insertProofs(proofs);
-          proofs = [];
-        }
+        skip.push(i);
+        if (there === keys.identities[i]) this.counts(kernel).alreadyPresent++;
+        else this.reject(where(i), `kernel ${kernel.slice(0, 12)}… already has a different ${kind === 'proof' ? 'proof' : 'receipt'} at seq ${seq} in the fleet`);
       }
     }
-    await this.insertProofs(proofs);
-    await this.settle();
+    return skip;
   }
 
   private rejectError(where: string, e: unknown): void {
@@ -318,7 +309,8 @@ export class FleetIngest {
     const lo = seqs.reduce((a, b) => (a < b ? a : b));
     const hi = seqs.reduce((a, b) => (a > b ? a : b));
     const seqCol = tableName === 'checkpoints' ? col('checkpoint_seq') : col('seq');
-    const what: Sql = tableName === 'receipts' ? col('receipt_id') : col('raw');
+    // A proof is known by its MD5 (the worker hashes the line it read), so proofs are not read back whole.
+    const what: Sql = tableName === 'receipts' ? col('receipt_id') : tableName === 'proofs' ? sql`lower(hex(MD5(raw)))` : col('raw');
     const kindClause = kind ? sql` AND kind = ${str(kind)}` : sql``;
     const rows = await this.ch.rows<{ s: string; v: string }>(
       sql`SELECT ${seqCol} AS s, ${what} AS v FROM ${table(tableName)} WHERE kernel_key = ${str(kernel)}${kindClause} AND ${seqCol} BETWEEN ${u64(lo)} AND ${u64(hi)}`,
@@ -358,41 +350,6 @@ export class FleetIngest {
     return out;
   }
 
-  /**
-   * One insert in flight while the next batch is read. A batch is checked against the cluster
-   * only once the batch before it is in, so a record given twice in one run is still added once.
-   */
-  private inflight: Promise<void> | null = null;
-
-  private async settle(): Promise<void> {
-    const pending = this.inflight;
-    this.inflight = null;
-    await pending;
-  }
-
-  private launch(insert: Promise<void>): void {
-    insert.catch(() => {}); // awaited (and rethrown) by the next settle()
-    this.inflight = insert;
-  }
-
-  private async flushReceipts(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
-    await this.settle();
-    const rows = await this.fresh(batch, 'receipts', (r) => r.seq, (r) => r.id, (r) => r.kind);
-    if (rows.length === 0) return;
-    const tsv: string[] = [];
-    for (const r of rows) {
-      tsv.push(`${this.nextFleetSeq++}\t${r.tail}`);
-      const c = this.counts(r.kernel);
-      if (r.kind === 'tool') c.toolAdded++;
-      else c.childAdded++;
-    }
-    const columns = list(RECEIPT_COLUMNS.map((c) => col(c)));
-    this.launch(this.ch.insert(sql`${table('receipts')} (${columns})`, tsv, { insert_distributed_sync: '1' }));
-  }
-
   private async insertCheckpoints(checkpoints: CheckpointRow[]): Promise<void> {
     if (checkpoints.length === 0) return;
     const rows = await this.fresh(checkpoints, 'checkpoints', (c) => c.checkpointSeq, (c) => c.raw);
@@ -401,17 +358,6 @@ export class FleetIngest {
     for (const c of rows) this.counts(c.kernel).checkpointsAdded++;
     const columns = list((['kernel_key', 'checkpoint_seq', 'batch_start_seq', 'batch_end_seq', 'tree_size', 'issued_at', 'source', 'raw'] as const).map((c) => col(c)));
     await this.ch.insert(sql`${table('checkpoints')} (${columns})`, tsv, { insert_distributed_sync: '1' });
-  }
-
-  private async insertProofs(proofs: ProofRow[]): Promise<void> {
-    if (proofs.length === 0) return;
-    await this.settle();
-    const rows = await this.fresh(proofs, 'proofs', (p) => p.seq, (p) => p.raw);
-    if (rows.length === 0) return;
-    const tsv = rows.map((p) => [p.kernel, p.seq, p.checkpointSeq, p.source, p.raw].map(tsvField).join('\t'));
-    for (const p of rows) this.counts(p.kernel).proofsAdded++;
-    const columns = list((['kernel_key', 'seq', 'checkpoint_seq', 'source', 'raw'] as const).map((c) => col(c)));
-    this.launch(this.ch.insert(sql`${table('proofs')} (${columns})`, tsv, { insert_distributed_sync: '1' }));
   }
 
   async finish(): Promise<IngestReport> {

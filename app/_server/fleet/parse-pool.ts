@@ -1,29 +1,34 @@
-// Server side only: the ingest's parse workers (./parse-worker.ts), loaded through tsx as the CLI
-// is. Chunks are answered in the order they were given, so fleet positions follow the files.
+// Server side only: the ingest's worker threads (./parse-worker.ts, entered through
+// ./parse-worker.mjs, which loads tsx there). A chunk stays with the worker that parsed it until
+// the main thread has it inserted (or dropped).
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { PackageContext } from './records';
-import type { ParseReply, ParseRequest } from './parse-worker';
+import type { ChunkKeys, ChunkKind, InsertDone, ParseRequest } from './parse-worker';
 
 const WORKER = new URL('./parse-worker.mjs', import.meta.url);
 
+type Waiter = { resolve: (r: never) => void; reject: (e: Error) => void };
+
 export class ParsePool {
   private readonly workers: Worker[];
-  private readonly waiting = new Map<number, { resolve: (r: ParseReply) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<string, Waiter>();
+  private readonly owner = new Map<number, Worker>();
   private nextId = 0;
   private nextPkg = 0;
   private turn = 0;
 
-  /** One worker per core but one (the main thread reads, dedupes and inserts), 1 to 3. */
+  /** One worker per core (the main thread mostly waits), 1 to 3. */
   constructor(size = Math.min(3, Math.max(1, os.availableParallelism?.() ?? os.cpus().length))) {
     this.workers = Array.from({ length: size }, () => {
       const w = new Worker(WORKER);
       w.unref(); // an ingest that fails half-way still lets the process exit
-      w.on('message', (r: ParseReply) => {
-        const waiter = this.waiting.get(r.id);
-        this.waiting.delete(r.id);
-        if (r.error !== undefined) waiter?.reject(new Error(`ingest parse worker: ${r.error}`));
-        else waiter?.resolve(r);
+      w.on('message', (r: (ChunkKeys & { kernels: string[] }) | InsertDone) => {
+        const key = `${'kernels' in r ? 'keys' : 'insert'}:${r.id}`;
+        const waiter = this.waiting.get(key);
+        this.waiting.delete(key);
+        if (r.error !== undefined) waiter?.reject(new Error(`ingest worker: ${r.error}`));
+        else waiter?.resolve(r as never);
       });
       w.on('error', (e) => {
         for (const waiter of this.waiting.values()) waiter.reject(e);
@@ -35,6 +40,15 @@ export class ParsePool {
 
   get size(): number {
     return this.workers.length;
+  }
+
+  private ask<T>(key: string, w: Worker, m: ParseRequest, transfer: ArrayBuffer[] = []): Promise<T> {
+    const reply = new Promise<T>((resolve, reject) => {
+      this.waiting.set(key, { resolve: resolve as (r: never) => void, reject });
+      w.postMessage(m, transfer);
+    });
+    reply.catch(() => {}); // the caller awaits it in turn; a failure must not go unhandled meanwhile
+    return reply;
   }
 
   /** Tells every worker about a package; returns its id for `parse`. */
@@ -52,17 +66,20 @@ export class ParsePool {
     return pkg;
   }
 
-  /** Whole lines of a receipts file, as bytes; the bytes' buffer is handed over (detached here). */
-  parse(pkg: number, kind: 'tool' | 'child', bytes: Uint8Array): Promise<ParseReply> {
+  /** Whole lines of a package file, as bytes (their buffer is handed over); the rows' keys come back. */
+  parse(pkg: number, kind: ChunkKind, bytes: Uint8Array, fleetBase: bigint): Promise<ChunkKeys> {
     const id = this.nextId++;
     const w = this.workers[this.turn++ % this.workers.length]!;
-    const reply = new Promise<ParseReply>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      const m: ParseRequest = { type: 'chunk', id, pkg, kind, buffer: bytes.buffer as ArrayBuffer, length: bytes.byteLength };
-      w.postMessage(m, [bytes.buffer as ArrayBuffer]);
-    });
-    reply.catch(() => {}); // the caller awaits it in turn; a failure must not go unhandled meanwhile
-    return reply;
+    this.owner.set(id, w);
+    const buffer = bytes.buffer as ArrayBuffer;
+    return this.ask(`keys:${id}`, w, { type: 'chunk', id, pkg, kind, buffer, length: bytes.byteLength, fleetBase: String(fleetBase) }, [buffer]);
+  }
+
+  /** Inserts chunk `id`'s rows but those at `skip` into the cluster at `url`. */
+  insert(id: number, url: string, skip: number[]): Promise<InsertDone> {
+    const w = this.owner.get(id)!;
+    this.owner.delete(id);
+    return this.ask(`insert:${id}`, w, { type: 'insert', id, url, skip });
   }
 
   async close(): Promise<void> {

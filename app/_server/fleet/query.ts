@@ -5,7 +5,7 @@
 // checkpoints they need, grouped by kernel (one seq space each), so the browser verifies them.
 // Counts and sums are the index's figures: the response says so, and the page labels them.
 import type { EvidenceQuery } from '../../../lib/query/evidence-query';
-import type { ReceiptQuery } from '../../../lib/query/receipt-query';
+import { type ReceiptQuery, toFilterKey } from '../../../lib/query/receipt-query';
 import { ClickHouse } from './clickhouse';
 import { list, sql, str, u64, type Sql } from './sql';
 
@@ -77,13 +77,13 @@ function byKernel<T extends { kernel_key: string }>(rows: T[], value: (r: T) => 
  * reads one small window instead of every match in the fleet (18.16 sorts every match for an
  * ORDER BY … LIMIT). The last window is open-ended, so nothing after the cursor is missed.
  */
-const FIRST_WINDOW = 50_000n;
+const FIRST_WINDOW = 8_192n;
 const OPEN_AFTER = 4_000_000n;
 
 async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number): Promise<PageKey[]> {
   const found: PageKey[] = [];
   let lo = after + 1n;
-  for (let window = FIRST_WINDOW; found.length < want; window *= 4n) {
+  for (let window = FIRST_WINDOW; found.length < want; window *= 8n) {
     const open = window > OPEN_AFTER;
     const range = open ? sql`fleet_seq >= ${u64(lo)}` : sql`fleet_seq BETWEEN ${u64(lo)} AND ${u64(lo + window - 1n)}`;
     const rows = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} AND ${range} ORDER BY fleet_seq LIMIT ${u64(BigInt(want - found.length))}`);
@@ -97,18 +97,87 @@ async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number)
 const enc = new TextEncoder();
 
 /**
+ * What the index knows of a filter set, kept per cluster state (its receipt count, which only
+ * grows: an ingest changes it, and with it every key): the count, and when there are at most
+ * LISTED matches, all their keys in fleet order, so each page is a slice. Like the SQLite
+ * server's plan, it spares sparse filters a scan of the fleet per page.
+ */
+interface FilterState {
+  version: string;
+  count: bigint;
+  keys: PageKey[] | null;
+}
+
+const LISTED = 25_000;
+const MAX_STATES = 128;
+const states = new Map<string, FilterState>();
+
+/** Forgets every filter state (tests, benchmarks). */
+export function forgetFleetStates(): void {
+  states.clear();
+}
+
+function remember(key: string, state: FilterState): void {
+  states.delete(key);
+  if (states.size >= MAX_STATES) states.delete(states.keys().next().value!);
+  states.set(key, state);
+}
+
+/** Index of the first key after `cursor` (keys ascend by fleet_seq). */
+function firstAfter(keys: PageKey[], cursor: bigint): number {
+  let [a, b] = [0, keys.length];
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (BigInt(keys[m]!.fleet_seq) <= cursor) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/** The page's keys (one more than the limit, to know whether another page follows) and the count. */
+async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: PageKey[]; count: bigint }> {
+  const where = receiptFilter(q);
+  const after = q.cursor ?? 0n;
+  const want = q.limit + 1;
+  const stateKey = `${ch.url.href}\u0000${toFilterKey(q)}`;
+  const known = states.get(stateKey);
+  const version = ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts`).then(([r]) => r?.n ?? '0');
+  if (known) {
+    // A large filter's keys are looked for while the version is checked.
+    const keys = known.keys ? null : pageKeys(ch, where, after, want);
+    keys?.catch(() => {});
+    if (known.version === (await version)) {
+      remember(stateKey, known);
+      if (!known.keys) return { keys: await keys!, count: known.count };
+      const from = firstAfter(known.keys, after);
+      return { keys: known.keys.slice(from, from + want), count: known.count };
+    }
+  }
+  const [v, [total], first] = await Promise.all([version, ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts WHERE ${where}`), pageKeys(ch, where, after, want)]);
+  const count = BigInt(total?.n ?? '0');
+  if (count > BigInt(LISTED) || first.length < want) {
+    remember(stateKey, { version: v, count, keys: null });
+    return { keys: first, count };
+  }
+  const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
+  remember(stateKey, { version: v, count, keys: all });
+  const from = firstAfter(all, after);
+  return { keys: all.slice(from, from + want), count };
+}
+
+/**
  * One page of `/v1/receipts/query` from the cluster:
  * `{"totalCount","nextCursor","receipts":[…],"fleet":{"figures":"index","kernels":[{"kernelKey","receipts":[{"seq","index"}],"checkpoints":[…],"inclusionProofs":[…]}]}}`.
  * `receipts` is the contract's list (raw bytes in fleet order); `fleet.kernels` says which of them
  * belong to which kernel's log, with that log's proofs and checkpoints for them. The cursor is
  * the fleet order (`fleet_seq`) of the page's last receipt.
  *
- * Two round trips: the page's keys (narrow columns, windowed) beside the count, then its raw
- * JSON, proofs and checkpoints, each found by primary key.
+ * Two round trips: the page's keys (a slice of the filter's list, or found in windows of narrow
+ * columns) beside the cluster's receipt count, then its raw JSON, proofs and checkpoints, each
+ * found by primary key.
  */
-export async function fleetPage(ch: ClickHouse, q: ReceiptQuery): Promise<{ body: Uint8Array; count: bigint; receipts: number }> {
-  const where = receiptFilter(q);
-  const [keys, [total]] = await Promise.all([pageKeys(ch, where, q.cursor ?? 0n, q.limit + 1), ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts WHERE ${where}`)]);
+export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false): Promise<{ body: Uint8Array; count: bigint; receipts: number }> {
+  const { keys, count } = await keysAndCount(ch, q);
   const page = keys.slice(0, q.limit);
   const nextCursor = keys.length > q.limit ? page[page.length - 1]!.fleet_seq : null;
   const covered = page.filter((r) => r.checkpoint_seq !== '0');
@@ -118,6 +187,11 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery): Promise<{ body
     covered.length ? ch.rows<{ kernel_key: string; checkpoint_seq: string; raw: string }>(sql`SELECT kernel_key, checkpoint_seq, raw FROM checkpoints WHERE ${perKernel(sql`checkpoint_seq`, byKernel(covered, (r) => r.checkpoint_seq))} ORDER BY kernel_key, checkpoint_seq`) : [],
   ]);
   const rawOf = new Map(raws.map((r) => [r.fleet_seq, r.raw_json]));
+  if (!retried && page.some((r) => !rawOf.has(r.fleet_seq))) {
+    // A kept list outlived its data (tables emptied and filled to the same count): read afresh.
+    forgetFleetStates();
+    return fleetPage(ch, q, true);
+  }
   const kernels = new Map<string, { receipts: string[]; checkpoints: string[]; proofs: string[] }>();
   const kernel = (k: string) => {
     let g = kernels.get(k);
@@ -134,7 +208,6 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery): Promise<{ body
   for (const p of proofs) kernel(p.kernel_key).proofs.push(p.raw);
   for (const c of checkpoints) kernel(c.kernel_key).checkpoints.push(c.raw);
   const groups = [...kernels].map(([k, g]) => `{"kernelKey":${JSON.stringify(k)},"receipts":[${g.receipts.join(',')}],"checkpoints":[${g.checkpoints.join(',')}],"inclusionProofs":[${g.proofs.join(',')}]}`);
-  const count = BigInt(total?.n ?? '0');
   const text = `{"totalCount":${count},"nextCursor":${nextCursor ?? 'null'},"receipts":[${receipts.join(',')}],"fleet":{"figures":"index","kernels":[${groups.join(',')}]}}`;
   return { body: enc.encode(text), count, receipts: page.length };
 }

@@ -112,6 +112,9 @@ export function indexReceipt(line: string, kind: 'tool' | 'child', ctx: PackageC
 /** The receipt_id… columns `tail` holds, in order (fleet_seq comes first). */
 export const RECEIPT_COLUMNS = ['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source', 'raw_json'] as const;
 
+/** The columns of a proof row, in order. */
+export const PROOF_COLUMNS = ['kernel_key', 'seq', 'checkpoint_seq', 'source', 'raw'] as const;
+
 interface ParsedReceipt {
   kernel: string;
   kind: 'tool' | 'child';
