@@ -242,13 +242,20 @@ export class FleetIngest {
   private async ingestFile(src: Source, file: string, kind: ChunkKind, pkg: number): Promise<void> {
     const pool = this.pool!;
     const inFlight: Promise<ChunkKeys>[] = [];
+    const inserts: Promise<unknown>[] = [];
     let before = 0;
     const take = async (keys: ChunkKeys) => {
       if (kind !== 'proof') this.report.receiptsRead += keys.kernels.length + keys.rejects.length;
       for (const r of keys.rejects) this.reject(src.where(file, before + r.n, r.seq !== undefined ? BigInt(r.seq) : undefined), r.reason);
       const where = (i: number) => src.where(file, before + keys.ns[i]!, BigInt(keys.seqs[i]!));
-      const skip = await this.alreadyThere(keys, kind, where);
-      await pool.insert(keys.id, this.ch.url.href, skip);
+      const { skip, accepted } = await this.alreadyThere(keys, kind, where);
+      // Inserted in the background, a few at a time; until an insert is done its rows are
+      // checked against here, since the cluster may not show them yet.
+      this.unconfirmed.add(accepted);
+      const insert = pool.insert(keys.id, this.ch.url.href, skip).finally(() => this.unconfirmed.delete(accepted));
+      insert.catch(() => {}); // awaited below
+      inserts.push(insert);
+      while (inserts.length > 2) await inserts.shift();
       const skipped = new Set(skip);
       keys.kernels.forEach((k, i) => {
         if (skipped.has(i)) return;
@@ -266,13 +273,14 @@ export class FleetIngest {
       while (inFlight.length > pool.size * 2) await take(await inFlight.shift()!);
     }
     while (inFlight.length) await take(await inFlight.shift()!);
+    while (inserts.length) await inserts.shift();
   }
 
   /**
    * The rows of a chunk not to insert: those already in the cluster (same identity: counted as
    * present) and those whose seq the kernel already holds with something else (rejected).
    */
-  private async alreadyThere(keys: ChunkKeys, kind: ChunkKind, where: (i: number) => string): Promise<number[]> {
+  private async alreadyThere(keys: ChunkKeys, kind: ChunkKind, where: (i: number) => string): Promise<{ skip: number[]; accepted: Map<string, string> }> {
     const byKernel = new Map<string, number[]>();
     keys.kernels.forEach((k, i) => {
       const list = byKernel.get(k);
@@ -280,14 +288,16 @@ export class FleetIngest {
       else byKernel.set(k, [i]);
     });
     const skip: number[] = [];
+    const accepted = new Map<string, string>();
     for (const [kernel, rows] of byKernel) {
       const tableName = kind === 'proof' ? 'proofs' : 'receipts';
       const present = await this.present(tableName, kernel, rows.map((i) => BigInt(keys.seqs[i]!)), kind === 'proof' ? undefined : kind);
       for (const i of rows) {
         const seq = BigInt(keys.seqs[i]!);
-        const there = present.get(seq);
+        const key = `${kind}\u0000${kernel}\u0000${seq}`;
+        const there = present.get(seq) ?? this.unconfirmedIdentity(key) ?? accepted.get(key);
         if (there === undefined) {
-          present.set(seq, keys.identities[i]!);
+          accepted.set(key, keys.identities[i]!);
           continue;
         }
         skip.push(i);
@@ -295,7 +305,18 @@ export class FleetIngest {
         else this.reject(where(i), `kernel ${kernel.slice(0, 12)}… already has a different ${kind === 'proof' ? 'proof' : 'receipt'} at seq ${seq} in the fleet`);
       }
     }
-    return skip;
+    return { skip, accepted };
+  }
+
+  /** Rows of inserts still under way (kind, kernel, seq → identity). */
+  private readonly unconfirmed = new Set<Map<string, string>>();
+
+  private unconfirmedIdentity(key: string): string | undefined {
+    for (const rows of this.unconfirmed) {
+      const identity = rows.get(key);
+      if (identity !== undefined) return identity;
+    }
+    return undefined;
   }
 
   private rejectError(where: string, e: unknown): void {
