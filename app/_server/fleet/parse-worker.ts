@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
 import { ClickHouse, tsvField } from './clickhouse';
-import { PROOF_COLUMNS, RECEIPT_COLUMNS, type PackageContext, Reject, indexReceipt, proofOf } from './records';
+import { JSON_COLUMNS, PROOF_COLUMNS, RECEIPT_COLUMNS, type PackageContext, Reject, indexReceipt, proofOf } from './records';
 import { col, list, sql, table } from './sql';
 
 /** What a chunk holds: tool or child receipts, or inclusion proofs. */
@@ -54,9 +54,10 @@ const SEQ_HINT = /^\{"seq":(\d{1,20})[,}]/;
 const decoder = new TextDecoder('utf-8');
 
 /** One chunk of whole lines: its rows as TSV (kept by the caller) and their keys. */
-export function parseChunk(ctx: PackageContext, kind: ChunkKind, bytes: Uint8Array, fleetBase: bigint, id = 0): { keys: ChunkKeys; rows: string[] } {
+export function parseChunk(ctx: PackageContext, kind: ChunkKind, bytes: Uint8Array, fleetBase: bigint, id = 0): { keys: ChunkKeys; rows: string[]; bodies: string[] } {
   const keys: ChunkKeys = { id, lines: 0, kernels: [], seqs: [], identities: [], ns: [], rejects: [] };
   const rows: string[] = [];
+  const bodies: string[] = [];
   const text = decoder.decode(bytes);
   for (let start = 0; start < text.length; ) {
     let nl = text.indexOf('\n', start);
@@ -76,7 +77,9 @@ export function parseChunk(ctx: PackageContext, kind: ChunkKind, bytes: Uint8Arr
         keys.identities.push(createHash('md5').update(p.raw).digest('hex'));
       } else {
         const r = indexReceipt(line, kind, ctx);
-        rows.push(`${fleetBase + BigInt(n - 1)}\t${r.tail}`);
+        const fleetSeq = fleetBase + BigInt(n - 1);
+        rows.push(`${fleetSeq}\t${r.tail}`);
+        bodies.push(`${tsvField(r.kernel)}\t${fleetSeq}\t${r.raw}`);
         keys.kernels.push(r.kernel);
         keys.seqs.push(String(r.seq));
         keys.identities.push(r.id);
@@ -89,20 +92,21 @@ export function parseChunk(ctx: PackageContext, kind: ChunkKind, bytes: Uint8Arr
       keys.rejects.push(seq !== undefined ? { n, reason, seq } : { n, reason });
     }
   }
-  return { keys, rows };
+  return { keys, rows, bodies };
 }
 
 /** Where a chunk's rows go (synchronously: the next chunk is checked against them). */
 const INTO = {
   receipts: sql`${table('receipts')} (${list(RECEIPT_COLUMNS.map((c) => col(c)))})`,
   proofs: sql`${table('proofs')} (${list(PROOF_COLUMNS.map((c) => col(c)))})`,
+  json: sql`${table('receipt_json')} (${list(JSON_COLUMNS.map((c) => col(c)))})`,
 };
 const SETTINGS = { insert_distributed_sync: '1' };
 
 if (parentPort) {
   const port = parentPort;
   const packages = new Map<number, PackageContext>();
-  const chunks = new Map<number, { rows: string[]; kind: ChunkKind }>();
+  const chunks = new Map<number, { rows: string[]; bodies: string[]; kind: ChunkKind }>();
   const clients = new Map<string, ClickHouse>();
   const error = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
   port.on('message', (m: ParseRequest) => {
@@ -110,21 +114,25 @@ if (parentPort) {
       packages.set(m.pkg, { ...(m.kernel !== undefined ? { kernel: m.kernel } : {}), subjects: new Map(m.subjects), batches: m.batches.map(([a, b, c]) => [BigInt(a), BigInt(b), BigInt(c)]), source: m.source });
     } else if (m.type === 'chunk') {
       try {
-        const { keys, rows } = parseChunk(packages.get(m.pkg)!, m.kind, new Uint8Array(m.buffer, 0, m.length), BigInt(m.fleetBase), m.id);
-        chunks.set(m.id, { rows, kind: m.kind });
+        const { keys, rows, bodies } = parseChunk(packages.get(m.pkg)!, m.kind, new Uint8Array(m.buffer, 0, m.length), BigInt(m.fleetBase), m.id);
+        chunks.set(m.id, { rows, bodies, kind: m.kind });
         port.postMessage(keys);
       } catch (e) {
         port.postMessage({ id: m.id, lines: 0, kernels: [], seqs: [], identities: [], ns: [], rejects: [], error: error(e) } satisfies ChunkKeys);
       }
     } else {
-      const { rows, kind } = chunks.get(m.id) ?? { rows: [], kind: 'tool' };
+      const { rows, bodies, kind } = chunks.get(m.id) ?? { rows: [], bodies: [], kind: 'tool' };
       chunks.delete(m.id);
       const skip = new Set(m.skip);
       const keep = skip.size ? rows.filter((_, i) => !skip.has(i)) : rows;
+      const keepBodies = skip.size ? bodies.filter((_, i) => !skip.has(i)) : bodies;
       if (keep.length === 0) return void port.postMessage({ id: m.id, inserted: 0 } satisfies InsertDone);
       let ch = clients.get(m.url);
       if (!ch) clients.set(m.url, (ch = new ClickHouse(m.url)));
-      ch.insert(kind === 'proof' ? INTO.proofs : INTO.receipts, keep, SETTINGS).then(
+      const client = ch;
+      // A receipt's JSON goes in first: a receipts row is never there without its body.
+      const inserted = kind === 'proof' ? client.insert(INTO.proofs, keep, SETTINGS) : client.insert(INTO.json, keepBodies, SETTINGS).then(() => client.insert(INTO.receipts, keep, SETTINGS));
+      inserted.then(
         () => port.postMessage({ id: m.id, inserted: keep.length } satisfies InsertDone),
         (e: unknown) => port.postMessage({ id: m.id, inserted: 0, error: error(e) } satisfies InsertDone),
       );

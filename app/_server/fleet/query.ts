@@ -59,6 +59,25 @@ function perKernel(column: Sql, byKernel: Map<string, bigint[]>): Sql {
   return parts.length ? list(parts, ' OR ') : sql`0`;
 }
 
+/**
+ * `(kernel_key = K AND fleet_seq BETWEEN a AND b) OR …` over the runs of consecutive positions:
+ * ranges are what the primary key narrows a read to (an IN list on its second column is not, in
+ * 18.16), so scattered bodies are read a small granule each, not every granule between them.
+ */
+function runsOf(byKernel: Map<string, bigint[]>): Sql {
+  const parts: Sql[] = [];
+  for (const [k, values] of byKernel) {
+    const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 0; i < sorted.length; ) {
+      let j = i;
+      while (j + 1 < sorted.length && sorted[j + 1]! === sorted[j]! + 1n) j++;
+      parts.push(sql`(kernel_key = ${str(k)} AND fleet_seq BETWEEN ${u64(sorted[i]!)} AND ${u64(sorted[j]!)})`);
+      i = j + 1;
+    }
+  }
+  return parts.length ? list(parts, ' OR ') : sql`0`;
+}
+
 function byKernel<T extends { kernel_key: string }>(rows: T[], value: (r: T) => string): Map<string, bigint[]> {
   const out = new Map<string, bigint[]>();
   for (const r of rows) {
@@ -182,7 +201,7 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
   const nextCursor = keys.length > q.limit ? page[page.length - 1]!.fleet_seq : null;
   const covered = page.filter((r) => r.checkpoint_seq !== '0');
   const [raws, proofs, checkpoints] = await Promise.all([
-    page.length ? ch.rows<{ fleet_seq: string; raw_json: string }>(sql`SELECT fleet_seq, raw_json FROM receipts WHERE ${perKernel(sql`fleet_seq`, byKernel(page, (r) => r.fleet_seq))}`) : [],
+    page.length ? ch.rows<{ fleet_seq: string; raw_json: string }>(sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE ${runsOf(byKernel(page, (r) => r.fleet_seq))}`) : [],
     covered.length ? ch.rows<{ kernel_key: string; seq: string; raw: string }>(sql`SELECT kernel_key, seq, raw FROM proofs WHERE ${perKernel(sql`seq`, byKernel(covered, (r) => r.seq))} ORDER BY kernel_key, seq`) : [],
     covered.length ? ch.rows<{ kernel_key: string; checkpoint_seq: string; raw: string }>(sql`SELECT kernel_key, checkpoint_seq, raw FROM checkpoints WHERE ${perKernel(sql`checkpoint_seq`, byKernel(covered, (r) => r.checkpoint_seq))} ORDER BY kernel_key, checkpoint_seq`) : [],
   ]);
@@ -312,10 +331,22 @@ export interface FleetExport {
  */
 export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey: string }): Promise<FleetExport> {
   const scoped = q.capabilityId !== undefined || q.agentSubject !== undefined;
-  const [tools, children] = await Promise.all([
-    ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; raw_json: string }>(sql`SELECT seq, receipt_id, checkpoint_seq, raw_json FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`),
-    scoped ? [] : ch.rows<{ seq: string; raw_json: string }>(sql`SELECT seq, raw_json FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
+  const [toolKeys, childKeys] = await Promise.all([
+    ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; fleet_seq: string }>(sql`SELECT seq, receipt_id, checkpoint_seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`),
+    scoped ? [] : ch.rows<{ seq: string; fleet_seq: string }>(sql`SELECT seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
   ]);
+  // The kernel's bodies over the positions needed, kept in JS (a list of them could pass the
+  // server's query size limit).
+  const positions = [...toolKeys, ...childKeys].map((r) => BigInt(r.fleet_seq));
+  const bodies = positions.length
+    ? await ch.rows<{ fleet_seq: string; raw_json: string }>(
+        sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE kernel_key = ${str(q.kernelKey)} AND fleet_seq BETWEEN ${u64(positions.reduce((a, b) => (a < b ? a : b)))} AND ${u64(positions.reduce((a, b) => (a > b ? a : b)))}`,
+      )
+    : [];
+  const body = new Map(bodies.map((b) => [b.fleet_seq, b.raw_json]));
+  const withBody = <T extends { fleet_seq: string }>(rows: T[]) => rows.map((r) => ({ ...r, raw_json: body.get(r.fleet_seq) ?? 'null' }));
+  const tools = withBody(toolKeys);
+  const children = withBody(childKeys);
   // Read by the kernel's key range and kept in JS: an IN list of a whole kernel's seqs would pass
   // the server's query size limit.
   const covered = new Set(tools.filter((r) => r.checkpoint_seq !== '0').map((r) => r.seq));

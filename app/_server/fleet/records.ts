@@ -68,13 +68,14 @@ function costOf(receipt: Record<string, unknown>, raw: string): string {
   return isJsonNumber(exact) && DIGITS.test(exact.raw) ? exact.raw : '';
 }
 
-/** What the index keeps of a receipt; `tail` is its TSV row after fleet_seq (assigned later). */
+/** What the index keeps of a receipt: `tail` is its TSV row after fleet_seq (assigned later), `raw` its JSON's TSV field. */
 export interface IndexedReceipt {
   kernel: string;
   kind: 'tool' | 'child';
   seq: bigint;
   id: string;
   tail: string;
+  raw: string;
 }
 
 /** How a package's receipts are indexed: its kernel, its lineage's subjects, its checkpointed batches. */
@@ -105,12 +106,14 @@ function checkpointFor(batches: PackageContext['batches'], seq: bigint): bigint 
 export function indexReceipt(line: string, kind: 'tool' | 'child', ctx: PackageContext): IndexedReceipt {
   const r = receiptOf(line, kind, ctx.kernel, ctx.subjects);
   const checkpointSeq = kind === 'tool' ? checkpointFor(ctx.batches, r.seq) : 0n;
-  const fields = [r.kernel, r.kind, r.seq, r.id, r.signer, r.timestamp, r.capabilityId, r.subjectKey, r.toolServer, r.toolName, r.decision, r.cost, r.currency, checkpointSeq, ctx.source, r.raw];
-  return { kernel: r.kernel, kind, seq: r.seq, id: r.id, tail: fields.map(tsvField).join('\t') };
+  const fields = [r.kernel, r.kind, r.seq, r.id, r.signer, r.timestamp, r.capabilityId, r.subjectKey, r.toolServer, r.toolName, r.decision, r.cost, r.currency, checkpointSeq, ctx.source];
+  return { kernel: r.kernel, kind, seq: r.seq, id: r.id, tail: fields.map(tsvField).join('\t'), raw: tsvField(r.raw) };
 }
 
-/** The receipt_id… columns `tail` holds, in order (fleet_seq comes first). */
-export const RECEIPT_COLUMNS = ['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source', 'raw_json'] as const;
+/** The columns of a receipts row: fleet_seq, then those `tail` holds, in order. */
+export const RECEIPT_COLUMNS = ['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source'] as const;
+/** The columns of a receipt_json row. */
+export const JSON_COLUMNS = ['kernel_key', 'fleet_seq', 'raw_json'] as const;
 
 /** The columns of a proof row, in order. */
 export const PROOF_COLUMNS = ['kernel_key', 'seq', 'checkpoint_seq', 'source', 'raw'] as const;

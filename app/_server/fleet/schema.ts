@@ -2,8 +2,8 @@
 // shard 1 also holds a Distributed table over each, sharded by kernel key so that one kernel's
 // receipts, checkpoints and proofs live on one shard. `fleet:up` creates them on every shard.
 //
-// receipts: one row per tool or child receipt, its exported JSON byte for byte (`raw_json`) next
-//   to the columns the filters of contract §5 need. `fleet_seq` is the fleet's own order (given
+// receipts: one row per tool or child receipt: the columns the filters of contract §5 need.
+// receipt_json: each receipt's exported JSON, byte for byte, by (kernel_key, fleet_seq). `fleet_seq` is the fleet's own order (given
 //   at ingest, one ingest at a time), the cursor of `/v1/receipts/query` in fleet mode.
 //   `kernel_key` is the kernel whose log (seq space) the receipt is in: its checkpoints' signer,
 //   or the receipt's own `kernel_key` when its log has no checkpoints; `signer_key` is always
@@ -12,8 +12,10 @@
 // checkpoints: one row per signed checkpoint of a kernel, its record as exported.
 // proofs: one inclusion proof per checkpointed tool receipt, as exported.
 //
-// Granules are small (256 receipts, 1024 proofs) because a page reads 200 rows of kilobyte JSON
-// found by key: with the default 8192, each page decompressed about 10 MB of raw_json per kernel.
+// The JSON lives apart from the filter columns, in small granules (64 rows), because a page reads
+// 200 bodies found by key, often scattered (a sparse filter's matches): in one wide table with
+// 256-row granules a page of one capability read 47 MB of JSON, and every filter scan read past
+// the JSON's marks. Proofs, read the same way, have 1024-row granules.
 import { ClickHouse } from './clickhouse';
 import { sql, type Sql } from './sql';
 
@@ -25,8 +27,14 @@ const LOCAL_TABLES: [name: string, ddl: Sql][] = [
     sql`CREATE TABLE IF NOT EXISTS receipts_local (
   fleet_seq UInt64, kernel_key String, kind Enum8('tool' = 1, 'child' = 2), seq UInt64, receipt_id String,
   signer_key String, timestamp UInt64, capability_id String, subject_key String, tool_server String,
-  tool_name String, decision_kind String, cost_digits String, currency String, checkpoint_seq UInt64, source String, raw_json String
-) ENGINE = MergeTree() ORDER BY (kernel_key, fleet_seq) SETTINGS index_granularity = 256`,
+  tool_name String, decision_kind String, cost_digits String, currency String, checkpoint_seq UInt64, source String
+) ENGINE = MergeTree() ORDER BY (kernel_key, fleet_seq)`,
+  ],
+  [
+    'receipt_json_local',
+    sql`CREATE TABLE IF NOT EXISTS receipt_json_local (
+  kernel_key String, fleet_seq UInt64, raw_json String
+) ENGINE = MergeTree() ORDER BY (kernel_key, fleet_seq) SETTINGS index_granularity = 64`,
   ],
   [
     'checkpoints_local',
@@ -45,6 +53,7 @@ const LOCAL_TABLES: [name: string, ddl: Sql][] = [
 
 const DISTRIBUTED: Sql[] = [
   sql`CREATE TABLE IF NOT EXISTS receipts AS receipts_local ENGINE = Distributed(fleet, default, receipts_local, cityHash64(kernel_key))`,
+  sql`CREATE TABLE IF NOT EXISTS receipt_json AS receipt_json_local ENGINE = Distributed(fleet, default, receipt_json_local, cityHash64(kernel_key))`,
   sql`CREATE TABLE IF NOT EXISTS checkpoints AS checkpoints_local ENGINE = Distributed(fleet, default, checkpoints_local, cityHash64(kernel_key))`,
   sql`CREATE TABLE IF NOT EXISTS proofs AS proofs_local ENGINE = Distributed(fleet, default, proofs_local, cityHash64(kernel_key))`,
 ];
@@ -63,7 +72,7 @@ export async function createSchema(shardUrls: string[]): Promise<void> {
 export async function schemaProblem(ch: ClickHouse): Promise<string | null> {
   const rows = await ch.rows<{ name: string; engine: string }>(sql`SELECT name, engine FROM system.tables WHERE database = 'default'`);
   const engines = new Map(rows.map((r) => [r.name, r.engine]));
-  const missing = ['receipts', 'checkpoints', 'proofs'].filter((t) => engines.get(t) !== 'Distributed');
+  const missing = ['receipts', 'receipt_json', 'checkpoints', 'proofs'].filter((t) => engines.get(t) !== 'Distributed');
   if (missing.length === 0) return null;
   return `${ch.url.origin} has no Distributed table${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: point at the node fleet:up printed, or run npm run fleet:up`;
 }

@@ -65,7 +65,7 @@ export function list(items: readonly Sql[], sep: ', ' | ' AND ' | ' OR ' = ', ')
   return Sql.of(items.map((i) => i.text).join(sep));
 }
 
-export const TABLES = ['receipts', 'receipts_local', 'checkpoints', 'checkpoints_local', 'proofs', 'proofs_local'] as const;
+export const TABLES = ['receipts', 'receipts_local', 'receipt_json', 'receipt_json_local', 'checkpoints', 'checkpoints_local', 'proofs', 'proofs_local'] as const;
 export type Table = (typeof TABLES)[number];
 
 /** A table of the fleet schema. */
