@@ -59,25 +59,6 @@ function perKernel(column: Sql, byKernel: Map<string, bigint[]>): Sql {
   return parts.length ? list(parts, ' OR ') : sql`0`;
 }
 
-/**
- * `(kernel_key = K AND fleet_seq BETWEEN a AND b) OR …` over the runs of consecutive positions:
- * ranges are what the primary key narrows a read to (an IN list on its second column is not, in
- * 18.16), so scattered bodies are read a small granule each, not every granule between them.
- */
-function runsOf(byKernel: Map<string, bigint[]>): Sql {
-  const parts: Sql[] = [];
-  for (const [k, values] of byKernel) {
-    const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    for (let i = 0; i < sorted.length; ) {
-      let j = i;
-      while (j + 1 < sorted.length && sorted[j + 1]! === sorted[j]! + 1n) j++;
-      parts.push(sql`(kernel_key = ${str(k)} AND fleet_seq BETWEEN ${u64(sorted[i]!)} AND ${u64(sorted[j]!)})`);
-      i = j + 1;
-    }
-  }
-  return parts.length ? list(parts, ' OR ') : sql`0`;
-}
-
 function byKernel<T extends { kernel_key: string }>(rows: T[], value: (r: T) => string): Map<string, bigint[]> {
   const out = new Map<string, bigint[]>();
   for (const r of rows) {
@@ -153,35 +134,43 @@ function firstAfter(keys: PageKey[], cursor: bigint): number {
   return a;
 }
 
-/** The page's keys (one more than the limit, to know whether another page follows) and the count. */
-async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: PageKey[]; count: bigint }> {
+/**
+ * The page's keys (one more than the limit, to know whether another page follows) and the count.
+ * From a kept list the page is answered at once, and `current` says later whether the list was
+ * still the cluster's (checked while the page's bodies are read: one round trip, not two).
+ */
+async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: PageKey[]; count: bigint; current: Promise<boolean> }> {
   const where = receiptFilter(q);
   const after = q.cursor ?? 0n;
   const want = q.limit + 1;
   const stateKey = `${ch.url.href}\u0000${toFilterKey(q)}`;
   const known = states.get(stateKey);
   const version = ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts`).then(([r]) => r?.n ?? '0');
+  version.catch(() => {}); // awaited below, or by the caller through `current`
+  if (known?.keys) {
+    remember(stateKey, known);
+    const from = firstAfter(known.keys, after);
+    return { keys: known.keys.slice(from, from + want), count: known.count, current: version.then((v) => v === known.version) };
+  }
   if (known) {
     // A large filter's keys are looked for while the version is checked.
-    const keys = known.keys ? null : pageKeys(ch, where, after, want);
-    keys?.catch(() => {});
+    const keys = pageKeys(ch, where, after, want);
+    keys.catch(() => {});
     if (known.version === (await version)) {
       remember(stateKey, known);
-      if (!known.keys) return { keys: await keys!, count: known.count };
-      const from = firstAfter(known.keys, after);
-      return { keys: known.keys.slice(from, from + want), count: known.count };
+      return { keys: await keys, count: known.count, current: Promise.resolve(true) };
     }
   }
   const [v, [total], first] = await Promise.all([version, ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts WHERE ${where}`), pageKeys(ch, where, after, want)]);
   const count = BigInt(total?.n ?? '0');
   if (count > BigInt(LISTED) || first.length < want) {
     remember(stateKey, { version: v, count, keys: null });
-    return { keys: first, count };
+    return { keys: first, count, current: Promise.resolve(true) };
   }
   const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
   remember(stateKey, { version: v, count, keys: all });
   const from = firstAfter(all, after);
-  return { keys: all.slice(from, from + want), count };
+  return { keys: all.slice(from, from + want), count, current: Promise.resolve(true) };
 }
 
 /**
@@ -196,18 +185,20 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
  * found by primary key.
  */
 export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false): Promise<{ body: Uint8Array; count: bigint; receipts: number }> {
-  const { keys, count } = await keysAndCount(ch, q);
+  const { keys, count, current } = await keysAndCount(ch, q);
   const page = keys.slice(0, q.limit);
   const nextCursor = keys.length > q.limit ? page[page.length - 1]!.fleet_seq : null;
   const covered = page.filter((r) => r.checkpoint_seq !== '0');
-  const [raws, proofs, checkpoints] = await Promise.all([
-    page.length ? ch.rows<{ fleet_seq: string; raw_json: string }>(sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE ${runsOf(byKernel(page, (r) => r.fleet_seq))}`) : [],
+  const [raws, proofs, checkpoints, stillCurrent] = await Promise.all([
+    page.length ? ch.rows<{ fleet_seq: string; raw_json: string }>(sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE ${perKernel(sql`fleet_seq`, byKernel(page, (r) => r.fleet_seq))}`) : [],
     covered.length ? ch.rows<{ kernel_key: string; seq: string; raw: string }>(sql`SELECT kernel_key, seq, raw FROM proofs WHERE ${perKernel(sql`seq`, byKernel(covered, (r) => r.seq))} ORDER BY kernel_key, seq`) : [],
     covered.length ? ch.rows<{ kernel_key: string; checkpoint_seq: string; raw: string }>(sql`SELECT kernel_key, checkpoint_seq, raw FROM checkpoints WHERE ${perKernel(sql`checkpoint_seq`, byKernel(covered, (r) => r.checkpoint_seq))} ORDER BY kernel_key, checkpoint_seq`) : [],
+    current,
   ]);
   const rawOf = new Map(raws.map((r) => [r.fleet_seq, r.raw_json]));
-  if (!retried && page.some((r) => !rawOf.has(r.fleet_seq))) {
-    // A kept list outlived its data (tables emptied and filled to the same count): read afresh.
+  if (!retried && (!stillCurrent || page.some((r) => !rawOf.has(r.fleet_seq)))) {
+    // A kept list is older than the cluster (an ingest since), or outlived its data (tables
+    // emptied and filled to the same count): read afresh.
     forgetFleetStates();
     return fleetPage(ch, q, true);
   }
