@@ -9,29 +9,12 @@ import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { MAX_LIMIT, RECEIPT_OUTCOMES, type ReceiptQuery, parseReceiptQuery, toFilterKey, toSearchParams } from '../../lib/query/receipt-query';
+import type { FleetKernels, FleetSummary } from '../../lib/query/fleet-api';
 import { readApiToken } from '../data/api-token';
 import { useLog } from '../data/log-provider';
 import { formatTime } from '../explorer/format';
 import { VerifyProgress } from '../loader/verify-progress';
 import { SafeText } from '../ui/safe-text';
-
-interface KernelSummary {
-  kernelKey: string;
-  toolReceipts: string;
-  childReceipts: string;
-  checkpointedReceipts: string;
-  inclusionProofs: string;
-  checkpoints: string;
-  denied: string;
-  firstTimestamp: string;
-  lastTimestamp: string;
-}
-
-interface Summary {
-  byKernel: Record<string, string>;
-  byOutcome: Record<string, string>;
-  costCharged: Record<string, { sum: string; receipts: string; notSummed: string }>;
-}
 
 async function getJson<T>(path: string): Promise<T> {
   const token = readApiToken();
@@ -97,8 +80,8 @@ export function FleetView() {
   }, [fleet, apiQuery, ensureOpen]);
   useEffect(() => setForm(toInput(query ?? { limit: MAX_LIMIT })), [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const kernels = useQuery({ queryKey: ['fleet-kernels'], queryFn: () => getJson<{ kernels: KernelSummary[] }>('/v1/fleet/kernels'), enabled: fleet });
-  const summary = useQuery({ queryKey: ['fleet-summary', filterKey], queryFn: () => getJson<Summary>(`/v1/fleet/summary${filterKey ? `?${filterKey}` : ''}`), enabled: fleet && query !== null });
+  const kernels = useQuery({ queryKey: ['fleet-kernels'], queryFn: () => getJson<FleetKernels>('/v1/fleet/kernels'), enabled: fleet });
+  const summary = useQuery({ queryKey: ['fleet-summary', filterKey], queryFn: () => getJson<FleetSummary>(`/v1/fleet/summary${filterKey ? `?${filterKey}` : ''}`), enabled: fleet && query !== null });
 
   if (!fleet) {
     return (

@@ -7,8 +7,11 @@
 // - Indexed columns are read from the receipt (JSON.parse; a cost beyond 2^53 is read exactly
 //   from its digits). The index is for finding receipts only: the browser verifies what it shows.
 // - A store is first exported as a package (the same code as /v1/evidence/package), then read.
-// - Re-ingesting adds nothing: before each batch is inserted, the rows of its seq range already in
-//   the cluster are read back; the same receipt is skipped, a different one at that seq rejected.
+// - Parsing happens in worker threads (./parse-worker.ts), which also insert; this thread reads
+//   the files and decides what goes in.
+// - Re-ingesting adds nothing: before each chunk is inserted, the rows of its seq range already
+//   in the cluster (or on their way there) are read back; the same record is skipped, a
+//   different one at that seq rejected.
 // - A bad record is rejected with its file and line (for a store: its table and seq), and
 //   everything else is ingested.
 // - One ingest at a time per cluster: fleet_seq continues from the cluster's max.
@@ -17,15 +20,13 @@ import { open, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { parseJson } from '../../../lib/json/parse';
-import { isJsonNumber, isJsonObject, type JsonValue } from '../../../lib/json/value';
 import { writeEvidencePackage } from '../export';
 import { ClickHouse, tsvField } from './clickhouse';
 import { schemaProblem } from './schema';
 import { col, list, sql, str, table, u64, type Sql } from './sql';
 import { ParsePool } from './parse-pool';
 import { type ChunkKeys, type ChunkKind, rejectReason } from './parse-worker';
-import { type PackageContext, Reject, checkpointOf, obj } from './records';
+import { type PackageContext, type ParsedCheckpoint, Reject, checkpointOf, obj } from './records';
 
 export interface KernelCounts {
   toolAdded: number;
@@ -50,15 +51,9 @@ export interface IngestReport {
   seconds: number;
 }
 
-interface CheckpointRow {
-  kernel: string;
-  checkpointSeq: bigint;
-  start: bigint;
-  end: bigint;
-  treeSize: bigint;
-  issuedAt: bigint;
+/** A checkpoint of a package, with where it was read. */
+interface CheckpointRow extends ParsedCheckpoint {
   source: string;
-  raw: string;
   where: string;
 }
 
@@ -188,11 +183,11 @@ export class FleetIngest {
       const why = e instanceof Error ? e.message : String(e);
       throw new Error(why.startsWith(input) ? why : `${input}: not a readable Chio receipt store (${why})`);
     }
-    const table = (file: string) => (file === 'child-receipts.ndjson' ? 'chio_child_receipts' : file === 'checkpoints.ndjson' ? 'kernel_checkpoints' : file === 'inclusion-proofs.ndjson' ? 'inclusion proof of' : 'chio_tool_receipts');
+    const tableOf = (file: string) => (file === 'child-receipts.ndjson' ? 'chio_child_receipts' : file === 'checkpoints.ndjson' ? 'kernel_checkpoints' : file === 'inclusion-proofs.ndjson' ? 'inclusion proof of' : 'chio_tool_receipts');
     return {
       label: input,
       dir: path.join(dir, 'pkg'),
-      where: (file, line, seq) => `${input}: ${table(file)} ${seq !== undefined ? `seq ${seq}` : `row ${line}`}`,
+      where: (file, line, seq) => `${input}: ${tableOf(file)} ${seq !== undefined ? `seq ${seq}` : `row ${line}`}`,
       cleanup: () => rmSync(dir, { recursive: true, force: true }),
     };
   }

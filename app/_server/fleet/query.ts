@@ -5,6 +5,7 @@
 // checkpoints they need, grouped by kernel (one seq space each), so the browser verifies them.
 // Counts and sums are the index's figures: the response says so, and the page labels them.
 import type { EvidenceQuery } from '../../../lib/query/evidence-query';
+import type { FleetKernels, FleetSummary } from '../../../lib/query/fleet-api';
 import { type ReceiptQuery, toFilterKey } from '../../../lib/query/receipt-query';
 import { ClickHouse } from './clickhouse';
 import { list, sql, str, u64, type Sql } from './sql';
@@ -222,21 +223,8 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
   return { body: enc.encode(text), count, receipts: page.length };
 }
 
-export interface KernelSummary {
-  kernelKey: string;
-  toolReceipts: string;
-  childReceipts: string;
-  /** Tool receipts whose seq lies in a checkpointed batch. */
-  checkpointedReceipts: string;
-  inclusionProofs: string;
-  checkpoints: string;
-  denied: string;
-  firstTimestamp: string;
-  lastTimestamp: string;
-}
-
 /** `GET /v1/fleet/kernels`: every kernel of the fleet with its index figures. */
-export async function fleetKernels(ch: ClickHouse): Promise<{ figures: 'index'; kernels: KernelSummary[] }> {
+export async function fleetKernels(ch: ClickHouse): Promise<FleetKernels> {
   const [receipts, checkpoints, proofs] = await Promise.all([
     ch.rows<Record<string, string>>(sql`SELECT kernel_key, countIf(kind = 'tool') AS tool, countIf(kind = 'child') AS child, countIf(kind = 'tool' AND checkpoint_seq > 0) AS covered,
       countIf(kind = 'tool' AND decision_kind = 'deny') AS denied, min(timestamp) AS first, max(timestamp) AS last FROM receipts GROUP BY kernel_key ORDER BY kernel_key`),
@@ -271,7 +259,7 @@ export async function fleetKernels(ch: ClickHouse): Promise<{ figures: 'index'; 
  * currency the sum of their cost_charged (Decimal128: exact up to 38 digits; a longer cost is
  * counted apart, not summed). Index figures.
  */
-export async function fleetSummary(ch: ClickHouse, q: ReceiptQuery): Promise<Record<string, unknown>> {
+export async function fleetSummary(ch: ClickHouse, q: ReceiptQuery): Promise<FleetSummary> {
   const where = receiptFilter(q);
   const [byKernel, byOutcome, costs] = await Promise.all([
     ch.rows<{ kernel_key: string; n: string }>(sql`SELECT kernel_key, count() AS n FROM receipts WHERE ${where} GROUP BY kernel_key ORDER BY kernel_key`),
