@@ -67,6 +67,8 @@ interface Ref {
 
 let url = '';
 let api: LoopbackApi;
+/** The same API with no kept lists and 16-position windows: the plan of a large fleet, on this small one. */
+let windowed: LoopbackApi;
 let kernels: FleetDemoKernel[] = [];
 let firstIngest: { code: number; report: any; stderr: string };
 const refs: Ref[] = [];
@@ -95,6 +97,7 @@ beforeAll(async () => {
     }
     firstIngest = ingest(kernels.map((k) => k.input));
     api = await startApiServer({ CLICKHOUSE_URL: url, RECEIPT_API_TOKEN: '' });
+    windowed = await startApiServer({ CLICKHOUSE_URL: url, RECEIPT_API_TOKEN: '', FLEET_QUERY_LISTED_MAX: '0', FLEET_QUERY_FIRST_WINDOW: '16' });
   } catch (e) {
     fleet('down');
     throw e;
@@ -103,23 +106,24 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.stop();
+  await windowed?.stop();
   fleet('down');
   rmSync(DIR, { recursive: true, force: true });
 }, 120_000);
 
 const shardUrl = (i: number) => `http://127.0.0.1:${BASE_PORT + i}/`;
 
-async function getPage(q: string, pathname = '/v1/receipts/query') {
-  const res = await fetch(`${api.origin}${pathname}${q ? `?${q}` : ''}`);
+async function getPage(q: string, pathname = '/v1/receipts/query', server = api) {
+  const res = await fetch(`${server.origin}${pathname}${q ? `?${q}` : ''}`);
   return { status: res.status, text: await res.text() };
 }
 
 /** Every page of a query: the receipt ids in page order, the totalCount of each page, and the raw texts. */
-async function walk(q: Omit<ReceiptQuery, 'limit'>, limit: number): Promise<{ ids: string[]; totals: string[]; raws: string[] }> {
+async function walk(q: Omit<ReceiptQuery, 'limit'>, limit: number, server = api): Promise<{ ids: string[]; totals: string[]; raws: string[] }> {
   const out = { ids: [] as string[], totals: [] as string[], raws: [] as string[] };
   let cursor: bigint | undefined;
   for (let i = 0; i < 1000; i++) {
-    const { status, text } = await getPage(toSearchParams({ ...q, limit, ...(cursor !== undefined ? { cursor } : {}) }).toString());
+    const { status, text } = await getPage(toSearchParams({ ...q, limit, ...(cursor !== undefined ? { cursor } : {}) }).toString(), '/v1/receipts/query', server);
     expect(status, text).toBe(200);
     const body = JSON.parse(text) as { totalCount: number; nextCursor: number | null };
     const members = objectMembers(text, { start: 0, end: text.length })!;
@@ -208,8 +212,8 @@ describe('ingest', () => {
 
 describe('GET /v1/receipts/query from the cluster', () => {
   it('pages across both shards with no gaps and no repeats, at any page size', async () => {
-    for (const limit of [200, 37, 7]) {
-      const { ids, totals } = await walk({}, limit);
+    for (const [limit, server] of [[200, api], [37, api], [7, api], [200, windowed], [37, windowed]] as const) {
+      const { ids, totals } = await walk({}, limit, server);
       expect(new Set(ids).size).toBe(ids.length);
       expect(new Set(ids)).toEqual(new Set(refs.map((r) => r.id)));
       expect(new Set(totals)).toEqual(new Set([String(refs.length)]));
@@ -239,11 +243,13 @@ describe('GET /v1/receipts/query from the cluster', () => {
       { kernelKey: kernels[1]!.kernelKey, outcome: 'deny', since: pick(times, 0.1) },
       { capabilityId: 'no-such-capability' },
     ];
-    for (const q of queries) {
-      const want = matching(q);
-      const { ids, totals } = await walk(q, 50);
-      expect(ids.sort(), JSON.stringify(q, (_, v) => (typeof v === 'bigint' ? String(v) : v))).toEqual(want.map((r) => r.id).sort());
-      expect(new Set(totals)).toEqual(new Set([String(want.length)]));
+    for (const server of [api, windowed]) {
+      for (const q of queries) {
+        const want = matching(q);
+        const { ids, totals } = await walk(q, 50, server);
+        expect(ids.sort(), JSON.stringify(q, (_, v) => (typeof v === 'bigint' ? String(v) : v))).toEqual(want.map((r) => r.id).sort());
+        expect(new Set(totals)).toEqual(new Set([String(want.length)]));
+      }
     }
     // The filters did filter: the reference is neither everything nor nothing for most of them.
     expect(queries.filter((q) => matching(q).length > 0 && matching(q).length < refs.length).length).toBeGreaterThan(15);

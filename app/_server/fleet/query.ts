@@ -78,13 +78,15 @@ function byKernel<T extends { kernel_key: string }>(rows: T[], value: (r: T) => 
  * reads one small window instead of every match in the fleet (18.16 sorts every match for an
  * ORDER BY … LIMIT). The last window is open-ended, so nothing after the cursor is missed.
  */
-const FIRST_WINDOW = 8_192n;
+/** FLEET_QUERY_FIRST_WINDOW and FLEET_QUERY_LISTED_MAX override these (the tests walk small fleets through every plan). */
+const envInt = (name: string, fallback: number) => (/^\d{1,7}$/.test(process.env[name] ?? '') ? Number(process.env[name]) : fallback);
+const FIRST_WINDOW = BigInt(Math.max(1, envInt('FLEET_QUERY_FIRST_WINDOW', 8_192)));
 const OPEN_AFTER = 4_000_000n;
 
-async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number): Promise<PageKey[]> {
+async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number, maxWindows = Infinity): Promise<PageKey[]> {
   const found: PageKey[] = [];
   let lo = after + 1n;
-  for (let window = FIRST_WINDOW; found.length < want; window *= 8n) {
+  for (let window = FIRST_WINDOW, n = 0; found.length < want && n < maxWindows; window *= 8n, n++) {
     const open = window > OPEN_AFTER;
     const range = open ? sql`fleet_seq >= ${u64(lo)}` : sql`fleet_seq BETWEEN ${u64(lo)} AND ${u64(lo + window - 1n)}`;
     const rows = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} AND ${range} ORDER BY fleet_seq LIMIT ${u64(BigInt(want - found.length))}`);
@@ -109,7 +111,7 @@ interface FilterState {
   keys: PageKey[] | null;
 }
 
-const LISTED = 25_000;
+const LISTED = envInt('FLEET_QUERY_LISTED_MAX', 25_000);
 const MAX_STATES = 128;
 const states = new Map<string, FilterState>();
 
@@ -162,11 +164,22 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
       return { keys: await keys, count: known.count, current: Promise.resolve(true) };
     }
   }
-  const [v, [total], first] = await Promise.all([version, ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts WHERE ${where}`), pageKeys(ch, where, after, want)]);
+  // The count, and where the first match after the cursor is, in one scan beside a first window.
+  const [v, [total], first] = await Promise.all([
+    version,
+    ch.rows<{ n: string; next: string }>(sql`SELECT count() AS n, minIf(fleet_seq, fleet_seq > ${u64(after)}) AS next FROM receipts WHERE ${where}`),
+    pageKeys(ch, where, after, want, 1),
+  ]);
   const count = BigInt(total?.n ?? '0');
-  if (count > BigInt(LISTED) || first.length < want) {
+  if (count > BigInt(LISTED)) {
     remember(stateKey, { version: v, count, keys: null });
-    return { keys: first, count, current: Promise.resolve(true) };
+    // minIf over no rows is 0: nothing matches after the cursor.
+    if (first.length >= want || total?.next === '0') return { keys: first, count, current: Promise.resolve(true) };
+    // Go on from the first match (or from where the window ended), not through the gap before it.
+    const last = first.length ? BigInt(first[first.length - 1]!.fleet_seq) : 0n;
+    const from = first.length ? last : BigInt(total?.next ?? '1') - 1n;
+    const more = await pageKeys(ch, where, from > after ? from : after + FIRST_WINDOW, want - first.length);
+    return { keys: [...first, ...more], count, current: Promise.resolve(true) };
   }
   const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
   remember(stateKey, { version: v, count, keys: all });
