@@ -72,17 +72,17 @@ function byKernel<T extends { kernel_key: string }>(rows: T[], value: (r: T) => 
   return out;
 }
 
+/** FLEET_QUERY_FIRST_WINDOW and FLEET_QUERY_LISTED_MAX override these (the tests walk small fleets through every plan). */
+const envInt = (name: string, fallback: number) => (/^\d{1,7}$/.test(process.env[name] ?? '') ? Number(process.env[name]) : fallback);
+const FIRST_WINDOW = BigInt(Math.max(1, envInt('FLEET_QUERY_FIRST_WINDOW', 8_192)));
+const OPEN_AFTER = 4_000_000n;
+
 /**
  * Fleet positions are given densely at ingest, so a page is looked for in growing windows of them
  * after the cursor: each window is read through the primary key, and a page of common matches
  * reads one small window instead of every match in the fleet (18.16 sorts every match for an
  * ORDER BY … LIMIT). The last window is open-ended, so nothing after the cursor is missed.
  */
-/** FLEET_QUERY_FIRST_WINDOW and FLEET_QUERY_LISTED_MAX override these (the tests walk small fleets through every plan). */
-const envInt = (name: string, fallback: number) => (/^\d{1,7}$/.test(process.env[name] ?? '') ? Number(process.env[name]) : fallback);
-const FIRST_WINDOW = BigInt(Math.max(1, envInt('FLEET_QUERY_FIRST_WINDOW', 8_192)));
-const OPEN_AFTER = 4_000_000n;
-
 async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number, maxWindows = Infinity): Promise<PageKey[]> {
   const found: PageKey[] = [];
   let lo = after + 1n;
@@ -176,9 +176,8 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
     // minIf over no rows is 0: nothing matches after the cursor.
     if (first.length >= want || total?.next === '0') return { keys: first, count, current: Promise.resolve(true) };
     // Go on from the first match (or from where the window ended), not through the gap before it.
-    const last = first.length ? BigInt(first[first.length - 1]!.fleet_seq) : 0n;
-    const from = first.length ? last : BigInt(total?.next ?? '1') - 1n;
-    const more = await pageKeys(ch, where, from > after ? from : after + FIRST_WINDOW, want - first.length);
+    const from = first.length ? BigInt(first[first.length - 1]!.fleet_seq) : BigInt(total!.next) - 1n;
+    const more = await pageKeys(ch, where, from, want - first.length);
     return { keys: [...first, ...more], count, current: Promise.resolve(true) };
   }
   const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
