@@ -201,6 +201,8 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         p.addProblem(makeProblem('parse_error', `${name} could not be read (${why}); the rest of the log was verified without it`, { file: name }));
       }
     };
+    // The token goes only to this origin's API, as a header (never in a URL, so never in a log or a Referer).
+    const apiInit: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
     for (const [i, source] of sources.entries()) {
       const space = `source:${i}`;
       if (source.kind === 'files') {
@@ -240,21 +242,18 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
       } else if (source.kind === 'server') {
         bytesTotal = null;
         const base = new URL('/v1/evidence/package/', self.location.href).href;
-        // The token goes only to this origin's API, as a header (never in a URL, so never in a log or a Referer).
-        const init: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
         await isolated(base, async () => {
           try {
-            await loadPackage(urlPackageDir(base, count, init), sink, space);
+            await loadPackage(urlPackageDir(base, count, apiInit), sink, space);
           } catch (err) {
             throw err instanceof HttpStatusError && err.status === 401 ? new ServerUnauthorized() : err;
           }
-          h.addPackage(urlPackageDir(base, uncounted, init));
+          h.addPackage(urlPackageDir(base, uncounted, apiInit));
         });
       } else if (source.kind === 'fleet') {
         bytesTotal = null;
         const url = new URL(`/v1/receipts/query?${source.query}`, self.location.href).href;
-        const init: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
-        await isolated(url, () => fetchFleetPage(url, init, sink, space, count, h));
+        await isolated(url, () => fetchFleetPage(url, apiInit, sink, space, count, h));
       } else {
         bytesTotal = null;
         await isolated(source.url, () => loadUrl(source.url, sink, space, count, h, lineage));
