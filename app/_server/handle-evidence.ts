@@ -14,7 +14,7 @@ import { StoreEvidence } from './evidence';
 import { type ReceiptApiEnv, storeFileOf } from './handle-receipt-query';
 import { JSON_HEADERS, badParameters, errorResponse, internalError, methodNotAllowed, storeUnavailable } from './http';
 import { getStore } from './receipt-query';
-import { fleetExportResponse, fleetUrlOf } from './fleet/handle-fleet';
+import { NOT_A_FLEET, fleetExportResponse, fleetUrlOf } from './fleet/handle-fleet';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -38,7 +38,7 @@ export async function handleEvidenceExport(request: Request, env: ReceiptApiEnv)
     if (!parsed.ok) return badParameters(parsed.issues);
     const fleet = fleetUrlOf(env);
     if (fleet) return await fleetExportResponse(fleet, parsed.request.query, parsed.request.requireProofs);
-    if (parsed.request.query.kernelKey !== undefined) return badParameters([{ param: 'query.kernelKey', message: 'this server serves one receipt store, not a fleet: omit kernelKey' }]);
+    if (parsed.request.query.kernelKey !== undefined) return badParameters([{ param: 'query.kernelKey', message: NOT_A_FLEET }]);
     const file = storeFileOf(env);
     const opened = getStore(file);
     if (!opened.ok) return storeUnavailable(opened.detail);

@@ -7,7 +7,7 @@ import { checkBearer } from './auth';
 import { DEMO_STORE } from './db';
 import { JSON_HEADERS, badParameters, internalError, jsonBytes, methodNotAllowed, storeUnavailable } from './http';
 import { queryReceiptStore } from './receipt-query';
-import { fleetUrlOf, handleFleetQuery } from './fleet/handle-fleet';
+import { NOT_A_FLEET, fleetUrlOf, handleFleetQuery } from './fleet/handle-fleet';
 
 /** `process.env` or a plain object with the same variables. */
 export interface ReceiptApiEnv {
@@ -33,7 +33,7 @@ export async function handleReceiptQuery(request: Request, env: ReceiptApiEnv): 
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
     const parsed = parseReceiptQuery(new URL(request.url).searchParams);
     if (!parsed.ok) return badParameters(parsed.issues);
-    if (parsed.query.kernelKey !== undefined) return badParameters([{ param: 'kernelKey', message: 'this server serves one receipt store, not a fleet: omit kernelKey' }]);
+    if (parsed.query.kernelKey !== undefined) return badParameters([{ param: 'kernelKey', message: NOT_A_FLEET }]);
     const result = queryReceiptStore(storeFileOf(env), parsed.query);
     if (!result.ok) return storeUnavailable(result.detail);
     return request.method === 'HEAD' ? new Response(null, { status: 200, headers: JSON_HEADERS }) : jsonBytes(result.body);

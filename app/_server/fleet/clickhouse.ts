@@ -38,10 +38,10 @@ export class ClickHouse {
     return u;
   }
 
-  private async send(body: BodyInit, settings?: Record<string, string>, signal?: AbortSignal): Promise<string> {
+  private async send(body: string, settings?: Record<string, string>): Promise<string> {
     let res: Response;
     try {
-      res = await fetch(this.endpoint(settings), { method: 'POST', body, signal: signal ?? AbortSignal.timeout(120_000) });
+      res = await fetch(this.endpoint(settings), { method: 'POST', body, signal: AbortSignal.timeout(120_000) });
     } catch (e) {
       throw new ClickHouseError(`ClickHouse at ${this.url.origin} is not reachable (${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}); is the fleet up (npm run fleet:up)?`);
     }

@@ -9,7 +9,10 @@ import type { ReceiptApiEnv } from '../handle-receipt-query';
 import { JSON_HEADERS, badParameters, errorResponse, jsonBytes, methodNotAllowed } from '../http';
 import type { EvidenceQuery } from '../../../lib/query/evidence-query';
 import { ClickHouseError } from './clickhouse';
-import { fleetBundleChunks, fleetClient, fleetExport, fleetKernels, fleetPage, fleetSummary, kernelsOf } from './query';
+import { fleetBundleText, fleetClient, fleetExport, fleetKernels, fleetPage, fleetSummary, kernelsOf } from './query';
+
+/** What a store server says of a fleet's `kernelKey` filter. */
+export const NOT_A_FLEET = 'this server serves one receipt store, not a fleet: omit kernelKey';
 
 /** The cluster this server answers from, or undefined when it serves one store. */
 export function fleetUrlOf(env: ReceiptApiEnv): string | undefined {
@@ -46,8 +49,8 @@ export function handleFleetQuery(request: Request, env: ReceiptApiEnv): Promise<
   return guarded(request, env, 'GET', 'GET /v1/receipts/query (fleet)', async (url) => {
     const p = parsed(request);
     if (!p.ok) return p.response;
-    const page = await fleetPage(fleetClient(url), p.query);
-    return request.method === 'HEAD' ? new Response(null, { status: 200, headers: JSON_HEADERS }) : jsonBytes(page.body);
+    const body = await fleetPage(fleetClient(url), p.query);
+    return request.method === 'HEAD' ? new Response(null, { status: 200, headers: JSON_HEADERS }) : jsonBytes(body);
   });
 }
 
@@ -85,5 +88,5 @@ export async function fleetExportResponse(url: string, query: EvidenceQuery, req
   if (requireProofs && evidence.unproven.length > 0) {
     return errorResponse(409, 'proofs_unavailable', `${evidence.unproven.length} receipt(s) of this query are not covered by a checkpoint yet`, { param: 'requireProofs' });
   }
-  return new Response([...fleetBundleChunks(evidence)].join(''), { status: 200, headers: JSON_HEADERS });
+  return new Response(fleetBundleText(evidence), { status: 200, headers: JSON_HEADERS });
 }

@@ -81,6 +81,17 @@ async function* lines(file: string): AsyncGenerator<[line: string, n: number]> {
   }
 }
 
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
 /** Lines in a chunk of whole lines (the last may lack its newline at the end of a file). */
 function lineCount(bytes: Uint8Array): number {
   let n = 0;
@@ -272,35 +283,42 @@ export class FleetIngest {
   }
 
   /**
-   * The rows of a chunk not to insert: those already in the cluster (same identity: counted as
-   * present) and those whose seq the kernel already holds with something else (rejected).
+   * The rows of a chunk not to insert (see `sortOut`), and the rows it does insert, for the
+   * checks of the chunks after it while its insert is under way.
    */
   private async alreadyThere(keys: ChunkKeys, kind: ChunkKind, where: (i: number) => string): Promise<{ skip: number[]; accepted: Map<string, string> }> {
-    const byKernel = new Map<string, number[]>();
-    keys.kernels.forEach((k, i) => {
-      const list = byKernel.get(k);
-      if (list) list.push(i);
-      else byKernel.set(k, [i]);
-    });
     const skip: number[] = [];
     const accepted = new Map<string, string>();
-    for (const [kernel, rows] of byKernel) {
-      const tableName = kind === 'proof' ? 'proofs' : 'receipts';
-      const present = await this.present(tableName, kernel, rows.map((i) => BigInt(keys.seqs[i]!)), kind === 'proof' ? undefined : kind);
-      for (const i of rows) {
-        const seq = BigInt(keys.seqs[i]!);
-        const key = `${kind}\u0000${kernel}\u0000${seq}`;
-        const there = present.get(seq) ?? this.unconfirmedIdentity(key) ?? accepted.get(key);
-        if (there === undefined) {
-          accepted.set(key, keys.identities[i]!);
-          continue;
-        }
-        skip.push(i);
-        if (there === keys.identities[i]) this.counts(kernel).alreadyPresent++;
-        else this.reject(where(i), `kernel ${kernel.slice(0, 12)}… already has a different ${kind === 'proof' ? 'proof' : 'receipt'} at seq ${seq} in the fleet`);
-      }
+    for (const [kernel, rows] of groupBy(keys.kernels.map((_, i) => i), (i) => keys.kernels[i]!)) {
+      const items = rows.map((i) => ({ seq: BigInt(keys.seqs[i]!), identity: keys.identities[i]!, where: () => where(i) }));
+      const sorted = await this.sortOut(kind, kernel, items);
+      sorted.keep.forEach((keep, n) => keep || skip.push(rows[n]!));
+      for (const [key, identity] of sorted.accepted) accepted.set(key, identity);
     }
     return { skip, accepted };
+  }
+
+  /**
+   * Which of one kernel's records to insert: not those already in the cluster or on their way
+   * there (same identity: counted as present), nor those whose seq the kernel already holds with
+   * something else (rejected). Returns a flag per record, and the accepted ones by key.
+   */
+  private async sortOut(kind: ChunkKind | 'checkpoint', kernel: string, items: { seq: bigint; identity: string; where: () => string }[]): Promise<{ keep: boolean[]; accepted: Map<string, string> }> {
+    const tableName = kind === 'checkpoint' ? 'checkpoints' : kind === 'proof' ? 'proofs' : 'receipts';
+    const present = await this.present(tableName, kernel, items.map((it) => it.seq), kind === 'tool' || kind === 'child' ? kind : undefined);
+    const accepted = new Map<string, string>();
+    const keep = items.map((it) => {
+      const key = `${kind}\u0000${kernel}\u0000${it.seq}`;
+      const there = present.get(it.seq) ?? this.unconfirmedIdentity(key) ?? accepted.get(key);
+      if (there === undefined) {
+        accepted.set(key, it.identity);
+        return true;
+      }
+      if (there === it.identity) this.counts(kernel).alreadyPresent++;
+      else this.reject(it.where(), `kernel ${kernel.slice(0, 12)}… already has a different ${kind === 'tool' || kind === 'child' ? 'receipt' : kind} at seq ${it.seq} in the fleet`);
+      return false;
+    });
+    return { keep, accepted };
   }
 
   /** Rows of inserts still under way (kind, kernel, seq → identity). */
@@ -320,7 +338,7 @@ export class FleetIngest {
     this.reject(where, reason);
   }
 
-  /** Rows of `kernel`'s `kind` already in the cluster with seq in [lo, hi]: seq → receipt_id. */
+  /** Records of `kernel` (of `kind`, for receipts) already in the cluster within the seqs' range: seq → identity. */
   private async present(tableName: 'receipts' | 'checkpoints' | 'proofs', kernel: string, seqs: bigint[], kind?: 'tool' | 'child'): Promise<Map<bigint, string>> {
     const lo = seqs.reduce((a, b) => (a < b ? a : b));
     const hi = seqs.reduce((a, b) => (a > b ? a : b));
@@ -334,41 +352,12 @@ export class FleetIngest {
     return new Map(rows.map((r) => [BigInt(r.s), r.v]));
   }
 
-  /** Drops rows already present (same identity) and rejects rows whose seq holds something else. */
-  private async fresh<T extends { kernel: string; where: string }>(
-    rows: T[],
-    tableName: 'receipts' | 'checkpoints' | 'proofs',
-    seqOf: (r: T) => bigint,
-    identity: (r: T) => string,
-    kindOf?: (r: T) => 'tool' | 'child',
-  ): Promise<T[]> {
-    const groups = new Map<string, T[]>();
-    for (const r of rows) {
-      const key = `${r.kernel}\u0000${kindOf?.(r) ?? ''}`;
-      const g = groups.get(key);
-      if (g) g.push(r);
-      else groups.set(key, [r]);
-    }
-    const out: T[] = [];
-    for (const group of groups.values()) {
-      const first = group[0]!;
-      const present = await this.present(tableName, first.kernel, group.map(seqOf), kindOf?.(first));
-      for (const r of group) {
-        const seq = seqOf(r);
-        const there = present.get(seq);
-        if (there === undefined) {
-          present.set(seq, identity(r));
-          out.push(r);
-        } else if (there === identity(r)) this.counts(r.kernel).alreadyPresent++;
-        else this.reject(r.where, `kernel ${r.kernel.slice(0, 12)}… already has a different ${tableName === 'receipts' ? 'receipt' : tableName === 'checkpoints' ? 'checkpoint' : 'proof'} at seq ${seq} in the fleet`);
-      }
-    }
-    return out;
-  }
-
   private async insertCheckpoints(checkpoints: CheckpointRow[]): Promise<void> {
-    if (checkpoints.length === 0) return;
-    const rows = await this.fresh(checkpoints, 'checkpoints', (c) => c.checkpointSeq, (c) => c.raw);
+    const rows: CheckpointRow[] = [];
+    for (const [kernel, group] of groupBy(checkpoints, (c) => c.kernel)) {
+      const { keep } = await this.sortOut('checkpoint', kernel, group.map((c) => ({ seq: c.checkpointSeq, identity: c.raw, where: () => c.where })));
+      rows.push(...group.filter((_, n) => keep[n]));
+    }
     if (rows.length === 0) return;
     const tsv = rows.map((c) => [c.kernel, c.checkpointSeq, c.start, c.end, c.treeSize, c.issuedAt, c.source, c.raw].map(tsvField).join('\t'));
     for (const c of rows) this.counts(c.kernel).checkpointsAdded++;

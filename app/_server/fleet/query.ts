@@ -197,7 +197,7 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
  * columns) beside the cluster's receipt count, then its raw JSON, proofs and checkpoints, each
  * found by primary key.
  */
-export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false): Promise<{ body: Uint8Array; count: bigint; receipts: number }> {
+export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false): Promise<Uint8Array> {
   const { keys, count, current } = await keysAndCount(ch, q);
   const page = keys.slice(0, q.limit);
   const nextCursor = keys.length > q.limit ? page[page.length - 1]!.fleet_seq : null;
@@ -232,7 +232,7 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
   for (const c of checkpoints) kernel(c.kernel_key).checkpoints.push(c.raw);
   const groups = [...kernels].map(([k, g]) => `{"kernelKey":${JSON.stringify(k)},"receipts":[${g.receipts.join(',')}],"checkpoints":[${g.checkpoints.join(',')}],"inclusionProofs":[${g.proofs.join(',')}]}`);
   const text = `{"totalCount":${count},"nextCursor":${nextCursor ?? 'null'},"receipts":[${receipts.join(',')}],"fleet":{"figures":"index","kernels":[${groups.join(',')}]}}`;
-  return { body: enc.encode(text), count, receipts: page.length };
+  return enc.encode(text);
 }
 
 /** `GET /v1/fleet/kernels`: every kernel of the fleet with its index figures. */
@@ -355,16 +355,14 @@ export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey
   return { query: q, scoped, tools, children, proofs, checkpoints, unproven };
 }
 
-/** The bundle of chio-format.md §11.2 with the stored bytes, in chunks. */
-export function* fleetBundleChunks(e: FleetExport): Generator<string> {
+/** The bundle of chio-format.md §11.2 with the stored bytes (held whole already: the cluster's rows are read whole). */
+export function fleetBundleText(e: FleetExport): string {
   const items = (rows: { seq: string; raw_json: string }[]) => rows.map((r) => `{"seq":${r.seq},"receipt":${r.raw_json}}`).join(',');
-  yield `{"bundle":{"query":${JSON.stringify(e.query)},"toolReceipts":[`;
-  yield items(e.tools);
-  yield `],"childReceipts":[`;
-  yield items(e.children);
-  yield `],"childReceiptScope":${JSON.stringify(e.scoped ? 'omitted_no_join_path' : 'full_query_window')}`;
-  yield `,"inclusionProofs":[${e.proofs.map((p) => p.raw).join(',')}]`;
-  yield `,"checkpoints":[${e.checkpoints.map((c) => c.raw).join(',')}]`;
-  yield `,"capabilityLineage":[],"uncheckpointedReceipts":${JSON.stringify(e.unproven)}`;
-  yield `},"transparency":{"publications":[],"witnesses":[],"consistency_proofs":[],"equivocations":[]}}`;
+  return (
+    `{"bundle":{"query":${JSON.stringify(e.query)},"toolReceipts":[${items(e.tools)}],"childReceipts":[${items(e.children)}]` +
+    `,"childReceiptScope":${JSON.stringify(e.scoped ? 'omitted_no_join_path' : 'full_query_window')}` +
+    `,"inclusionProofs":[${e.proofs.map((p) => p.raw).join(',')}],"checkpoints":[${e.checkpoints.map((c) => c.raw).join(',')}]` +
+    `,"capabilityLineage":[],"uncheckpointedReceipts":${JSON.stringify(e.unproven)}` +
+    `},"transparency":{"publications":[],"witnesses":[],"consistency_proofs":[],"equivocations":[]}}`
+  );
 }
