@@ -23,9 +23,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body>
         <LogProvider fleet={fleetMode}>
           <QueryProvider>
-          <Nav fleet={fleetMode} />
-          <ForkGate />
-          {children}
+            <Nav fleet={fleetMode} />
+            <ForkGate />
+            {children}
           </QueryProvider>
         </LogProvider>
       </body>

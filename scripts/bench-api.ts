@@ -24,6 +24,7 @@ import { closeAllStores } from '../app/_server/receipt-query';
 import { serveOnLoopback } from '../app/_server/serve-node';
 import { syntheticLineage, syntheticReceipt } from '../app/_server/synthetic-store';
 import { CHIO_STORE_SCHEMA_SQL } from '../lib/sources/chio-store-schema';
+import { PAGE_HEAD, percentile } from './bench/pages';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -73,15 +74,13 @@ interface Sample {
 const samples: Sample[] = [];
 let origin = '';
 
-const HEAD = /^\{"totalCount":(\d+),"nextCursor":(\d+|null),/;
-
 /** One timed request; only the head of the body is read back (no JSON.parse in the timed loop). */
 async function get(scenario: string, params: Record<string, string>, cold: boolean): Promise<{ total: number; next: number | null; text: string }> {
   const t0 = performance.now();
   const res = await fetch(`${origin}/v1/receipts/query?${new URLSearchParams(params)}`);
   const text = await res.text();
   samples.push({ scenario, ms: performance.now() - t0, cold });
-  const head = HEAD.exec(text);
+  const head = PAGE_HEAD.exec(text);
   if (res.status !== 200 || !head) throw new Error(`${scenario}: HTTP ${res.status} ${text.slice(0, 200)}`);
   return { total: Number(head[1]), next: head[2] === 'null' ? null : Number(head[2]), text };
 }
@@ -114,10 +113,6 @@ async function walk(scenario: string, filters: Record<string, string>, pages: nu
     ({ next } = await get(scenario, params, i === 0 && cursor === undefined));
     if (next === null) return;
   }
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 function line(label: string, ms: number[]): string {

@@ -21,6 +21,7 @@ import { type LoopbackApi, startApiServer } from '../app/_server/loopback-api';
 import { syntheticLineage, syntheticReceipt, type SyntheticReceipt } from '../app/_server/synthetic-store';
 import { CHIO_STORE_SCHEMA_SQL } from '../lib/sources/chio-store-schema';
 import { INSERT_TOOL } from '../lib/sources/sqlite-store-writer';
+import { PAGE_HEAD, percentile } from './bench/pages';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string) => {
@@ -84,10 +85,6 @@ function fleet(command: 'up' | 'down'): string {
   return r.stdout.trim().split('\n').pop()!;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
 interface Stats {
   n: number;
   p50: number;
@@ -101,8 +98,6 @@ function stats(ms: number[]): Stats {
   return { n: s.length, p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: s.at(-1) ?? NaN };
 }
 
-const HEAD = /^\{"totalCount":(\d+),"nextCursor":(\d+|null),/;
-
 /** Walks `pages` pages of 200 from the first; returns each request's milliseconds. */
 async function walk(api: LoopbackApi, filters: Record<string, string>, pages: number): Promise<number[]> {
   const ms: number[] = [];
@@ -113,7 +108,7 @@ async function walk(api: LoopbackApi, filters: Record<string, string>, pages: nu
     const res = await fetch(`${api.origin}/v1/receipts/query?${params}`);
     const text = await res.text();
     ms.push(performance.now() - t0);
-    const head = HEAD.exec(text);
+    const head = PAGE_HEAD.exec(text);
     if (res.status !== 200 || !head) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
     cursor = head[2] === 'null' ? null : head[2]!;
     if (cursor === null) break;

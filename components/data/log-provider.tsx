@@ -72,8 +72,10 @@ function isThisServer(s: LogSource): boolean {
   return s.kind === 'server' || s.kind === 'fleet';
 }
 
-/** What this server's log is when it serves a fleet (CLICKHOUSE_URL): the fleet's first page. */
-export const FIRST_FLEET_PAGE: LogSource = { kind: 'fleet', query: 'limit=200' };
+/** This server's log: its store's package, or when it serves a fleet (CLICKHOUSE_URL) the fleet's first page. */
+function serverLog(fleet: boolean): LogSource[] {
+  return [fleet ? { kind: 'fleet', query: 'limit=200' } : { kind: 'server' }];
+}
 
 /** `fleet`: this server serves a fleet (CLICKHOUSE_URL) rather than one store. */
 export function LogProvider({ children, fleet = false }: { children: ReactNode; fleet?: boolean }) {
@@ -121,7 +123,7 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
   const setApiToken = useCallback(
     (token: string) => {
       saveApiToken(token);
-      open(last.current?.some(isThisServer) ? last.current : [fleet ? FIRST_FLEET_PAGE : { kind: 'server' }]);
+      open(last.current?.some(isThisServer) ? last.current : serverLog(fleet));
     },
     [open, fleet],
   );
@@ -141,7 +143,7 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
     } catch {
       // nothing usable saved
     }
-    open(fleet ? [FIRST_FLEET_PAGE] : [{ kind: 'server' }]);
+    open(serverLog(fleet));
   }, [trust.loaded, wanted, preferred, fleet]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A token the server refused is not kept for the next reload.
