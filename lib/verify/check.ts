@@ -23,14 +23,18 @@ export type ReceiptCheckName =
   | 'receipt_id'
   | 'semantics'
   | 'parameter_hash'
+  /** Envelope receipts only (contract part 2 §5.4): the carried output and the delivery acknowledgement. */
+  | 'content_hash'
+  | 'delivery'
   | 'inclusion'
   | 'signer_trusted';
 
-export type CheckpointCheckName = 'signature' | 'structure' | 'continuity' | 'signer_trusted';
+/** `chain` applies to `chio.checkpoint_statement.v2` only (contract part 2 §5.1). */
+export type CheckpointCheckName = 'signature' | 'structure' | 'continuity' | 'chain' | 'signer_trusted';
 
 /** Report order of receipt checks. */
 export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
-  'parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'inclusion', 'signer_trusted',
+  'parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'content_hash', 'delivery', 'inclusion', 'signer_trusted',
 ];
 /**
  * Checks of other runtimes' receipts (lib/dialects/audit.ts), reported after `parse` and
@@ -44,7 +48,36 @@ export const DIALECT_CHECK_ORDER = [
 ] as const;
 /** Every receipt check, Chio's then the dialects', in report order. */
 export const ALL_RECEIPT_CHECKS: readonly string[] = [...RECEIPT_CHECK_ORDER, ...DIALECT_CHECK_ORDER];
-export const CHECKPOINT_CHECK_ORDER: CheckpointCheckName[] = ['signature', 'structure', 'continuity', 'signer_trusted'];
+export const CHECKPOINT_CHECK_ORDER: CheckpointCheckName[] = ['signature', 'structure', 'continuity', 'chain', 'signer_trusted'];
 
 /** Reasons a skipped `inclusion` still allows a `verified` verdict (contract §6). */
 export const UNCHECKPOINTED = 'uncheckpointed';
+
+/**
+ * Skip reasons of contract part 2 (§5.1, §5.4), each a check's whole `detail`, so readers
+ * compare codes, never prose. `SKIP_REASON_TEXT` says each in words for people.
+ */
+export const SKIP_REASON = {
+  /** `continuity`: the checkpoint its `previous_checkpoint_sha256` names is not in the log. */
+  predecessorNotSupplied: 'predecessor_not_supplied',
+  /** `chain`: some checkpoint of 1…seq is absent (or ambiguous) and no consistency record anchors it. */
+  chainPrefixIncomplete: 'chain_prefix_incomplete',
+  /** `chain`: a v2 checkpoint after seq 1 that carries no `chain_root` (built detached). */
+  noChainCommitment: 'no_chain_commitment',
+  /** `content_hash`: the envelope carries no output to hash (`outputKind` none, a bare receipt). */
+  noOutput: 'no_output',
+  /** `content_hash`: a streamed output needs its ordered chunks, which the envelope does not carry. */
+  streamOutput: 'stream_output',
+  /** `content_hash`: a denial under the redacted delivery-mismatch profile hashes no output. */
+  redactedProfile: 'redacted_profile',
+} as const;
+
+export const SKIP_REASON_TEXT: Record<string, string> = {
+  [UNCHECKPOINTED]: 'no checkpoint covers it yet',
+  predecessor_not_supplied: 'the checkpoint before it is not in the log',
+  chain_prefix_incomplete: 'earlier checkpoints are not in the log, so the chain root cannot be recomputed',
+  no_chain_commitment: 'the checkpoint carries no chain_root (built detached from the chain)',
+  no_output: 'the envelope carries no tool output to hash',
+  stream_output: 'the output was streamed; its chunks are not in the envelope',
+  redacted_profile: 'a delivery-mismatch denial commits to a redacted digest, not to an output',
+};

@@ -149,7 +149,7 @@ export class LogAssembler {
       for (const [pkg, s] of this.packageSpaces) {
         if (s !== space) continue;
         pkg.checks.manifest = 'fail';
-        pkg.details = { manifest: pkg.details?.manifest ?? msg };
+        pkg.details = { ...pkg.details, manifest: pkg.details?.manifest ?? msg };
       }
     }
   }

@@ -20,10 +20,28 @@ export interface ReportReceipt {
   details?: Record<string, string>;
   file: string;
   line: number;
+  /**
+   * What an envelope around the receipt claimed (contract part 2 §5.4, §1 principle 6): shown as
+   * claimed, never a verdict. Present only for receipts read out of an envelope.
+   */
+  envelope?: ReportEnvelope;
+}
+
+/** The unsigned wrapper a receipt arrived in, and what it claimed. */
+export interface ReportEnvelope {
+  /** `chio-bridge-outcome`, `mcp-tool-result`, `claude-code-stream-json`, `codex-exec-json`, `chio-bridge-export`. */
+  kind: string;
+  /** The bridge's `state` and `evidence`, the MCP edge's `terminalState` / `outputKind`, as written. */
+  state?: string;
+  evidence?: string;
+  /** Always true: nothing here is verified by the wrapper's say-so. */
+  claimed: true;
 }
 
 export interface ReportCheckpoint {
   checkpoint_seq: bigint;
+  /** `chio.checkpoint_statement.v1` or `…v2` (as written). */
+  schema: string;
   verdict: 'verified' | 'failed';
   checks: Record<string, CheckStatus>;
   details?: Record<string, string>;
@@ -33,17 +51,37 @@ export interface ReportCheckpoint {
   line: number;
 }
 
+/** Package checks (contract §5, part 2 §5.3): `manifest` always; the others when the package has what they read. */
+export type PackageCheckName = 'manifest' | 'read_boundary' | 'scope' | 'transparency';
+export const PACKAGE_CHECK_ORDER: readonly PackageCheckName[] = ['manifest', 'read_boundary', 'scope', 'transparency'];
+
 export interface PackageReport {
   path: string;
-  checks: { manifest: CheckStatus };
-  details?: { manifest: string };
+  checks: { manifest: CheckStatus } & Partial<Record<Exclude<PackageCheckName, 'manifest'>, CheckStatus>>;
+  details?: Partial<Record<PackageCheckName, string>>;
+}
+
+/** One capability-lineage row (contract part 2 §5.3.1, §8). */
+export interface ReportLineage {
+  capability_id: string;
+  /** As written (`signed_token`, `synthetic_anchor`, `legacy_projection`), or `legacy_projection` when absent. */
+  provenance: string;
+  verdict: 'verified' | 'failed';
+  checks: { lineage: CheckStatus };
+  details?: { lineage: string };
+  /** The error codes its failing rules raised, in rule order. */
+  problems: string[];
+  file: string;
+  line: number;
 }
 
 export interface VerificationReport {
   ok: boolean;
-  summary: { receipts: number; verified: number; failed: number; unverified: number; checkpoints: number };
+  summary: { receipts: number; verified: number; failed: number; unverified: number; checkpoints: number; lineage?: number; lineage_failed?: number };
   receipts: ReportReceipt[];
   checkpoints: ReportCheckpoint[];
+  /** Capability-lineage rows, when the log carries any (left out otherwise). */
+  lineage?: ReportLineage[];
   problems: Problem[];
   finance: FinanceReport;
   packages: PackageReport[];
@@ -166,6 +204,7 @@ function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {
 function toReportCheckpoint(c: CheckpointEntry): ReportCheckpoint {
   return {
     checkpoint_seq: c.cp.checkpointSeq,
+    schema: c.cp.schema,
     verdict: checkpointVerdict(c),
     ...checksAndDetails(CHECKPOINT_CHECK_ORDER, c.checks),
     batch_start_seq: c.cp.batchStartSeq,
