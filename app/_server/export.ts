@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { EvidenceQuery } from '../../lib/query/evidence-query';
 import type { CheckpointRow } from '../../lib/sources/sqlite-store';
 import { checkpointRecordText } from '../../lib/sources/store';
-import { logIdFor } from '../../lib/verify/transparency';
+import { logIdFor } from '../../lib/chio/consistency-proof';
 import type { StoreDb } from './db';
 import { StoreEvidence } from './evidence';
 

@@ -75,7 +75,7 @@ const CORPUS = testdataPath('corpus');
 const cases = readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
 describe('receipt-audit verify on every corpus case agrees with expected.json', () => {
-  it('has the five cases', () => expect(cases).toEqual(['bad-checkpoint-signature', 'duplicate-key', 'good', 'tampered-field', 'tampered-signature']));
+  it('has the seven cases', () => expect(cases).toEqual(['bad-chain-root-v2', 'bad-checkpoint-signature', 'duplicate-key', 'good', 'good-v2', 'tampered-field', 'tampered-signature']));
 
   it.each(cases)('%s', async (name) => {
     const dir = path.join(CORPUS, name);

@@ -2,7 +2,7 @@
 // (contract §8). Exit 0 when the log is ok, 1 when anything failed, 2 for
 // usage errors and unreadable or unrecognized input (one clear line on stderr).
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { LogVerifier } from '../../lib/verify/log-verifier';
@@ -143,6 +143,12 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
     const abs = path.resolve(input.path);
     if (input.kind === 'package') {
       await loadPackage(nodeDir(abs, input.path), verifier, `package:${i}`);
+    } else if (input.kind === 'folder') {
+      // Not a package: its JSON/NDJSON files (in name order) are one log, as if given together.
+      for (const name of (await readdir(abs)).filter((n) => /\.(ndjson|jsonl|json)$/i.test(n)).sort()) {
+        if (!statSync(path.join(abs, name)).isFile()) continue;
+        await loadFile(nodeFile(path.join(abs, name), name), verifier, `folder:${i}`, path.join(input.path, name));
+      }
     } else if (input.kind === 'sqlite') {
       const tooLarge = sqliteTooLarge(input.path, statSync(abs).size, 'cli');
       if (tooLarge) throw new UsageError(tooLarge);

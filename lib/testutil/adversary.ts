@@ -563,9 +563,10 @@ const deletion: Maker = (base) => {
     lines.splice(i, 1);
     if (probe.kind === 'tool' && probe.checkpointSeq !== undefined) d.codes.push('missing_receipt');
     if (probe.kind === 'checkpoint') {
-      // The batch has no signed checkpoint now; the next one's chain no longer connects.
+      // The batch has no signed checkpoint now. The next one names a predecessor the log does not
+      // hold: its continuity (and chain) cannot be checked, a warning (contract part 2 §5.1 (a)).
       d.zoneAfterCheckpoint(probe.seq!);
-      if (probe.seq! < d.lines(CHECKPOINTS).length + 1) d.codes.push('checkpoint_continuity_broken');
+      if (probe.seq! < d.lines(CHECKPOINTS).length + 1) d.codes.push('checkpoint_prefix_incomplete');
     }
     // Deleting from the uncheckpointed tail or a child receipt is invisible once the manifest is
     // recomputed: nothing signed vouches for them (SECURITY.md says so). Nothing may fail either.

@@ -38,6 +38,8 @@ export interface ReceiptEntry extends Located {
   /** The checkpoint `proofResult` was checked against, and the results against others with the same seq (a forged one may share it). */
   proofCheckpoint?: CheckpointEntry;
   proofOthers?: [CheckpointEntry, CheckResult][];
+  /** Set while inclusion is decided: how its proof's position disagrees with the batch (a warning, §5.2). */
+  proofPosition?: string;
 }
 
 /** The kernel-lane leaf hash of a receipt (a view, no copy). */

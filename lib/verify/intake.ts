@@ -51,6 +51,7 @@ const TRANSPARENCY_SCHEMAS: Record<string, ItemKind> = {
   'chio.checkpoint_publication.v1': 'publication',
   'chio.checkpoint_witness.v1': 'witness',
   'chio.checkpoint_consistency_proof.v1': 'consistency',
+  'chio.checkpoint_consistency_proof.v2': 'consistency',
   'chio.checkpoint_equivocation.v1': 'equivocation',
 };
 

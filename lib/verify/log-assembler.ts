@@ -117,10 +117,13 @@ export class LogAssembler {
     }
     this.recordProblems.length = 0;
     this.problems.push(...this.parseErrors.problems());
-    this.problems.push(...evaluateCheckpoints(this.checkpoints));
+    const evaluated = evaluateCheckpoints(this.checkpoints, this.transparency);
+    this.problems.push(...evaluated.problems);
     const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
     this.problems.push(...this.inclusion.finish(this.receipts, verified));
-    this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
+    const transparency = evaluateTransparency(this.transparency, this.checkpoints, evaluated.consistency);
+    this.problems.push(...transparency.problems);
+    this.setTransparencyChecks(transparency.bySpace);
     this.problems.push(...this.audit.problems);
     this.checkUnprovenCounts();
     const finance = reconcileBudgets(this.financeInputs());
@@ -137,6 +140,16 @@ export class LogAssembler {
     }
     const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
     return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
+  }
+
+  /** Each package's `transparency` check (contract part 2 §5.3), where it supplied records. */
+  private setTransparencyChecks(bySpace: Map<string, string | null>): void {
+    for (const [pkg, space] of this.packageSpaces) {
+      if (!bySpace.has(space)) continue;
+      const mismatch = bySpace.get(space)!;
+      pkg.checks.transparency = mismatch === null ? 'pass' : 'fail';
+      if (mismatch !== null) pkg.details = { ...pkg.details, transparency: mismatch };
+    }
   }
 
   /** The manifest count of unproven tool receipts, against the proofs actually in the package. */

@@ -9,7 +9,7 @@ import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from './problems';
 import type { RecordRole } from './intake';
-import { checkpoint, genAReceipt, goodLog, keyFromSeed, leafOf, ndjson, proof, writePackage } from '../testutil/forge';
+import { chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, ndjson, proof, writePackage } from '../testutil/forge';
 import { loadPackage } from '../sources/package';
 import { nodeDir } from '../../bin/cli/node-source';
 import { readTestdataJson, readTestdataText as readTestdata } from '../testutil/testdata';
@@ -332,6 +332,50 @@ describe('every problem code of the contract', () => {
     mark('turn_receipt_inconsistent');
   });
 
+  it('checkpoint_chain_invalid: a v2 chain_root that does not recompute, though the kernel signed it', async () => {
+    const rs = [1, 2, 3, 4].map(good);
+    const cp1 = checkpointV2({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key, chainBefore: [] });
+    const cp2 = checkpointV2({ seq: 2, start: 3, leaves: rs.slice(2).map(leafOf), key, previous: cp1.body, chainBefore: [], edit: (b) => (b.chain_root = '0x' + '55'.repeat(32)) });
+    const r = await verify([{ value: cp1 }, { value: cp2 }, ...rs.map((x, i) => ({ value: x, seq: i + 1 }))]);
+    expectProblem(r, 'checkpoint_chain_invalid', { line: 2 });
+    expect(r.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'failed']);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'unverified', 'unverified']);
+    mark('checkpoint_chain_invalid');
+  });
+
+  it('checkpoint_prefix_incomplete: a checkpoint whose predecessor is not in the log (a warning; its receipts verify)', async () => {
+    const rs = [1, 2, 3, 4].map(good);
+    const cp1 = checkpointV2({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key, chainBefore: [] });
+    const cp2 = checkpointV2({ seq: 2, start: 3, leaves: rs.slice(2).map(leafOf), key, previous: cp1.body, chainBefore: [chainLeafOf(cp1.body)] });
+    const r = await verify([{ value: cp2 }, { value: rs[2], seq: 3 }, { value: rs[3], seq: 4 }]);
+    expectProblem(r, 'checkpoint_prefix_incomplete', { line: 1 });
+    expect(r.ok).toBe(true);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    mark('checkpoint_prefix_incomplete');
+  });
+
+  it('transparency_record_mismatch: a publication record that differs from the signed checkpoint', async () => {
+    const { receipts, cp } = goodLog(2, 2);
+    const publication = { log_id: 'local-log-' + '0'.repeat(64), schema: 'chio.checkpoint_publication.v1', checkpoint_seq: 1 };
+    const r = await verify([{ value: cp }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), { value: publication }]);
+    expectProblem(r, 'transparency_record_mismatch', { line: 4 });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    mark('transparency_record_mismatch');
+  });
+
+  it('inclusion_position_mismatch: a proof whose tree_size is not the checkpoint\'s (a warning; the path decides)', async () => {
+    const rs = [1, 2, 3].map(good);
+    const leaves = rs.map(leafOf);
+    const cp = checkpoint({ seq: 1, start: 1, leaves, key });
+    const p = proof(cp, 1, leaves, 0) as { proof: { tree_size: number } };
+    p.proof.tree_size = 4; // leaf 0's path in a tree of 3 also reaches the root for a claimed tree of 4
+    const r = await verify([{ value: cp }, ...rs.map((x, i) => ({ value: x, seq: i + 1 })), { value: p }, { value: proof(cp, 2, leaves, 1) }, { value: proof(cp, 3, leaves, 2) }]);
+    expectProblem(r, 'inclusion_position_mismatch', { receipt_id: 'rcpt-test-000001' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
+    expect(r.ok).toBe(true);
+    mark('inclusion_position_mismatch');
+  });
+
   it('covers the closed list', () => {
     expect([...tested].sort()).toEqual([...PROBLEM_CODES].sort());
   });
@@ -340,7 +384,9 @@ describe('every problem code of the contract', () => {
 describe('verdict rules (contract §6)', () => {
   it('the uncheckpointed tail is verified; a receipt in a gap before a later checkpoint is not', async () => {
     const rs = [1, 2, 3, 4, 5].map(good);
-    const cp2 = checkpoint({ seq: 2, start: 3, leaves: rs.slice(2, 4).map(leafOf), key });
+    // Checkpoint 1 is not in the log; checkpoint 2 names it (part 2 §5.1: a skip, not a failure).
+    const cp1 = checkpoint({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key });
+    const cp2 = checkpoint({ seq: 2, start: 3, leaves: rs.slice(2, 4).map(leafOf), key, previous: cp1.body });
     const r = await verify([{ value: cp2 }, ...rs.map((x, i) => ({ value: x, seq: i + 1 }))]);
     expect(r.receipts.map((x) => [x.verdict, x.details?.inclusion ?? x.checks.inclusion])).toEqual([
       ['unverified', expect.stringMatching(/no checkpoint covers seq 1/)],

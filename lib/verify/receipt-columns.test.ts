@@ -2,6 +2,7 @@
 // rebuild exactly the report's receipts: the exported JSON is byte-identical,
 // on every corpus case.
 import { readdirSync } from 'node:fs';
+import { RECEIPT_CHECK_ORDER } from './check';
 import { describe, expect, it } from 'vitest';
 import { nodeDir } from '../../bin/cli/node-source';
 import { loadPackage } from '../sources/package';
@@ -57,7 +58,7 @@ describe('receipt columns', () => {
     const encoded = encoder.finish();
     const cols = structuredClone(encoded, { transfer: receiptTransfer(encoded) });
     expect(encoded.type.length).toBe(0); // given away, not copied
-    expect(cols.checks.length).toBe(whole.receipts.length * 7);
+    expect(cols.checks.length).toBe(whole.receipts.length * RECEIPT_CHECK_ORDER.length);
     const rebuilt: ReportReceipt[] = new Array(cols.length);
     fromReceiptColumns(cols, 0, cols.length, rebuilt, idsFrom(rows));
     expect(reportToJson({ ...streamed, receipts: rebuilt })).toBe(reportToJson(whole));
