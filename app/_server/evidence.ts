@@ -5,7 +5,8 @@
 // re-serialized, so u64 amounts survive. The server is not trusted: the page
 // re-verifies everything this produces.
 import type { Statement } from 'better-sqlite3';
-import { checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';
+import { chainLeafHash, checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';
+import { buildConsistencyRecordV2 } from '../../lib/chio/consistency-proof';
 import { receiptLeafHash } from '../../lib/chio/leaf';
 import { canonicalize } from '../../lib/json/canonicalize';
 import { parseJson } from '../../lib/json/parse';
@@ -14,7 +15,7 @@ import type { EvidenceQuery } from '../../lib/query/evidence-query';
 import { type ClaimLogRow, type CheckpointRow, type ReceiptRow } from '../../lib/sources/sqlite-store';
 import { checkpointRecordText, coverageOrder, inclusionProofText } from '../../lib/sources/store';
 import type { CheckpointEntry } from '../../lib/verify/entries';
-import { expectedConsistency, expectedPublication, expectedWitness } from '../../lib/verify/transparency';
+import { expectedPublication, expectedWitness } from '../../lib/verify/transparency';
 import type { StoreDb } from './db';
 
 export type ChildScope = 'full_query_window' | 'time_window_context_only' | 'omitted_no_join_path';
@@ -61,6 +62,8 @@ export class StoreEvidence {
   private readonly checkpointRows: CheckpointRow[];
   private readonly filter: { where: string; params: (string | number)[] };
   private readonly entries = new Map<number, CheckpointEntry>();
+  private chainLeafCache: Uint8Array[] | undefined;
+  private rowsBySeq: Map<number, CheckpointRow> | undefined;
   readonly plan: ExportPlan;
 
   constructor(
@@ -180,10 +183,27 @@ export class StoreEvidence {
       const prev = prevRow ? this.entry(prevRow) : undefined;
       if (prev) {
         out.witnesses.push(canonicalize(expectedWitness(prev, entry)));
-        out.consistency.push(canonicalize(expectedConsistency(prev, entry)));
+        // As the newest kernel derives them (chio-format.md §16.4): a v2 record for an adjacent pair
+        // that both carry chain_root, and none for v1 or mixed pairs (a v1 record is not a proof,
+        // and upstream's set comparison refuses a package that lists one).
+        const record = prev.cp.chainRoot && entry.cp.chainRoot ? buildConsistencyRecordV2(prev, entry, this.chainLeaves(row.checkpointSeq)) : null;
+        if (record) out.consistency.push(canonicalize(record));
       }
     }
     return out;
+  }
+
+  /** The chain leaf hashes of checkpoints 1…`upTo` (§16.3), or fewer when the store's run breaks off. */
+  private chainLeaves(upTo: number): Uint8Array[] {
+    const leaves = (this.chainLeafCache ??= []);
+    for (let seq = leaves.length + 1; seq <= upTo; seq++) {
+      const row = (this.rowsBySeq ??= new Map(this.checkpointRows.map((r) => [r.checkpointSeq, r]))).get(seq);
+      const e = row ? this.entry(row) : undefined;
+      const leaf = e ? chainLeafHash(e.cp) : null;
+      if (!leaf) break;
+      leaves.push(leaf);
+    }
+    return leaves;
   }
 
   private entry(row: CheckpointRow): CheckpointEntry | undefined {

@@ -15,7 +15,7 @@ import { CHECKPOINT_SCHEMA_V2, chainLeafHash, checkpointStructureErrors, continu
 import { type ConsistencyOutcome, type ConsistencyRecord, decodeConsistencyRecord, verifyConsistencyRecord } from '../chio/consistency-proof';
 import { parseJson } from '../json/parse';
 import type { JsonObject } from '../json/value';
-import { nodeHash } from '../merkle';
+import { type Frontier, appendToFrontier, frontierRoot } from '../merkle';
 import { type CheckResult, SKIP_REASON, fail, pass, skipped } from './check';
 import type { CheckpointEntry, TransparencyEntry } from './entries';
 import { type Problem, makeProblem } from './problems';
@@ -60,26 +60,6 @@ function pushTo<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 
 const bySeqThenOrder = (a: CheckpointEntry, b: CheckpointEntry): number =>
   a.cp.checkpointSeq < b.cp.checkpointSeq ? -1 : a.cp.checkpointSeq > b.cp.checkpointSeq ? 1 : a.order - b.order;
-
-/** An append-only Merkle frontier: the roots of the perfect subtrees, largest first, with their sizes. */
-type Frontier = readonly { size: bigint; hash: Uint8Array }[];
-
-function appendLeaf(f: Frontier, leaf: Uint8Array): Frontier {
-  const out = [...f, { size: 1n, hash: leaf }];
-  while (out.length > 1 && out[out.length - 1]!.size === out[out.length - 2]!.size) {
-    const right = out.pop()!;
-    const left = out.pop()!;
-    out.push({ size: left.size * 2n, hash: nodeHash(left.hash, right.hash) });
-  }
-  return out;
-}
-
-/** RFC 6962 MTH of the leaves the frontier holds: the perfect subtrees folded from the right. */
-function frontierRoot(f: Frontier): Uint8Array {
-  let h = f[f.length - 1]!.hash;
-  for (let i = f.length - 2; i >= 0; i--) h = nodeHash(f[i]!.hash, h);
-  return h;
-}
 
 class SpaceEvaluation {
   private readonly statements: CheckpointEntry[];
@@ -204,15 +184,17 @@ class SpaceEvaluation {
       }
       const leaf = chainLeafHash(c.cp);
       let frontier: Frontier | null = null;
-      if (leaf && seq === 1n) frontier = appendLeaf([], leaf);
+      if (leaf && seq === 1n) frontier = appendToFrontier([], leaf);
       else if (leaf && c.cp.previousCheckpointSha256 !== undefined) {
         const prev = this.byDigest.get(c.cp.previousCheckpointSha256);
         const pf = prev ? previousLevel.get(prev) : undefined;
-        if (pf) frontier = appendLeaf(pf, leaf);
+        if (pf) frontier = appendToFrontier(pf, leaf);
       }
       if (frontier) frontiers.set(c, frontier);
       if (c.cp.schema === CHECKPOINT_SCHEMA_V2) c.checks.chain = this.chainOf(c, frontier);
     }
+    // The top level's frontiers stay with their checkpoints (what the page remembers).
+    for (const [c, f] of frontiers) c.chainFrontier = f.map((x) => ({ size: x.size, hash: x.hash }));
   }
 
   private chainOf(c: CheckpointEntry, frontier: Frontier | null): CheckResult {
@@ -231,7 +213,7 @@ class SpaceEvaluation {
     }
     if (!cp.chainRoot) return skipped(SKIP_REASON.noChainCommitment);
     if (frontier) {
-      if (bytesEqual(frontierRoot(frontier), cp.chainRoot)) return pass(`chain_root recomputed from checkpoints 1–${cp.checkpointSeq}`);
+      if (bytesEqual(frontierRoot(frontier)!, cp.chainRoot)) return pass(`chain_root recomputed from checkpoints 1–${cp.checkpointSeq}`);
       const msg = `chain_root does not recompute from the chain leaves of checkpoints 1–${cp.checkpointSeq}`;
       // At seq 1 the chain root is the checkpoint's own leaf: a structure rule, reported there.
       return cp.checkpointSeq === 1n ? fail(msg) : invalid(msg);

@@ -52,6 +52,12 @@ export interface CheckpointEntry extends Located {
   cp: DecodedCheckpoint;
   sha256: string;
   checks: Partial<Record<CheckpointCheckName, CheckResult>>;
+  /**
+   * The chain frontier after this checkpoint (one root per perfect subtree of chain leaves 1…seq,
+   * largest first), kept only for the highest checkpoints of a log whose whole prefix is here:
+   * the page remembers it, so a later load's v2 checkpoints can be checked against it (§12).
+   */
+  chainFrontier?: { size: bigint; hash: Uint8Array }[];
 }
 
 export interface ProofEntry extends Located {
