@@ -320,6 +320,30 @@ describe('consistency records (chio-format.md §16.4)', () => {
   });
 });
 
+describe('equivocation records, re-derived (format §9.5, §16.5)', () => {
+  const { receipts, cps, chain } = chainV2(2);
+  const alt = checkpointV2({ seq: 2, start: 3, leaves: [good(3), { ...good(4), tool_name: 'other' }].map(leafOf), key, chainBefore: chain.slice(0, 1), previous: cps[0]!.body });
+  const [d1, d2, dAlt] = [cps[0]!, cps[1]!, alt].map(decoded);
+  const record = (first: typeof d1, second: typeof d1, kind: string) => ({
+    schema: 'chio.checkpoint_equivocation.v1', kind, first_checkpoint_seq: Number(first!.cp.checkpointSeq), second_checkpoint_seq: Number(second!.cp.checkpointSeq),
+    first_checkpoint_sha256: first!.sha256, second_checkpoint_sha256: second!.sha256,
+  });
+
+  it("a true record (two signed checkpoints 2) is the exporter's admission: checkpoint_equivocation, not a mismatch", async () => {
+    const r = await verify([{ value: cps[0] }, { value: cps[1] }, { value: alt }, { value: record(d2, dAlt, 'conflicting_checkpoint_seq'), file: 'checkpoint-equivocations.ndjson' }]);
+    expect(codes(r)).toContain('checkpoint_equivocation');
+    expect(codes(r)).not.toContain('transparency_record_mismatch');
+  });
+
+  it('a false record naming two honest checkpoints is a transparency mismatch; both checkpoints and their receipts stay verified', async () => {
+    const r = await verify([{ value: cps[0] }, { value: cps[1] }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), { value: record(d1, d2, 'conflicting_checkpoint_seq'), file: 'checkpoint-equivocations.ndjson' }], [key.publicHex]);
+    expect(codes(r)).toEqual(['transparency_record_mismatch']);
+    expect(r.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'verified']);
+    expect(r.receipts.every((x) => x.verdict === 'verified')).toBe(true);
+    expect(r.ok).toBe(false);
+  });
+});
+
 describe('inclusion bound to the checkpoint (contract part 2 §5.2)', () => {
   it('a receipt signed by another key inside a checkpoint: inclusion fails, "receipt signer differs from checkpoint signer"', async () => {
     const rs = [good(1), good(2, other)];
