@@ -89,6 +89,9 @@ export class RecordVerifier {
       out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line }));
       return [];
     }
+    for (const issue of result.issues ?? []) {
+      out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line: origin.line + issue.line - 1 }));
+    }
     const pending: Promise<void>[] = [];
     result.items.forEach((item, i) => {
       const located = { file: origin.file, line: origin.line, order: order + i };
