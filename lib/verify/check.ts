@@ -70,6 +70,8 @@ export const SKIP_REASON = {
   streamOutput: 'stream_output',
   /** `content_hash`: a denial under the redacted delivery-mismatch profile hashes no output. */
   redactedProfile: 'redacted_profile',
+  /** `delivery`: the envelope carries no delivery acknowledgement (only `completed` outcomes do). */
+  noDelivery: 'no_delivery',
 } as const;
 
 export const SKIP_REASON_TEXT: Record<string, string> = {
@@ -80,4 +82,5 @@ export const SKIP_REASON_TEXT: Record<string, string> = {
   no_output: 'the envelope carries no tool output to hash',
   stream_output: 'the output was streamed; its chunks are not in the envelope',
   redacted_profile: 'a delivery-mismatch denial commits to a redacted digest, not to an output',
+  no_delivery: 'the envelope carries no delivery acknowledgement',
 };

@@ -11,11 +11,13 @@ import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chi
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
 import { decodeToolReceipt } from '../chio/tool-receipt';
-import type { DecodedReceipt } from '../chio/types';
+import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
 import type { TrustStore } from '../trust/trust-store';
 import { type CheckResult, fail, pass } from './check';
 import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
+import type { Envelope } from './envelope-intake';
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
@@ -188,6 +190,7 @@ export class RecordVerifier {
         set('receipt_id', checkReceiptId(r), 'receipt_id_mismatch');
         set('semantics', checkSemantics(r), 'semantics_invalid');
       }
+      if (item.envelopes) checkEnvelopes(r, item.envelopes, entry, where, out);
     }
     if (r.unsigned.length > 0) {
       const shown = r.unsigned.slice(0, 20).join(', ') + (r.unsigned.length > 20 ? `, and ${r.unsigned.length - 20} more` : '');
@@ -243,6 +246,33 @@ interface Located {
   file: string;
   line: number;
   order: number;
+}
+
+/**
+ * The §5.4 checks of a receipt against every envelope it arrived in (one, or more when the
+ * record repeats it): each check keeps the most telling result (fail, then pass, then skipped),
+ * and each distinct problem is raised once. The report shows the first envelope's claims.
+ */
+function checkEnvelopes(r: DecodedToolReceipt, envelopes: Envelope[], entry: ReceiptEntry, where: ProblemLocation, out: RecordOutput): void {
+  const raised = new Set<string>();
+  for (const env of envelopes) {
+    const outcome = checkEnvelope(r, env);
+    entry.checks.content_hash = combineResults(entry.checks.content_hash, outcome.content_hash);
+    entry.checks.delivery = combineResults(entry.checks.delivery, outcome.delivery);
+    for (const p of outcome.problems) {
+      const message = `${entry.id}: ${p.message}${envelopes.length > 1 ? ` (envelope at ${env.path})` : ''}`;
+      if (raised.has(`${p.code} ${p.message}`)) continue;
+      raised.add(`${p.code} ${p.message}`);
+      out.problems.push(makeProblem(p.code, message, where));
+    }
+  }
+  const claims = envelopeClaims(envelopes[0]!);
+  // Claims are kept past the record: copies that hold no slice of its text.
+  for (const k of ['kind', 'host', 'state', 'evidence', 'output_kind', 'decision'] as const) {
+    const v = claims[k];
+    if (v !== undefined) claims[k] = own(v);
+  }
+  entry.envelope = claims;
 }
 
 function shapeProblem(issues: { path: string; message: string }[], origin: RecordOrigin, out: RecordOutput, receiptId?: string): void {
