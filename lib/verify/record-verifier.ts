@@ -234,12 +234,14 @@ export class RecordVerifier {
 /**
  * Once a batch's checks are done: marks the views of receipts a check of the
  * record itself failed, so the page shows them failed while the log is still
- * being read (views and receipt entries are pushed together, in order).
+ * being read.
  */
 export function markFailedViews(out: RecordOutput): void {
-  out.views.forEach((v, i) => {
-    if (Object.values(out.receipts[i]?.checks ?? {}).some((c) => c?.status === 'fail')) v.failedEarly = true;
-  });
+  if (out.views.length === 0) return;
+  // Paired by order: the log assembler may have taken envelope receipts' views out already.
+  const failed = new Set<number>();
+  for (const r of out.receipts) if (Object.values(r.checks).some((c) => c?.status === 'fail')) failed.add(r.order);
+  for (const v of out.views) if (failed.has(v.order)) v.failedEarly = true;
 }
 
 interface Located {
