@@ -86,6 +86,17 @@ describe('one receipt reached twice is one record', () => {
     expect(r.problems.map((p) => [p.code, p.line])).toEqual([['content_hash_mismatch', 2]]);
   });
 
+  it("Claude's tool_use_result carrying another output than its text part: one record, content_hash fails, the envelope named", async () => {
+    const line = JSON.parse(CLAUDE[2]!) as { tool_use_result: { text: string }[] };
+    const o = outcome();
+    o.result = { ...o.result, isError: true };
+    line.tool_use_result[0]!.text = JSON.stringify(o);
+    const r = await verify([['claude.jsonl', JSON.stringify(line)]]);
+    expect(summary(r)).toEqual([['9be6277d', 'failed', 'claude.jsonl:1', 'fail', 'pass', 'skipped']]);
+    expect(r.problems.map((p) => p.code)).toEqual(['content_hash_mismatch']);
+    expect(r.problems[0]!.message).toMatch(/\(envelope at \$\.tool_use_result\[0\]\.text→\$\)$/);
+  });
+
   it('copies of a receipt whose signature fails raise signature_invalid once, at the record kept', async () => {
     const o = outcome();
     o.receipt.timestamp = 1788992953;

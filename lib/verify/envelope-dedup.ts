@@ -7,6 +7,9 @@
 // with it. Two different bodies under one id raise `envelope_invalid`, and
 // both stay, each verified on its own. Copies that came without an envelope
 // never merge: a receipt repeated in a plain log is a replay (inclusion.ts).
+// A problem the copies of one receipt raise in the same words (its signature,
+// identical envelopes) is said once: ten thousand copies of a bad tool result
+// are one record with one problem of each kind.
 //
 // This needs the whole log (the page's Web Workers each see a part of it), so
 // LogAssembler runs it once every record is in, in log order: the outcome does
@@ -15,20 +18,15 @@
 import { toHex } from '../bytes/hex';
 import { combineResults } from './envelope-checks';
 import { type ReceiptEntry, kernelLeaf } from './entries';
-import { type Problem, type ProblemCode, makeProblem } from './problems';
-
-/** Problems a receipt's signed bytes (and the trust store) decide: an identical copy raises each again. */
-const OWN_BYTES_CODES: ReadonlySet<ProblemCode> = new Set<ProblemCode>([
-  'signature_invalid', 'algorithm_mismatch', 'legacy_canonicalization', 'receipt_id_mismatch', 'semantics_invalid', 'parameter_hash_mismatch', 'untrusted_signer',
-]);
+import { type Problem, makeProblem } from './problems';
 
 export interface EnvelopeMerge {
   /** Copies merged into another entry: they leave the log. */
   dropped: ReadonlySet<ReceiptEntry>;
   /** `envelope_invalid` for each body that differs from the first under its id. */
   problems: Problem[];
-  /** A problem a merged copy raised about its own bytes, which the entry kept raised too. */
-  isRepeat(p: Problem): boolean;
+  /** Removes from `problems` (in place) the repeats, in the same words, of a problem a receipt's copies raised. */
+  dropRepeats(problems: Problem[]): void;
 }
 
 const at = (id: string, file: string, line: number | undefined) => `${id}\u0000${file}\u0000${line}`;
@@ -37,7 +35,7 @@ const at = (id: string, file: string, line: number | undefined) => `${id}\u0000$
 export function mergeEnvelopeCopies(receipts: ReceiptEntry[]): EnvelopeMerge {
   const ids = new Set<string>();
   for (const r of receipts) if (r.envelope) ids.add(r.id);
-  const none: EnvelopeMerge = { dropped: new Set(), problems: [], isRepeat: () => false };
+  const none: EnvelopeMerge = { dropped: new Set(), problems: [], dropRepeats: () => {} };
   if (ids.size === 0) return none;
   const groups = new Map<string, ReceiptEntry[]>();
   for (const r of receipts) {
@@ -46,7 +44,8 @@ export function mergeEnvelopeCopies(receipts: ReceiptEntry[]): EnvelopeMerge {
     if (g) g.push(r);
     else groups.set(r.id, [r]);
   }
-  const dropped = new Set<ReceiptEntry>();
+  /** Each merged copy, and the entry it joined. */
+  const dropped = new Map<ReceiptEntry, ReceiptEntry>();
   const problems: Problem[] = [];
   for (const copies of groups.values()) {
     if (copies.length < 2) continue;
@@ -64,7 +63,7 @@ export function mergeEnvelopeCopies(receipts: ReceiptEntry[]): EnvelopeMerge {
       const into = firstPlain.get(l) ?? first.get(l)!;
       if (into === c) continue;
       mergeInto(into, c);
-      dropped.add(c);
+      dropped.set(c, into);
     }
     const stay = copies.filter((c) => !dropped.has(c));
     const head = stay[0]!;
@@ -75,21 +74,44 @@ export function mergeEnvelopeCopies(receipts: ReceiptEntry[]): EnvelopeMerge {
     }
   }
   if (dropped.size === 0) return { ...none, problems };
-  const droppedAt = new Set<string>();
-  for (const c of dropped) droppedAt.add(at(c.id, c.file, c.line));
-  const keptAt = new Set<string>();
-  for (const g of groups.values()) for (const c of g) if (!dropped.has(c)) keptAt.add(at(c.id, c.file, c.line));
-  return {
-    dropped,
-    problems,
-    isRepeat: (p) => {
-      if (p.receipt_id === undefined || p.file === undefined || !OWN_BYTES_CODES.has(p.code)) return false;
-      const where = at(p.receipt_id, p.file, p.line);
-      return droppedAt.has(where) && !keptAt.has(where);
-    },
-  };
+  return { dropped: new Set(dropped.keys()), problems, dropRepeats: (list) => dropRepeats(list, dropped, groups) };
 }
 
+/**
+ * Of the problems that a receipt's copies raised in the same words (same code and message), one
+ * stays: the entry's own, else the first merged copy's in log order. Problems are known by where
+ * they are (receipt id, file, line); a place that also holds an entry that stays (two copies in
+ * one record) keeps all its problems.
+ */
+function dropRepeats(list: Problem[], dropped: Map<ReceiptEntry, ReceiptEntry>, groups: Map<string, ReceiptEntry[]>): void {
+  const keptAt = new Set<string>();
+  for (const g of groups.values()) for (const c of g) if (!dropped.has(c)) keptAt.add(at(c.id, c.file, c.line));
+  /** Each place of a merged copy: the entry it joined, and its rank (log order; the entry itself ranks first). */
+  const places = new Map<string, { into: string; rank: number }>();
+  for (const [copy, into] of dropped) {
+    const where = at(copy.id, copy.file, copy.line);
+    if (keptAt.has(where)) continue;
+    const intoAt = at(into.id, into.file, into.line);
+    places.set(where, { into: intoAt, rank: copy.order });
+    places.set(intoAt, { into: intoAt, rank: -1 });
+  }
+  const placeOf = (p: Problem) => (p.receipt_id !== undefined && p.file !== undefined ? places.get(at(p.receipt_id, p.file, p.line)) : undefined);
+  const said = (into: string, p: Problem) => `${into}\u0000${p.code}\u0000${p.message}`;
+  const first = new Map<string, number>();
+  for (const p of list) {
+    const place = placeOf(p);
+    if (!place) continue;
+    const key = said(place.into, p);
+    const seen = first.get(key);
+    if (seen === undefined || place.rank < seen) first.set(key, place.rank);
+  }
+  let kept = 0;
+  for (const p of list) {
+    const place = placeOf(p);
+    if (!place || first.get(said(place.into, p)) === place.rank) list[kept++] = p;
+  }
+  list.length = kept;
+}
 /** The copy's envelope checks join the entry's (a failure wins, then a pass); the entry keeps its own claims if it has some. */
 function mergeInto(into: ReceiptEntry, copy: ReceiptEntry): void {
   const content = combineResults(into.checks.content_hash, copy.checks.content_hash);

@@ -154,13 +154,14 @@ export class LogAssembler {
     // Workers deliver in any order; every decision below reads entries in log order.
     this.settleEnvelopes();
     this.checkpoints.sort((a, b) => a.order - b.order);
-    const merge = this.envelopeMerge!;
     for (const list of this.recordProblems) {
       this.keepUncapped(list);
-      for (const p of list) if (!merge.isRepeat(p)) this.problems.push(p);
+      for (const p of list) this.problems.push(p);
     }
     this.recordProblems.length = 0;
-    this.problems.push(...merge.problems);
+    const merge = this.envelopeMerge!;
+    merge.dropRepeats(this.problems);
+    for (const p of merge.problems) this.problems.push(p);
     this.problems.push(...this.parseErrors.problems());
     this.problems.push(...evaluateCheckpoints(this.checkpoints));
     const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
