@@ -3,11 +3,14 @@
 // text and on the Claude Code and Codex transcripts derived from it.
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readTestdataText, testdataPath } from '../../lib/testutil/testdata';
+import { readTestdataJson, readTestdataText, testdataPath } from '../../lib/testutil/testdata';
+import { TrustStore } from '../../lib/trust/trust-store';
+import type { VerificationReport } from '../../lib/verify/report';
+import { verifyPaths } from './main';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');
@@ -84,5 +87,45 @@ describe('receipt-audit verify on receipts in envelopes', () => {
     expect(code).toBe(0);
     expect(report.receipts.map((r) => r.id)).toEqual([ID]);
     expect(report.problems).toEqual([]);
+  });
+});
+
+describe('a chio-bridge export {bundle, transparency} (derived from the two-checkpoint package)', () => {
+  const pkg = testdataPath('chio/derived-checkpoints/checkpoint-batch-v1');
+  const exported = testdataPath('derived/envelopes/chio-bridge-export.json');
+  const keys = [
+    readTestdataJson<{ kernel_key: string }>('chio/derived-checkpoints/checkpoint-batch-v1/leaves.json').kernel_key,
+    ...readFileSync(path.join(pkg, 'receipts.ndjson'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { receipt: { kernel_key: string } }).receipt.kernel_key),
+  ];
+  const trust = () => {
+    const t = TrustStore.create([...new Set(keys)].map((key) => ({ key })));
+    if (!t.ok) throw new Error(t.error);
+    return t.store;
+  };
+  const outcome = (r: VerificationReport) => ({
+    receipts: r.receipts.map((x) => [x.id, x.seq, x.verdict, x.checks]),
+    checkpoints: r.checkpoints.map((c) => [c.checkpoint_seq, c.verdict, c.checks]),
+  });
+
+  it('verifies like the package it was built from: every receipt through its proof, both checkpoints, its transparency records rebuilt', async () => {
+    const fromExport = await verifyPaths([exported], trust());
+    const fromPackage = await verifyPaths([pkg], trust());
+    expect(outcome(fromExport)).toEqual(outcome(fromPackage));
+    expect(fromExport.receipts.map((r) => r.verdict)).toEqual(Array(8).fill('verified'));
+    expect(fromExport.problems).toEqual([]);
+    expect(fromExport.ok).toBe(true);
+  });
+
+  it('a publication changed in its transparency list is caught, at the export', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'export-'));
+    const file = path.join(dir, 'export.json');
+    const text = readFileSync(exported, 'utf8');
+    expect(text).toContain('"published_at": 1777000001');
+    writeFileSync(file, text.replace('"published_at": 1777000001', '"published_at": 1777000002'));
+    const r = await verifyPaths([file], trust());
+    expect(r.ok).toBe(false);
+    // checkpoint_continuity_broken until the package work moves transparency records to their own code.
+    expect(r.problems.map((p) => [p.file, p.line, ['checkpoint_continuity_broken', 'transparency_record_mismatch'].includes(p.code)])).toEqual([[file, 1, true]]);
+    expect(r.problems[0]!.message).toMatch(/publication/);
   });
 });
