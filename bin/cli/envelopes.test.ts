@@ -81,6 +81,24 @@ describe('receipt-audit verify on receipts in envelopes', () => {
     expect(human.stdout).toMatch(/content_hash\s+0 pass\s+1 fail/);
   });
 
+  it('a transcript named .jsonl, .ndjson or .json reads the same (the CLI and the page share the splitter)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'envelopes-'));
+    const text = readTestdataText('derived/envelopes/claude-code-stream.jsonl');
+    const trust = TrustStore.create([{ key: KEY }]);
+    if (!trust.ok) throw new Error(trust.error);
+    const seen: unknown[] = [];
+    for (const ext of ['jsonl', 'ndjson', 'json']) {
+      const file = path.join(dir, `session.${ext}`);
+      writeFileSync(file, text);
+      const r = await verifyPaths([file], trust.store);
+      seen.push(r.receipts.map((x) => [x.id, x.verdict, x.line, x.checks]));
+      expect(r.problems, ext).toEqual([]);
+    }
+    expect(seen[1]).toEqual(seen[0]);
+    expect(seen[2]).toEqual(seen[0]);
+    expect(seen[0]).toEqual([[ID, 'verified', 3, ENVELOPE_CHECKS]]);
+  });
+
   it('the real text, both transcripts and the MCP result in one run: one receipt, exit 0', async () => {
     const files = [REAL, 'derived/envelopes/claude-code-stream.jsonl', 'derived/envelopes/codex-exec.jsonl', 'derived/envelopes/mcp-tool-result.json'].map(testdataPath);
     const { code, report } = await verifyJson(files);
