@@ -2,29 +2,18 @@
 // §10), as a user runs it: a real process on the real Claude Code tool-result
 // text and on the Claude Code and Codex transcripts derived from it.
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readTestdataJson, readTestdataText, testdataPath } from '../../lib/testutil/testdata';
+import { runCli as run } from '../../lib/testutil/cli-process';
 import { TrustStore } from '../../lib/trust/trust-store';
 import type { VerificationReport } from '../../lib/verify/report';
 import { verifyPaths } from './main';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
 const ID = '9be6277d4770f9cf7c3f03f58c5075c3fdf23c7a120e46deb070da5fe64f2ac2';
 const REAL = 'chio/realworld-2026-09/claude-code-tool-result-text.json';
-
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 interface JsonReport {
   ok: boolean;

@@ -6,13 +6,11 @@ import { loadFile, type SourceFile } from '../sources/package';
 import { readTestdataText } from '../testutil/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
-import { RecordVerifier } from './record-verifier';
 import type { ReceiptView } from './receipt-view';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
-import type { VerifyRequest, VerifyResponse } from '../workers/protocol';
-import { VerifyPool, type WorkerLike } from '../workers/pool';
-import { verifyBatch } from '../workers/verify-batch';
+import { inProcessWorker } from '../testutil/in-process-worker';
+import { VerifyPool } from '../workers/pool';
 
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
 const ID = '9be6277d4770f9cf7c3f03f58c5075c3fdf23c7a120e46deb070da5fe64f2ac2';
@@ -136,22 +134,6 @@ describe('one receipt reached twice is one record', () => {
   });
 });
 
-function poolWorker(): WorkerLike {
-  const verifier = new RecordVerifier(trust(), { views: true });
-  const worker: WorkerLike = {
-    onmessage: null,
-    onerror: null,
-    terminate() {},
-    postMessage(m: VerifyRequest) {
-      if (m.type !== 'batch') return;
-      void verifyBatch(verifier, structuredClone(m.records)).then((output) => {
-        worker.onmessage?.({ data: structuredClone({ type: 'result', id: m.id, output }) as VerifyResponse } as MessageEvent<VerifyResponse>);
-      });
-    },
-  };
-  return worker;
-}
-
 describe('across Web Workers', () => {
   it("copies in different workers' batches: the single-thread report, and the explorer's rows are the report's receipts, one to one", async () => {
     const o = outcome();
@@ -167,7 +149,7 @@ describe('across Web Workers', () => {
     expect(expected.receipts.map((x) => x.line)).toEqual([3, 12]);
 
     const rows: ReceiptView[] = [];
-    const pool = new VerifyPool(poolWorker, { workers: 3, trust: [], batchSize: 2, onOutput: (out) => rows.push(...out.views) });
+    const pool = new VerifyPool(() => inProcessWorker({ trust: trust() }), { workers: 3, trust: [], batchSize: 2, onOutput: (out) => rows.push(...out.views) });
     await loadFile(file(), pool, 'files');
     const report = await pool.finish(true);
     expect(reportToJson(report)).toBe(reportToJson(expected));
