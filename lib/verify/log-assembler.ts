@@ -92,6 +92,7 @@ export class LogAssembler {
       for (const r of this.receipts) if (!dropped.has(r)) this.receipts[kept++] = r;
       this.receipts.length = kept;
     }
+    if (this.envelopeViews.length === 0) return [];
     const staying = new Set<number>();
     for (const r of this.receipts) if (r.envelope) staying.add(r.order);
     const views = this.envelopeViews.filter((v) => staying.has(v.order)).sort((a, b) => a.order - b.order);
