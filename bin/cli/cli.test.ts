@@ -1,24 +1,12 @@
 // The command line as a user runs it: a real process, real files. Every corpus
 // case (an independent producer's logs) must agree with its expected.json.
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { testdataPath } from '../../lib/testutil/testdata';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');
-
-function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 64 << 20, env }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { runCli as run } from '../../lib/testutil/cli-process';
 
 interface Expected {
   trust_keys: string[];

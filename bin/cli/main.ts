@@ -28,7 +28,9 @@ const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--tru
                              [--hmac-key HEX] [--diff FILE [--diff-max-chars N]] [--json]
 
 Verifies Chio receipt logs: evidence-package folders, NDJSON/JSON files and
-Chio SQLite receipt stores. Several paths are verified as one log. ZeroClaw and
+Chio SQLite receipt stores. Several paths are verified as one log. Receipts in
+envelopes load too: chio-bridge outcomes and exports, MCP tool results, Claude
+Code stream-json and Codex exec --json transcripts (.jsonl). ZeroClaw and
 CodeWhale receipts load with them: tool-call records, chat transcripts
 (JSON/NDJSON), runtime-trace logs, replies and terminal logs (.txt, .log,
 .md), CodeWhale review and turn receipts.

@@ -2,6 +2,7 @@
 // inclusion, trust, finance, verdicts and the report, without the parsed trees.
 import type { DecodedCheckpoint, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
 import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from './check';
+import type { ReportEnvelope } from './report';
 
 export interface Located {
   file: string;
@@ -32,6 +33,8 @@ export interface ReceiptEntry extends Located {
   financial?: FinancialMetadata;
   financialError?: string;
   decision?: string;
+  /** The claims of the envelope the receipt arrived in (contract part 2 §5.4), when it came in one. */
+  envelope?: ReportEnvelope;
   /** The outcome of this receipt's inclusion proof, once checked, and how many proofs named it. */
   proofResult?: CheckResult;
   proofCount?: number;

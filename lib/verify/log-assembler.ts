@@ -1,18 +1,21 @@
 // The whole-log half of verification (contract §5–§9): takes what
 // RecordVerifier produced, from one thread or many workers in any order, and
-// evaluates what needs the whole log — checkpoint structure, continuity and
-// equivocation, inclusion, transparency records, manifest counts, budget
-// reconciliation, verdicts — then builds the report. The report is ordered by
+// evaluates what needs the whole log — one record per receipt reached in
+// several envelopes, checkpoint structure, continuity and equivocation,
+// inclusion, transparency records, manifest counts, budget reconciliation,
+// verdicts — then builds the report. The report is ordered by
 // each item's `order`, so it does not depend on which worker finished first.
 import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
 import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
+import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
 import { InclusionIndex } from './inclusion';
 import { ParseErrorCap } from './parse-error-cap';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
+import type { ReceiptView } from './receipt-view';
 import { type PackageReport, type ReportReceipt, type VerificationReport, buildReport, checkpointVerdict } from './report';
 import { evaluateTransparency } from './transparency';
 
@@ -33,6 +36,12 @@ export class LogAssembler {
   /** Other runtimes' records, and once audited (before `finish`), their receipts and problems. */
   private readonly dialect: DialectItem[] = [];
   private audit: DialectAudit = { receipts: [], problems: [] };
+  /**
+   * The explorer's rows of receipts read out of envelopes, held until their copies are merged
+   * (settleEnvelopes): the page's rows and the report's receipts must be the same, one to one.
+   */
+  private readonly envelopeViews: ReceiptView[] = [];
+  private envelopeMerge: EnvelopeMerge | null = null;
 
   /**
    * Takes records' results. Receipts and checkpoints may still be waiting for
@@ -44,16 +53,51 @@ export class LogAssembler {
       this.checkpoints.push(c);
       this.inclusion.addCheckpoint(c);
     }
+    let enveloped: Set<number> | null = null;
     for (const r of out.receipts) {
       this.compactor.receipt(r);
       this.receipts.push(r);
       this.inclusion.addReceipt(r);
+      if (r.envelope) (enveloped ??= new Set()).add(r.order);
     }
+    if (enveloped) this.holdViews(out.views, enveloped);
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
     for (const d of out.dialect) this.dialect.push(d);
     this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);
+  }
+
+  /** Takes the views of envelope receipts out of `views` (in place) until settleEnvelopes. */
+  private holdViews(views: ReceiptView[], orders: Set<number>): void {
+    let kept = 0;
+    for (const v of views) {
+      if (orders.has(v.order)) this.envelopeViews.push(v);
+      else views[kept++] = v;
+    }
+    views.length = kept;
+  }
+
+  /**
+   * Once every record is in: merges the copies of each receipt reached in envelopes into one
+   * entry (envelope-dedup.ts) and returns the rows of the envelope receipts that stay, in log
+   * order, for the explorer. Called by `finish` if not before; later calls return nothing.
+   */
+  settleEnvelopes(): ReceiptView[] {
+    if (this.envelopeMerge) return [];
+    this.receipts.sort((a, b) => a.order - b.order);
+    const { dropped } = (this.envelopeMerge = mergeEnvelopeCopies(this.receipts));
+    if (dropped.size > 0) {
+      let kept = 0;
+      for (const r of this.receipts) if (!dropped.has(r)) this.receipts[kept++] = r;
+      this.receipts.length = kept;
+    }
+    if (this.envelopeViews.length === 0) return [];
+    const staying = new Set<number>();
+    for (const r of this.receipts) if (r.envelope) staying.add(r.order);
+    const views = this.envelopeViews.filter((v) => staying.has(v.order)).sort((a, b) => a.order - b.order);
+    this.envelopeViews.length = 0;
+    return views;
   }
 
   addProblem(problem: Problem): void {
@@ -109,13 +153,16 @@ export class LogAssembler {
   /** `onReceipt`: see buildReport (the report's receipts, one at a time, instead of in the report). */
   finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void): VerificationReport {
     // Workers deliver in any order; every decision below reads entries in log order.
-    this.receipts.sort((a, b) => a.order - b.order);
+    this.settleEnvelopes();
     this.checkpoints.sort((a, b) => a.order - b.order);
     for (const list of this.recordProblems) {
       this.keepUncapped(list);
-      this.problems.push(...list);
+      for (const p of list) this.problems.push(p);
     }
     this.recordProblems.length = 0;
+    const merge = this.envelopeMerge!;
+    merge.dropRepeats(this.problems);
+    for (const p of merge.problems) this.problems.push(p);
     this.problems.push(...this.parseErrors.problems());
     const evaluated = evaluateCheckpoints(this.checkpoints, this.transparency);
     this.problems.push(...evaluated.problems);

@@ -93,6 +93,8 @@ export class LogVerifier implements LogSink {
     this.assertOpen();
     this.finished = true;
     await this.settle();
+    const views = this.assembler.settleEnvelopes();
+    if (this.onViews && views.length > 0) this.onViews(views);
     this.audit = await this.assembler.auditDialects(this.dialectOptions);
     if (this.onViews && this.audit.receipts.length > 0) this.onViews(this.audit.receipts.map((r) => r.view));
     return this.assembler.finish(!this.trust.isEmpty, onReceipt);

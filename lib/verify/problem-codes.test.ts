@@ -376,6 +376,41 @@ describe('every problem code of the contract', () => {
     mark('inclusion_position_mismatch');
   });
 
+  // Contract part 2 §5.4: the real Claude Code tool-result text (a chio-bridge outcome), tampered.
+  const ENVELOPE_KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
+  const envelope = () => JSON.parse(readTestdata('chio/realworld-2026-09/claude-code-tool-result-text.json')) as { requestId: string; result: { isError: boolean }; delivery: { resultHash: string }; receipt: { id: string } };
+
+  it('content_hash_mismatch: the output an envelope carries is not the one the receipt signed; the receipt itself still verifies its signature', async () => {
+    const o = envelope();
+    o.result.isError = true;
+    const r = await verify([{ value: good(1) }, { value: o }], [key.publicHex, ENVELOPE_KEY]);
+    expectProblem(r, 'content_hash_mismatch', { line: 2, receipt_id: o.receipt.id });
+    expect(r.receipts[1]!.checks).toMatchObject({ signature: 'pass', content_hash: 'fail' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'failed']);
+    mark('content_hash_mismatch');
+  });
+
+  it('delivery_mismatch: the delivery acknowledgement names another result hash', async () => {
+    const o = envelope();
+    o.delivery.resultHash = '00'.repeat(32);
+    const r = await verify([{ value: o }, { value: good(2) }], [key.publicHex, ENVELOPE_KEY]);
+    expectProblem(r, 'delivery_mismatch', { line: 1, receipt_id: o.receipt.id });
+    expect(r.receipts[0]!.checks).toMatchObject({ signature: 'pass', content_hash: 'pass', delivery: 'fail' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['failed', 'verified']);
+    mark('delivery_mismatch');
+  });
+
+  it('envelope_invalid: the envelope names another request than the signed receipt_context.request_id', async () => {
+    const o = envelope();
+    o.requestId = `${o.requestId}-replayed`;
+    const r = await verify([{ value: good(1) }, { value: o }], [key.publicHex, ENVELOPE_KEY]);
+    expectProblem(r, 'envelope_invalid', { line: 2, receipt_id: o.receipt.id });
+    expect(r.receipts[1]!.checks.signature).toBe('pass');
+    expect(r.receipts[0]!.verdict).toBe('verified');
+    expect(r.ok).toBe(false);
+    mark('envelope_invalid');
+  });
+
   it('covers the closed list', () => {
     expect([...tested].sort()).toEqual([...PROBLEM_CODES].sort());
   });

@@ -11,11 +11,13 @@ import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chi
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
 import { decodeToolReceipt } from '../chio/tool-receipt';
-import type { DecodedReceipt } from '../chio/types';
+import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
 import type { TrustStore } from '../trust/trust-store';
 import { type CheckResult, fail, pass } from './check';
 import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
+import type { Envelope } from './envelope-intake';
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
@@ -88,6 +90,9 @@ export class RecordVerifier {
       const line = origin.line + issue.line - 1;
       out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line }));
       return [];
+    }
+    for (const issue of result.issues ?? []) {
+      out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line: origin.line + issue.line - 1 }));
     }
     const pending: Promise<void>[] = [];
     result.items.forEach((item, i) => {
@@ -185,6 +190,7 @@ export class RecordVerifier {
         set('receipt_id', checkReceiptId(r), 'receipt_id_mismatch');
         set('semantics', checkSemantics(r), 'semantics_invalid');
       }
+      if (item.envelopes) checkEnvelopes(r, item.envelopes, entry, where, out);
     }
     if (r.unsigned.length > 0) {
       const shown = r.unsigned.slice(0, 20).join(', ') + (r.unsigned.length > 20 ? `, and ${r.unsigned.length - 20} more` : '');
@@ -228,18 +234,47 @@ export class RecordVerifier {
 /**
  * Once a batch's checks are done: marks the views of receipts a check of the
  * record itself failed, so the page shows them failed while the log is still
- * being read (views and receipt entries are pushed together, in order).
+ * being read.
  */
 export function markFailedViews(out: RecordOutput): void {
-  out.views.forEach((v, i) => {
-    if (Object.values(out.receipts[i]?.checks ?? {}).some((c) => c?.status === 'fail')) v.failedEarly = true;
-  });
+  if (out.views.length === 0) return;
+  // Paired by order: the log assembler may have taken envelope receipts' views out already.
+  const failed = new Set<number>();
+  for (const r of out.receipts) if (Object.values(r.checks).some((c) => c?.status === 'fail')) failed.add(r.order);
+  for (const v of out.views) if (failed.has(v.order)) v.failedEarly = true;
 }
 
 interface Located {
   file: string;
   line: number;
   order: number;
+}
+
+/**
+ * The §5.4 checks of a receipt against every envelope it arrived in (one, or more when the
+ * record repeats it): each check keeps the most telling result (fail, then pass, then skipped),
+ * and each distinct problem is raised once. The report shows the first envelope's claims.
+ */
+function checkEnvelopes(r: DecodedToolReceipt, envelopes: Envelope[], entry: ReceiptEntry, where: ProblemLocation, out: RecordOutput): void {
+  const raised = new Set<string>();
+  for (const env of envelopes) {
+    const outcome = checkEnvelope(r, env);
+    entry.checks.content_hash = combineResults(entry.checks.content_hash, outcome.content_hash);
+    entry.checks.delivery = combineResults(entry.checks.delivery, outcome.delivery);
+    for (const p of outcome.problems) {
+      const message = `${entry.id}: ${p.message}${envelopes.length > 1 ? ` (envelope at ${env.path})` : ''}`;
+      if (raised.has(`${p.code} ${p.message}`)) continue;
+      raised.add(`${p.code} ${p.message}`);
+      out.problems.push(makeProblem(p.code, message, where));
+    }
+  }
+  const claims = envelopeClaims(envelopes[0]!);
+  // Claims are kept past the record: copies that hold no slice of its text.
+  for (const k of ['kind', 'host', 'state', 'evidence', 'output_kind', 'decision'] as const) {
+    const v = claims[k];
+    if (v !== undefined) claims[k] = own(v);
+  }
+  entry.envelope = claims;
 }
 
 function shapeProblem(issues: { path: string; message: string }[], origin: RecordOrigin, out: RecordOutput, receiptId?: string): void {

@@ -27,13 +27,23 @@ export interface ReportReceipt {
   envelope?: ReportEnvelope;
 }
 
-/** The unsigned wrapper a receipt arrived in, and what it claimed. */
+/**
+ * The unsigned wrapper a receipt arrived in, and what it claimed (lib/verify/envelope-intake.ts).
+ * Claims are as written (a claim over 100 characters is cut, saying so).
+ */
 export interface ReportEnvelope {
-  /** `chio-bridge-outcome`, `mcp-tool-result`, `claude-code-stream-json`, `codex-exec-json`, `chio-bridge-export`. */
+  /** The wrapper that makes the claims: `chio-bridge-outcome` or `mcp-tool-result`. */
   kind: string;
-  /** The bridge's `state` and `evidence`, the MCP edge's `terminalState` / `outputKind`, as written. */
+  /** The transcript it was found in as text: `claude-code-stream-json` or `codex-exec-json`. */
+  host?: string;
+  /** The bridge's `state`; the MCP edge's `terminalState`. */
   state?: string;
+  /** The bridge's `evidence` (`verified` means the bridge says it checked the receipt). */
   evidence?: string;
+  /** The MCP edge's `outputKind` (`value`, `stream`, `none`). */
+  output_kind?: string;
+  /** The MCP edge's `_meta.chio.decision` (a projection of the signed decision). */
+  decision?: string;
   /** Always true: nothing here is verified by the wrapper's say-so. */
   claimed: true;
 }
@@ -198,6 +208,7 @@ function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {
     ...checksAndDetails(RECEIPT_CHECK_ORDER, r.checks),
     file: r.file,
     line: r.line,
+    ...(r.envelope ? { envelope: r.envelope } : {}),
   };
 }
 

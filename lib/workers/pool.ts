@@ -8,7 +8,7 @@ import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { LogAssembler } from '../verify/log-assembler';
 import type { LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
-import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
+import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, emptyOutput } from '../verify/record-verifier';
 import type { PackageReport, ReportReceipt, VerificationReport } from '../verify/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import { batchToWire, outputFromWire } from './wire';
@@ -127,6 +127,9 @@ export class VerifyPool implements LogSink {
     while (this.waiting.size > 0) await this.nextWake();
     if (this.failure) throw this.failure;
     this.terminate();
+    // Receipts reached in several envelopes are one each now: their rows join the explorer's.
+    const views = this.assembler.settleEnvelopes();
+    if (views.length > 0) this.options.onOutput?.({ ...emptyOutput(), views });
     onDialect?.(await this.assembler.auditDialects(dialect));
     return this.assembler.finish(trustPinned, onReceipt);
   }
