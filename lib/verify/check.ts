@@ -72,10 +72,15 @@ export const SKIP_REASON = {
   redactedProfile: 'redacted_profile',
   /** `delivery`: the envelope carries no delivery acknowledgement (only `completed` outcomes do). */
   noDelivery: 'no_delivery',
+  /**
+   * `delivery`: every binding holds but `requestHash`, and the call was governed, so its request
+   * carried approval members the envelope does not hold (UNCONFIRMED which ones).
+   */
+  approvalMembersUnknown: 'approval_members_unknown',
 } as const;
 
 /** `content_hash`/`delivery` skipped because the envelope carried nothing to check (part 2 §6). */
-const FOR_WANT_OF_OUTPUT: ReadonlySet<string> = new Set([SKIP_REASON.noOutput, SKIP_REASON.streamOutput, SKIP_REASON.redactedProfile, SKIP_REASON.noDelivery]);
+const FOR_WANT_OF_OUTPUT: ReadonlySet<string> = new Set([SKIP_REASON.noOutput, SKIP_REASON.streamOutput, SKIP_REASON.redactedProfile, SKIP_REASON.noDelivery, SKIP_REASON.approvalMembersUnknown]);
 
 /**
  * A skip that leaves a receipt's verdict as it is (contract §6, part 2 §6): `inclusion` for the
@@ -96,5 +101,6 @@ export const SKIP_REASON_TEXT: Record<string, string> = {
   no_output: 'the envelope carries no tool output to hash',
   stream_output: 'the output was streamed; its chunks are not in the envelope',
   redacted_profile: 'a delivery-mismatch denial commits to a redacted digest, not to an output',
+  approval_members_unknown: 'a governed call: its request hash covers approval members the envelope does not carry',
   no_delivery: 'the envelope carries no delivery acknowledgement',
 };

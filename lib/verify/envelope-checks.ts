@@ -101,16 +101,26 @@ export function checkDelivery(r: DecodedToolReceipt, env: Envelope, requestId: s
   if (d.get('receiptId') !== r.id) wrong.push(`receiptId ${show(d.get('receiptId'))} is not the receipt's id ${show(r.id)}`);
   if (d.get('resultHash') !== r.contentHash) wrong.push(`resultHash ${show(d.get('resultHash'))} is not the signed content_hash ${show(r.contentHash)}`);
   const hashedId = requestId ?? (typeof ackRequestId === 'string' ? ackRequestId : undefined);
+  let requestHashUnknown = false;
   if (hashedId === undefined) wrong.push('requestHash cannot be recomputed without a requestId');
   else {
     const expected = requestHash(r.toolName, r.parameters, hashedId);
     if (d.get('requestHash') !== expected) {
-      wrong.push(`requestHash ${show(d.get('requestHash'))} is not ${expected}, the sha256 of the canonical tools/call request (name ${show(r.toolName)}, the signed parameters, _meta.chioRequestId); a request with approval members would also hash those, which no envelope carries`);
+      // A governed call's request carried approval members (chioGovernedIntent, chioApprovalToken)
+      // that no envelope holds: its hash cannot be recomputed here, which is not a mismatch.
+      if (isGoverned(r)) requestHashUnknown = true;
+      else wrong.push(`requestHash ${show(d.get('requestHash'))} is not ${expected}, the sha256 of the canonical tools/call request (name ${show(r.toolName)}, the signed parameters, _meta.chioRequestId)`);
     }
   }
   const ack = d.get('acknowledgement');
   if (typeof ack !== 'string' || !ACKNOWLEDGEMENT.test(ack)) wrong.push(`acknowledgement ${show(ack)} is not 43 base64url characters`);
-  return wrong.length === 0 ? pass() : fail(`the delivery acknowledgement does not bind this receipt: ${wrong.join('; ')}`);
+  if (wrong.length > 0) return fail(`the delivery acknowledgement does not bind this receipt: ${wrong.join('; ')}`);
+  return requestHashUnknown ? skipped(SKIP_REASON.approvalMembersUnknown) : pass();
+}
+
+/** A governed call (signed `metadata.governed_transaction`): its request may have carried approval members. */
+function isGoverned(r: DecodedToolReceipt): boolean {
+  return isJsonObject(r.metadata) && r.metadata.has('governed_transaction');
 }
 
 /** sha256 hex of RFC 8785 `{"method":"tools/call","params":{"name","arguments","_meta":{"chioRequestId"}}}` (chio-format-v2.md §16.10.2). */
