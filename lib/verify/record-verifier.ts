@@ -20,6 +20,7 @@ import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
 import { type ReceiptView, receiptView } from './receipt-view';
+import { semanticsCode } from './receipt-semantics';
 
 /** Where one record came from. */
 export interface RecordOrigin {
@@ -174,6 +175,9 @@ export class RecordVerifier {
     if (r.type === 'tool') {
       // Repeated values: EntryCompactor keeps one unsliced copy of each.
       entry.capabilityId = r.capabilityId;
+      if (r.tenantId !== undefined) entry.tenantId = r.tenantId;
+      const semantics = semanticsCode(r);
+      if (semantics !== undefined) entry.semantics = semantics;
       if (r.decision) entry.decision = r.decision.verdict;
       if (r.financial) {
         const f = r.financial;
