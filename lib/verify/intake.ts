@@ -30,7 +30,8 @@ export type RecordRole =
 /** Records of other runtimes (lib/dialects): audited together once the whole log is in. */
 export type DialectKind = 'zc-call' | 'zc-message' | 'zc-trace' | 'zc-text' | 'cw-review' | 'cw-turn';
 
-export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind;
+/** `bundle`: an export bundle's own claims (`query`, `childReceiptScope`, `uncheckpointedReceipts`); its lists are the items after it. */
+export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind | 'bundle';
 
 export interface LogItem {
   kind: ItemKind;
@@ -148,6 +149,8 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
 }
 
 function collectBundle(bundle: JsonObject, path: string, out: LogItem[]): IntakeResult | null {
+  // The bundle itself first, then its lists: the items up to the next bundle are its receipts.
+  out.push({ kind: 'bundle', value: bundle, path });
   const lists: [string, RecordRole][] = [
     ['toolReceipts', 'tool'],
     ['childReceipts', 'child'],

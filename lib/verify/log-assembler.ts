@@ -1,12 +1,13 @@
 // The whole-log half of verification (contract §5–§9): takes what
 // RecordVerifier produced, from one thread or many workers in any order, and
 // evaluates what needs the whole log — checkpoint structure, continuity and
-// equivocation, inclusion, transparency records, package claims (counts,
-// receiptSemantics, query scope), budget reconciliation, verdicts —
+// equivocation, inclusion, transparency records, package and bundle claims
+// (counts, receiptSemantics, query scope), budget reconciliation, verdicts —
 // then builds the report. The report is ordered by each item's `order`, so it
 // does not depend on which worker finished first.
 import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
+import { type BundleClaims, evaluateBundle } from './bundle-claims';
 import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
@@ -32,6 +33,8 @@ export class LogAssembler {
   private readonly packages: PackageReport[] = [];
   /** Each package's seq space and what its manifest and query claim about its receipts. */
   private readonly packageClaims = new Map<PackageReport, { space: string; claims?: PackageClaims }>();
+  /** Export bundles' own claims, from the records that carried them. */
+  private readonly bundles: BundleClaims[] = [];
   private readonly compactor = new EntryCompactor();
   /** Other runtimes' records, and once audited (before `finish`), their receipts and problems. */
   private readonly dialect: DialectItem[] = [];
@@ -55,6 +58,7 @@ export class LogAssembler {
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
     for (const d of out.dialect) this.dialect.push(d);
+    for (const b of out.bundles) this.bundles.push(b);
     this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);
   }
@@ -138,8 +142,8 @@ export class LogAssembler {
   }
 
   /**
-   * Packages' claims about their receipts (counts, proofCoverage, receiptSemantics, query scope),
-   * once every receipt's checks settled and proofs matched.
+   * Packages' and bundles' claims about their receipts (counts, proofCoverage, receiptSemantics,
+   * query scope, uncheckpointedReceipts), once every receipt's checks settled and proofs matched.
    * `subjectOf` (agent subject through lineage) is not given yet: see package-scope.ts SubjectOf.
    */
   private judgeClaims(): void {
@@ -147,6 +151,10 @@ export class LogAssembler {
       if (!claims) continue;
       const own = this.receipts.filter((r) => r.space === space);
       this.problems.push(...evaluatePackageClaims(pkg, claims, own));
+    }
+    for (const b of this.bundles) {
+      const own = this.receipts.filter((r) => r.space === b.space && r.order >= b.orderFrom && r.order < b.orderTo);
+      this.problems.push(...evaluateBundle(b, own));
     }
   }
 

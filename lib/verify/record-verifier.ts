@@ -14,6 +14,7 @@ import { decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
 import type { TrustStore } from '../trust/trust-store';
+import { type BundleClaims, readBundleClaims } from './bundle-claims';
 import { type CheckResult, fail, pass } from './check';
 import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
@@ -47,6 +48,8 @@ export interface RecordOutput {
   transparency: TransparencyEntry[];
   /** Records of other runtimes (ZeroClaw, CodeWhale), audited once the whole log is in (lib/dialects/audit.ts). */
   dialect: DialectItem[];
+  /** Export bundles' own claims (uncheckpointedReceipts, query), judged once proofs are matched (bundle-claims.ts). */
+  bundles: BundleClaims[];
   problems: Problem[];
   /**
    * Set by packHashes: the one buffer every hash above is a view of. Once the
@@ -57,7 +60,7 @@ export interface RecordOutput {
 }
 
 export function emptyOutput(): RecordOutput {
-  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], dialect: [], problems: [] };
+  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], dialect: [], bundles: [], problems: [] };
 }
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
@@ -91,8 +94,16 @@ export class RecordVerifier {
       return [];
     }
     const pending: Promise<void>[] = [];
-    result.items.forEach((item, i) => {
+    const { items } = result;
+    items.forEach((item, i) => {
       const located = { file: origin.file, line: origin.line, order: order + i };
+      if (item.kind === 'bundle') {
+        // Its receipts are the items after it, up to the next bundle (intake.ts collectBundle).
+        let end = i + 1;
+        while (end < items.length && items[end]!.kind !== 'bundle') end++;
+        out.bundles.push(readBundleClaims(item.value, { space: origin.space, file: origin.file, line: origin.line, orderFrom: order + i + 1, orderTo: order + end }));
+        return;
+      }
       const p = this.item(item, origin, located, out);
       if (p) pending.push(p);
     });
@@ -124,6 +135,7 @@ export class RecordVerifier {
         return undefined;
       }
       case 'lineage':
+      case 'bundle': // read in verify()
         return undefined;
       case 'zc-call':
       case 'zc-message':
