@@ -6,7 +6,7 @@
 // `read_boundary`; and the claims the verifier holds the receipts to (`scope`,
 // receiptSemantics). Files the manifest does not list are not errors.
 import { toHex } from '../bytes/hex';
-import { createSha256 } from '../crypto/sha256';
+import { createSha256, sha256Hex } from '../crypto/sha256';
 import type { RecordRole } from '../verify/intake';
 import type { LogSink } from '../verify/log-sink';
 import type { PackageClaims } from '../verify/package-claims';
@@ -177,14 +177,16 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   const manifestFile = listing.has('manifest.json') ? dir.open('manifest.json') : null;
   let manifest: ReturnType<typeof readManifest> | null = null;
   if (manifestFile) {
-    manifest = readManifest(await readText(manifestFile, Infinity) ?? '');
+    manifest = readManifest(decodeText((await readSmall(manifestFile, Infinity))!));
     if (!manifest.ok) problems.push(makeProblem('manifest_mismatch', `manifest.json cannot be read: ${manifest.error}`, { file: 'manifest.json' }));
   }
-  const queryFile = listing.has('query.json') ? dir.open('query.json') : null;
-  const queryText = queryFile ? await readText(queryFile, MAX_QUERY_BYTES) : null;
-  const query: QueryFile | null = !queryFile ? null : queryText === null ? { error: `query.json is over ${MAX_QUERY_BYTES} bytes, too large to be a query` } : { text: queryText };
-
+  // query.json is read whole (and hashed from those bytes for the manifest), up to a size no query needs.
   const stats = new Map<string, FileStats>();
+  const queryFile = listing.has('query.json') ? dir.open('query.json') : null;
+  const queryBytes = queryFile ? await readSmall(queryFile, MAX_QUERY_BYTES) : null;
+  if (queryBytes) stats.set('query.json', { sha256: sha256Hex(queryBytes), bytes: queryBytes.length, records: 0 });
+  const query: QueryFile | null = !queryFile ? null : queryBytes === null ? { error: `query.json is over ${MAX_QUERY_BYTES} bytes, too large to be a query` } : { text: decodeText(queryBytes) };
+
   for (const [name, role] of PACKAGE_FILES) {
     const file = listing.has(name) ? dir.open(name) : null;
     if (file) stats.set(name, await streamFile(file, role, verifier, space, name));
@@ -234,15 +236,13 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   const boundary = manifest || query ? checkReadBoundary(findings.claims.scope, read?.tree.has('disclosureNotice') === true) : null;
   if (boundary) problems.push(...boundary.problems);
   const claims: PackageClaims = { ...findings.claims, toolRecords: stats.get('receipts.ndjson')?.records ?? 0 };
-  // Without a manifest nothing states the counts: only the query (if any) is held to the receipts.
-  if (!read) for (const k of ['unprovenToolReceipts', 'toolReceipts', 'proofCoverage', 'receiptSemantics'] as const) delete claims[k];
   const checks: PackageReport['checks'] = { manifest: manifestStatus, ...(boundary ? { read_boundary: boundary.result.status } : {}) };
   const details: NonNullable<PackageReport['details']> = { ...(detail ? { manifest: detail } : {}), ...(boundary?.result.detail !== undefined ? { read_boundary: boundary.result.detail } : {}) };
   verifier.addPackage({ path: dir.path, space, checks, ...(Object.keys(details).length ? { details } : {}), claims }, problems);
 }
 
-/** A small file's text, or null when it is over `maxBytes` (read no further). */
-async function readText(file: SourceFile, maxBytes: number): Promise<string | null> {
+/** A small file's bytes, or null when it is over `maxBytes` (read no further). */
+async function readSmall(file: SourceFile, maxBytes: number): Promise<Uint8Array | null> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of file.stream()) {
@@ -250,8 +250,10 @@ async function readText(file: SourceFile, maxBytes: number): Promise<string | nu
     if (size > maxBytes) return null;
     parts.push(chunk.slice()); // kept past the next chunk: a copy
   }
-  return new TextDecoder('utf-8', { fatal: false }).decode(await new Blob(parts as BlobPart[]).arrayBuffer());
+  return new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer());
 }
+
+const decodeText = (bytes: Uint8Array): string => new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 
 /** Loads one loose NDJSON/JSON file into the verifier. */
 export async function loadFile(file: SourceFile, verifier: LogSink, space: string, displayName = file.name): Promise<void> {
