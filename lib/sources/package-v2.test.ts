@@ -59,6 +59,7 @@ describe('the real 2026-09 packages (verification-v2.md §10)', () => {
     const r = await verifyDir(testdataPath(`${REAL}/minimal-evidence`), [REAL_KEY]);
     const pkg = r.packages[0]!;
     expect(Object.entries(pkg.checks)).toEqual([['manifest', 'pass'], ['read_boundary', 'pass'], ['scope', 'pass']]);
+    expect(pkg.details!.manifest).toBe('12 listed files match; counts match; query.json = manifest query; proofCoverage recomputes; receiptSemantics recomputes');
     expect(pkg.details!.read_boundary).toBe('admin_all, no disclosure notice');
     expect(pkg.details!.scope).toMatch(/^1 tool and 0 child receipts within the query \(no filters\); childReceiptScope full_query_window/);
     expect(r.problems).toEqual([]);

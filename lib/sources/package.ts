@@ -12,7 +12,7 @@ import type { LogSink } from '../verify/log-sink';
 import type { PackageClaims } from '../verify/package-claims';
 import { type Problem, makeProblem } from '../verify/problems';
 import type { PackageReport } from '../verify/report';
-import { MAX_QUERY_BYTES, type QueryFile, checkReadBoundary, manifestFindings, readManifest } from './package-manifest';
+import { MAX_QUERY_BYTES, type Manifest, type ManifestFindings, type QueryFile, checkReadBoundary, manifestFindings, readManifest } from './package-manifest';
 import { type RecordEvent, isTextLogName, splitRecords } from './records';
 
 /** A readable file: a Node file, a browser File, or bytes from a server. */
@@ -236,9 +236,19 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   const boundary = manifest || query ? checkReadBoundary(findings.claims.scope, read?.tree.has('disclosureNotice') === true) : null;
   if (boundary) problems.push(...boundary.problems);
   const claims: PackageClaims = { ...findings.claims, toolRecords: stats.get('receipts.ndjson')?.records ?? 0 };
+  if (read) claims.covered = covered(read, query !== null && !('error' in query), findings);
   const checks: PackageReport['checks'] = { manifest: manifestStatus, ...(boundary ? { read_boundary: boundary.result.status } : {}) };
   const details: NonNullable<PackageReport['details']> = { ...(detail ? { manifest: detail } : {}), ...(boundary?.result.detail !== undefined ? { read_boundary: boundary.result.detail } : {}) };
   verifier.addPackage({ path: dir.path, space, checks, ...(Object.keys(details).length ? { details } : {}), claims }, problems);
+}
+
+/** What the loader's part of a passing `manifest` covered, in words. */
+function covered(m: Manifest, queryCompared: boolean, findings: ManifestFindings): string[] {
+  const out = [`${m.files.length} listed file${m.files.length === 1 ? '' : 's'} match`];
+  if ([...Object.values(COUNT_OF_FILE), 'uncheckpointedReceipts'].some((name) => m.counts.has(name))) out.push('counts match');
+  if (queryCompared) out.push('query.json = manifest query');
+  if (findings.claims.scope && !('error' in findings.claims.scope.query) && findings.claims.scope.query.readBoundary?.kind === 'tenant_scoped') out.push('disclosure notice canonical');
+  return out;
 }
 
 /** A small file's bytes, or null when it is over `maxBytes` (read no further). */

@@ -24,6 +24,8 @@ export interface PackageClaims {
   toolRecords: number;
   /** The query to hold the receipts to, where the package states one. */
   scope?: ScopeClaim;
+  /** What the loader's part of `manifest` covered, in words (a pass says what it covers). */
+  covered?: string[];
 }
 
 const MANIFEST = { file: 'manifest.json' };
@@ -53,6 +55,13 @@ export function evaluatePackageClaims(pkg: PackageReport, claims: PackageClaims,
       pkg.checks.manifest = 'skipped';
       pkg.details = { ...pkg.details, manifest: verdict.reason };
     }
+  }
+  if (pkg.checks.manifest === 'pass' && claims.covered) {
+    const own = [
+      claims.proofCoverage ? 'proofCoverage recomputes' : 'no proofCoverage stated',
+      claims.receiptSemantics ? 'receiptSemantics recomputes' : 'no receiptSemantics stated (not compared)',
+    ];
+    pkg.details = { ...pkg.details, manifest: [...claims.covered, ...own].join('; ') };
   }
   if (claims.scope) {
     const scope = evaluateScope(claims.scope, receipts, subjectOf);
