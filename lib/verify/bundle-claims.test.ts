@@ -105,6 +105,14 @@ describe('export bundles: scope', () => {
     const r = await verify(JSON.stringify([one('acme', 1), one('other', 2)]));
     expect(problems(r)).toEqual([['query_scope_violation', 'export.json', 1, "rcpt-test-000002 lies outside the package query: tenant_id acme is not the query's tenant other"]]);
   });
+
+  it('a receipt beside a bundle in the same document is not the bundle\'s', async () => {
+    const key = goodLog(1, 0).key;
+    const bundle = { bundle: { query: { tenant: 'acme' }, toolReceipts: [], childReceiptScope: 'omitted_no_join_path', uncheckpointedReceipts: [] } };
+    const r = await verify(JSON.stringify([bundle, { seq: 7, receipt: genAReceipt({ seq: 7, key }) }]));
+    expect(r.problems).toEqual([]);
+    expect(r.summary.receipts).toBe(1);
+  });
 });
 
 function inProcessWorker(): WorkerLike {

@@ -40,6 +40,8 @@ export interface LogItem {
   text?: string;
   /** `seq` of the package wrapper or store row, when the record has one. */
   seq?: bigint;
+  /** `bundle`: how many of the items right after it are the bundle's own. */
+  items?: number;
   /** Field path of `value` within the record, for messages. */
   path: string;
 }
@@ -149,8 +151,10 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
 }
 
 function collectBundle(bundle: JsonObject, path: string, out: LogItem[]): IntakeResult | null {
-  // The bundle itself first, then its lists: the items up to the next bundle are its receipts.
-  out.push({ kind: 'bundle', value: bundle, path });
+  // The bundle itself first, then its lists: the `items` after it are its own.
+  const self: LogItem = { kind: 'bundle', value: bundle, path, items: 0 };
+  out.push(self);
+  const start = out.length;
   const lists: [string, RecordRole][] = [
     ['toolReceipts', 'tool'],
     ['childReceipts', 'child'],
@@ -166,6 +170,7 @@ function collectBundle(bundle: JsonObject, path: string, out: LogItem[]): Intake
       if (err) return err;
     }
   }
+  self.items = out.length - start;
   return null;
 }
 

@@ -98,10 +98,9 @@ export class RecordVerifier {
     items.forEach((item, i) => {
       const located = { file: origin.file, line: origin.line, order: order + i };
       if (item.kind === 'bundle') {
-        // Its receipts are the items after it, up to the next bundle (intake.ts collectBundle).
-        let end = i + 1;
-        while (end < items.length && items[end]!.kind !== 'bundle') end++;
-        out.bundles.push(readBundleClaims(item.value, { space: origin.space, file: origin.file, line: origin.line, orderFrom: order + i + 1, orderTo: order + end }));
+        // Its receipts are the `items` right after it (intake.ts collectBundle).
+        const from = order + i + 1;
+        out.bundles.push(readBundleClaims(item.value, { space: origin.space, file: origin.file, line: origin.line, orderFrom: from, orderTo: from + (item.items ?? 0) }));
         return;
       }
       const p = this.item(item, origin, located, out);
