@@ -11,14 +11,15 @@ import { receiptLeafHash } from '../../lib/chio/leaf';
 import { canonicalize } from '../../lib/json/canonicalize';
 import { parseJson } from '../../lib/json/parse';
 import { isJsonObject } from '../../lib/json/value';
-import type { EvidenceQuery } from '../../lib/query/evidence-query';
+import { type EvidenceQuery, exportChildScope } from '../../lib/query/evidence-query';
 import { type ClaimLogRow, type CheckpointRow, type ReceiptRow } from '../../lib/sources/sqlite-store';
 import { checkpointRecordText, coverageOrder, inclusionProofText } from '../../lib/sources/store';
 import type { CheckpointEntry } from '../../lib/verify/entries';
+import type { ChildReceiptScope } from '../../lib/verify/package-query';
 import { expectedPublication, expectedWitness } from '../../lib/verify/transparency';
 import type { StoreDb } from './db';
 
-export type ChildScope = 'full_query_window' | 'time_window_context_only' | 'omitted_no_join_path';
+export type ChildScope = ChildReceiptScope;
 
 /** WHERE clause and parameters selecting the query's tool receipts. */
 function toolFilter(q: EvidenceQuery, withLineage: boolean): { where: string; params: (string | number)[] } {
@@ -76,11 +77,11 @@ export class StoreEvidence {
     this.checkpointRows = this.tables.has('kernel_checkpoints')
       ? (db.prepare('SELECT checkpoint_seq AS checkpointSeq, batch_start_seq AS batchStartSeq, batch_end_seq AS batchEndSeq, tree_size AS treeSize, merkle_root AS merkleRoot, issued_at AS issuedAt, statement_json AS statementJson, signature, kernel_key AS kernelKey FROM kernel_checkpoints ORDER BY checkpoint_seq').all() as CheckpointRow[])
       : [];
-    const scoped = query.capabilityId !== undefined || query.agentSubject !== undefined || query.tenant !== undefined;
     const order = this.coverage();
     this.plan = {
       query,
-      childScope: scoped ? 'omitted_no_join_path' : 'full_query_window',
+      // Time-window context when a capability or agent filter has a window; none for other filters.
+      childScope: exportChildScope(query),
       proofsPossible: order !== 'claim-log-interleaved',
       ...(order === 'claim-log-interleaved'
         ? { note: 'The store checkpoints its claim log, which interleaves child receipts; this export format numbers receipts by tool seq, so it carries no checkpoints or proofs.' }

@@ -108,6 +108,9 @@ describe('receipt-audit: exit status and messages', () => {
     expect(res.stdout).toMatch(/signature_invalid\s+receipts\.ndjson:7 /);
     expect(res.stdout).toMatch(/Budgets: 2 \(capability, grant\)/);
     expect(res.stdout).toMatch(/cap-billing-1\s+0\s+USD/);
+    // Every package check, in contract order, with its detail.
+    expect(res.stdout).toMatch(/Package .*tampered-signature:\n\s+manifest\s+pass\s+\(12 listed files match; counts match; query\.json = manifest query; no proofCoverage stated; no receiptSemantics stated \(not compared\)\)\n\s+read_boundary\s+skipped\s+\(query\.readBoundary is absent\)\n\s+scope\s+pass\s+\(250 tool and 30 child receipts within the query \(no filters\)/);
+    expect(res.stdout).toMatch(/warning read_boundary_missing\s+query\.json /);
   });
 
   it('a missing path exits 2 with one line', async () => {

@@ -3,7 +3,7 @@
 // budget table.
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
 import { claimsText, envelopeLabel, isContradicted } from '../../lib/verify/envelope-claims';
-import type { VerificationReport } from '../../lib/verify/report';
+import { PACKAGE_CHECK_ORDER, type VerificationReport } from '../../lib/verify/report';
 
 const MAX_PROBLEMS = 50;
 const MAX_CONTRADICTED = 20;
@@ -57,6 +57,17 @@ function envelopeLines(report: VerificationReport): string[] {
   return lines;
 }
 
+/** A package's checks, one line each, in contract order, each with its detail. */
+function packageLines(p: VerificationReport['packages'][number]): string[] {
+  const rows = PACKAGE_CHECK_ORDER.flatMap((name) => {
+    const status = p.checks[name];
+    if (status === undefined) return [];
+    const detail = p.details?.[name];
+    return [[name, status, detail ? `(${detail})` : '']];
+  });
+  return [`Package ${p.path}:`, ...table(rows)];
+}
+
 export function formatSummary(report: VerificationReport, paths: string[]): string {
   const lines: string[] = [];
   const s = report.summary;
@@ -78,9 +89,7 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   lines.push(`Checkpoints: ${s.checkpoints} (verified ${s.checkpoints - cpFailed}, failed ${cpFailed})`);
   if (report.checkpoints.length) lines.push(...checkTable(checkTotals(report.checkpoints)));
-  for (const p of report.packages) {
-    lines.push(`Package ${p.path}: manifest ${p.checks.manifest}${p.details ? ` (${p.details.manifest})` : ''}`);
-  }
+  for (const p of report.packages) lines.push(...packageLines(p));
   lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel keys pinned, so signer_trusted is skipped (signatures show self-consistency only)');
   for (const k of report.keys) lines.push(`  signing key ${k.key}: ${k.receipts} receipts, ${k.checkpoints} checkpoints`);
   lines.push('');

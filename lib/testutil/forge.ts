@@ -135,8 +135,12 @@ export function proof(cp: { body: Plain }, receiptSeq: number, leaves: Uint8Arra
 
 export const ndjson = (records: unknown[]): string => records.map((r) => JSON.stringify(r) + '\n').join('');
 
-/** Writes a package folder with a correct manifest; returns its path. */
-export function writePackage(files: Record<string, string>, opts: { counts?: Plain; skipManifest?: boolean } = {}): string {
+/**
+ * Writes a package folder with a correct manifest; returns its path. `manifest`: more manifest
+ * fields (query, proofCoverage, receiptSemantics, childReceiptScope, disclosureNotice…), written
+ * after `counts` and before `files`.
+ */
+export function writePackage(files: Record<string, string>, opts: { counts?: Plain; skipManifest?: boolean; manifest?: Plain } = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'ra-pkg-'));
   const entries = [];
   for (const [name, content] of Object.entries(files)) {
@@ -147,7 +151,7 @@ export function writePackage(files: Record<string, string>, opts: { counts?: Pla
     entries.push({ path: name, sha256: sha256Hex(bytes), bytes: bytes.length });
   }
   if (!opts.skipManifest) {
-    const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: {}, ...(opts.counts ? { counts: opts.counts } : {}), files: entries };
+    const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: {}, ...(opts.counts ? { counts: opts.counts } : {}), ...opts.manifest, files: entries };
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   }
   return dir;

@@ -30,6 +30,13 @@ export interface ReceiptEntry extends Located {
    */
   leafHashes: Uint8Array;
   capabilityId?: string;
+  /** A tool receipt's `tenant_id`, when it has one (a package's tenant scope, part 2 §5.3). */
+  tenantId?: string;
+  /**
+   * Gen B tool receipts: `<receipt_kind>/<boundary_class>[/allowed]` (receipt-semantics.ts), for a
+   * package's `receiptSemantics`. One of 24 values, shared by EntryCompactor.
+   */
+  semantics?: string;
   financial?: FinancialMetadata;
   financialError?: string;
   decision?: string;

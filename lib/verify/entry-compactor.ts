@@ -32,6 +32,8 @@ export class EntryCompactor {
     if (r.kernelKey !== null) r.kernelKey = this.string(r.kernelKey);
     if (r.decision !== undefined) r.decision = this.string(r.decision);
     if (r.capabilityId !== undefined) r.capabilityId = this.string(r.capabilityId);
+    if (r.tenantId !== undefined) r.tenantId = this.string(r.tenantId);
+    if (r.semantics !== undefined) r.semantics = this.string(r.semantics);
     const checks = r.checks as Record<string, CheckResult | undefined>;
     for (const name in checks) {
       const c = checks[name];

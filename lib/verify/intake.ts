@@ -33,7 +33,8 @@ export type RecordRole =
 /** Records of other runtimes (lib/dialects): audited together once the whole log is in. */
 export type DialectKind = 'zc-call' | 'zc-message' | 'zc-trace' | 'zc-text' | 'cw-review' | 'cw-turn';
 
-export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind;
+/** `bundle`: an export bundle's own claims (`query`, `childReceiptScope`, `uncheckpointedReceipts`); its lists are the items after it. */
+export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind | 'bundle';
 
 export interface LogItem {
   kind: ItemKind;
@@ -42,6 +43,8 @@ export interface LogItem {
   text?: string;
   /** `seq` of the package wrapper or store row, when the record has one. */
   seq?: bigint;
+  /** `bundle`: how many of the items right after it are the bundle's own. */
+  items?: number;
   /** Field path of `value` within the record, for messages. */
   path: string;
   /** The envelopes the receipt arrived in (contract part 2 §5.4), when it was read out of any. */
@@ -185,7 +188,13 @@ const TRANSPARENCY_LISTS: [string, RecordRole][] = [
 ];
 
 function collectBundle(bundle: JsonObject, path: string, out: Collected): IntakeResult | null {
-  return collectLists(bundle, BUNDLE_LISTS, path, out);
+  // The bundle itself first, then its lists: the `items` after it are its own.
+  const self: LogItem = { kind: 'bundle', value: bundle, path, items: 0 };
+  out.items.push(self);
+  const start = out.items.length;
+  const err = collectLists(bundle, BUNDLE_LISTS, path, out);
+  self.items = out.items.length - start;
+  return err;
 }
 
 function collectTransparency(transparency: JsonValue | undefined, path: string, out: Collected): IntakeResult | null {

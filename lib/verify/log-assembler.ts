@@ -1,17 +1,21 @@
 // The whole-log half of verification (contract §5–§9): takes what
 // RecordVerifier produced, from one thread or many workers in any order, and
 // evaluates what needs the whole log — one record per receipt reached in
-// several envelopes, checkpoint structure, continuity and equivocation,
-// inclusion, transparency records, manifest counts, budget reconciliation,
-// verdicts — then builds the report. The report is ordered by
-// each item's `order`, so it does not depend on which worker finished first.
+// several envelopes, checkpoint structure, continuity, chain and equivocation,
+// inclusion, transparency records, package and bundle claims (counts,
+// receiptSemantics, query scope), budget reconciliation, verdicts — then builds
+// the report. The report is ordered by each item's `order`, so it does not
+// depend on which worker finished first.
 import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
+import { type BundleClaims, evaluateBundle } from './bundle-claims';
 import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
 import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
 import { InclusionIndex } from './inclusion';
+import type { LoadedPackage } from './log-sink';
+import { type PackageClaims, evaluatePackageClaims } from './package-claims';
 import { ParseErrorCap } from './parse-error-cap';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
@@ -30,8 +34,10 @@ export class LogAssembler {
   /** Records' problem lists, kept by reference: signature checks still running append to them. */
   private readonly recordProblems: Problem[][] = [];
   private readonly packages: PackageReport[] = [];
-  private readonly packageSpaces = new Map<PackageReport, string>();
-  private readonly unprovenExpected = new Map<string, bigint>();
+  /** Each package's seq space and what its manifest and query claim about its receipts. */
+  private readonly packageClaims = new Map<PackageReport, { space: string; claims?: PackageClaims }>();
+  /** Export bundles' own claims, from the records that carried them. */
+  private readonly bundles: BundleClaims[] = [];
   private readonly compactor = new EntryCompactor();
   /** Other runtimes' records, and once audited (before `finish`), their receipts and problems. */
   private readonly dialect: DialectItem[] = [];
@@ -64,6 +70,7 @@ export class LogAssembler {
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
     for (const d of out.dialect) this.dialect.push(d);
+    for (const b of out.bundles) this.bundles.push(b);
     this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);
   }
@@ -111,22 +118,17 @@ export class LogAssembler {
     list.length = kept;
   }
 
-  /** A package's `manifest` check, from the package loader. */
-  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void {
-    const { space, ...report } = pkg;
+  /** A package's checks so far and its claims, from the package loader. */
+  addPackage(pkg: LoadedPackage, problems: Problem[]): void {
+    const { space, claims, ...report } = pkg;
     this.packages.push(report);
-    this.packageSpaces.set(report, space);
+    this.packageClaims.set(report, claims ? { space, claims } : { space });
     for (const p of problems) this.addProblem(p);
   }
 
   /** How a source's checkpoints cover its receipts, shown with inclusion results. */
   setSpaceNote(space: string, note: string): void {
     this.inclusion.setNote(space, note);
-  }
-
-  /** The manifest's `uncheckpointedReceipts`: tool receipts of `space` that must have no inclusion proof. */
-  expectUnprovenToolReceipts(space: string, count: bigint): void {
-    this.unprovenExpected.set(space, count);
   }
 
   /** Receipts taken in so far (after the last batch, the report's count). */
@@ -172,7 +174,7 @@ export class LogAssembler {
     this.problems.push(...transparency.problems);
     this.setTransparencyChecks(transparency.bySpace);
     this.problems.push(...this.audit.problems);
-    this.checkUnprovenCounts();
+    this.judgeClaims();
     const finance = reconcileBudgets(this.financeInputs());
     // Receipts by id, built only when a break needs locating (at a million receipts the map alone is tens of MB).
     let byId: Map<string, ReceiptEntry> | null = null;
@@ -191,7 +193,7 @@ export class LogAssembler {
 
   /** Each package's `transparency` check (contract part 2 §5.3), where it supplied records. */
   private setTransparencyChecks(bySpace: Map<string, string | null>): void {
-    for (const [pkg, space] of this.packageSpaces) {
+    for (const [pkg, { space }] of this.packageClaims) {
       if (!bySpace.has(space)) continue;
       const mismatch = bySpace.get(space)!;
       pkg.checks.transparency = mismatch === null ? 'pass' : 'fail';
@@ -199,18 +201,20 @@ export class LogAssembler {
     }
   }
 
-  /** The manifest count of unproven tool receipts, against the proofs actually in the package. */
-  private checkUnprovenCounts(): void {
-    for (const [space, expected] of this.unprovenExpected) {
-      const actual = this.receipts.filter((r) => r.space === space && r.type === 'tool' && !r.proofCount).length;
-      if (BigInt(actual) === expected) continue;
-      const msg = `manifest.json counts ${expected} uncheckpointedReceipts, but ${actual} tool receipts have no inclusion proof`;
-      this.problems.push(makeProblem('manifest_mismatch', msg, { file: 'manifest.json' }));
-      for (const [pkg, s] of this.packageSpaces) {
-        if (s !== space) continue;
-        pkg.checks.manifest = 'fail';
-        pkg.details = { ...pkg.details, manifest: pkg.details?.manifest ?? msg };
-      }
+  /**
+   * Packages' and bundles' claims about their receipts (counts, proofCoverage, receiptSemantics,
+   * query scope, uncheckpointedReceipts), once every receipt's checks settled and proofs matched.
+   * `subjectOf` (agent subject through lineage) is not given yet: see package-scope.ts SubjectOf.
+   */
+  private judgeClaims(): void {
+    for (const [pkg, { space, claims }] of this.packageClaims) {
+      if (!claims) continue;
+      const own = this.receipts.filter((r) => r.space === space);
+      this.problems.push(...evaluatePackageClaims(pkg, claims, own));
+    }
+    for (const b of this.bundles) {
+      const own = this.receipts.filter((r) => r.space === b.space && r.order >= b.orderFrom && r.order < b.orderTo);
+      this.problems.push(...evaluateBundle(b, own));
     }
   }
 

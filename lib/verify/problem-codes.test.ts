@@ -260,6 +260,35 @@ describe('every problem code of the contract', () => {
     mark('manifest_mismatch');
   });
 
+  it('read_boundary_missing: a package query without readBoundary is a warning; the package stays ok', async () => {
+    const { receipts } = goodLog(2, 0);
+    const dir = writePackage({ 'query.json': '{}', 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) });
+    const v = new LogVerifier();
+    await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
+    const r = await v.finish();
+    expectProblem(r, 'read_boundary_missing');
+    expect(r.problems.find((p) => p.code === 'read_boundary_missing')!.file).toBe('query.json');
+    expect(r.packages[0]!.checks).toEqual({ manifest: 'pass', read_boundary: 'skipped', scope: 'pass' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    expect(r.ok).toBe(true);
+    mark('read_boundary_missing');
+  });
+
+  it('query_scope_violation: a receipt of a package outside its query, at its file and line; the others verify', async () => {
+    const query = { readBoundary: { kind: 'admin_all' }, until: 1767225615 }; // receipt n has timestamp 1767225600 + 10n
+    const { receipts } = goodLog(3, 0);
+    const dir = writePackage({ 'query.json': JSON.stringify(query), 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) }, { manifest: { query } });
+    const v = new LogVerifier();
+    await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
+    const r = await v.finish();
+    expectProblem(r, 'query_scope_violation', { receipt_id: 'rcpt-test-000002', line: 2 });
+    expect(r.problems.filter((p) => p.code === 'query_scope_violation').map((p) => p.line)).toEqual([2, 3]);
+    expect(r.packages[0]!.checks.scope).toBe('fail');
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
+    expect(r.ok).toBe(false);
+    mark('query_scope_violation');
+  });
+
   it('unsigned_field: keys outside the signed set are reported, and the receipt still verifies', async () => {
     const r = await verify([{ value: { ...good(1), note: 'added later' } }]);
     expectProblem(r, 'unsigned_field', { receipt_id: 'rcpt-test-000001' });

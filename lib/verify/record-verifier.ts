@@ -14,6 +14,7 @@ import { decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
 import type { TrustStore } from '../trust/trust-store';
+import { type BundleClaims, readBundleClaims } from './bundle-claims';
 import { type CheckResult, fail, pass } from './check';
 import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
@@ -22,6 +23,7 @@ import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
 import { type ReceiptView, receiptView } from './receipt-view';
+import { semanticsCode } from './receipt-semantics';
 
 /** Where one record came from. */
 export interface RecordOrigin {
@@ -48,6 +50,8 @@ export interface RecordOutput {
   transparency: TransparencyEntry[];
   /** Records of other runtimes (ZeroClaw, CodeWhale), audited once the whole log is in (lib/dialects/audit.ts). */
   dialect: DialectItem[];
+  /** Export bundles' own claims (uncheckpointedReceipts, query), judged once proofs are matched (bundle-claims.ts). */
+  bundles: BundleClaims[];
   problems: Problem[];
   /**
    * Set by packHashes: the one buffer every hash above is a view of. Once the
@@ -58,7 +62,7 @@ export interface RecordOutput {
 }
 
 export function emptyOutput(): RecordOutput {
-  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], dialect: [], problems: [] };
+  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], dialect: [], bundles: [], problems: [] };
 }
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
@@ -95,8 +99,15 @@ export class RecordVerifier {
       out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line: origin.line + issue.line - 1 }));
     }
     const pending: Promise<void>[] = [];
-    result.items.forEach((item, i) => {
+    const { items } = result;
+    items.forEach((item, i) => {
       const located = { file: origin.file, line: origin.line, order: order + i };
+      if (item.kind === 'bundle') {
+        // Its receipts are the `items` right after it (intake.ts collectBundle).
+        const from = order + i + 1;
+        out.bundles.push(readBundleClaims(item.value, { space: origin.space, file: origin.file, line: origin.line, orderFrom: from, orderTo: from + (item.items ?? 0) }));
+        return;
+      }
       const p = this.item(item, origin, located, out);
       if (p) pending.push(p);
     });
@@ -128,6 +139,7 @@ export class RecordVerifier {
         return undefined;
       }
       case 'lineage':
+      case 'bundle': // read in verify()
         return undefined;
       case 'zc-call':
       case 'zc-message':
@@ -179,6 +191,9 @@ export class RecordVerifier {
     if (r.type === 'tool') {
       // Repeated values: EntryCompactor keeps one unsliced copy of each.
       entry.capabilityId = r.capabilityId;
+      if (r.tenantId !== undefined) entry.tenantId = r.tenantId;
+      const semantics = semanticsCode(r);
+      if (semantics !== undefined) entry.semantics = semantics;
       if (r.decision) entry.decision = r.decision.verdict;
       if (r.financial) {
         const f = r.financial;

@@ -158,7 +158,7 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
   const ok =
     counts.failed === 0 &&
     checkpoints.every((c) => c.verdict !== 'failed') &&
-    input.packages.every((p) => p.checks.manifest !== 'fail') &&
+    input.packages.every((p) => Object.values(p.checks).every((status) => status !== 'fail')) &&
     problems.every((p) => p.severity !== 'error');
   return {
     ok,
@@ -167,10 +167,23 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
     checkpoints,
     problems,
     finance: input.finance,
-    packages: input.packages,
+    packages: input.packages.map(inCheckOrder),
     trust: { pinned: input.trustPinned },
     keys: keysSeen(input.receipts, input.checkpoints),
   };
+}
+
+/** A package's checks and details in PACKAGE_CHECK_ORDER (they are evaluated in another order). */
+function inCheckOrder(p: PackageReport): PackageReport {
+  const checks = { manifest: p.checks.manifest } as PackageReport['checks'];
+  const details: NonNullable<PackageReport['details']> = {};
+  for (const name of PACKAGE_CHECK_ORDER) {
+    const status = p.checks[name];
+    if (status !== undefined) checks[name] = status;
+    const detail = p.details?.[name];
+    if (detail !== undefined) details[name] = detail;
+  }
+  return { path: p.path, checks, ...(Object.keys(details).length ? { details } : {}) };
 }
 
 function keysSeen(receipts: ReceiptEntry[], checkpoints: CheckpointEntry[]): VerificationReport['keys'] {

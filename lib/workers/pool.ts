@@ -6,10 +6,10 @@
 import type { CheckpointEntry } from '../verify/entries';
 import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { LogAssembler } from '../verify/log-assembler';
-import type { LogSink, RecordBytes } from '../verify/log-sink';
+import type { LoadedPackage, LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, emptyOutput } from '../verify/record-verifier';
-import type { PackageReport, ReportReceipt, VerificationReport } from '../verify/report';
+import type { ReportReceipt, VerificationReport } from '../verify/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import { batchToWire, outputFromWire } from './wire';
 import type { PinnedKey } from '../trust/trust-store';
@@ -109,12 +109,8 @@ export class VerifyPool implements LogSink {
     this.assembler.addProblem(problem);
   }
 
-  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void {
+  addPackage(pkg: LoadedPackage, problems: Problem[]): void {
     this.assembler.addPackage(pkg, problems);
-  }
-
-  expectUnprovenToolReceipts(space: string, count: bigint): void {
-    this.assembler.expectUnprovenToolReceipts(space, count);
   }
 
   setSpaceNote(space: string, note: string): void {
