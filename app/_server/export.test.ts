@@ -89,7 +89,7 @@ describe('evidence export from a Chio store', () => {
     expect(JSON.parse(readFileSync(path.join(out, 'query.json'), 'utf8'))).toEqual(manifest.query);
     expect(counts.childReceipts).toBeGreaterThan(0);
     const report = await verifyPaths([out], trust());
-    expect(report.packages[0]!.checks).toEqual({ manifest: 'pass', read_boundary: 'pass', scope: 'pass' });
+    expect(report.packages[0]!.checks).toEqual({ manifest: 'pass', read_boundary: 'pass', scope: 'pass', transparency: 'pass' });
     expect(report.problems).toEqual([]);
   });
 

@@ -119,7 +119,7 @@ describe('checkpoint coverage on the reference corpus', () => {
       ['failed', 101n, 200n, 'checkpoint-checkpoints.ndjson-2'],
     ]);
     expect(describeRun(lane.runs[1]!)).toBe(
-      'Checkpoint 2, seq 101–200: failed: signature fail (checkpoint 2: the signature is rejected by the strict Ed25519 rules: R is not a canonical Ed25519 point encoding) (checkpoints.ndjson:2)',
+      'Checkpoint 2 (v1), seq 101–200: failed: signature fail (checkpoint 2: the signature is rejected by the strict Ed25519 rules: R is not a canonical Ed25519 point encoding) (checkpoints.ndjson:2)',
     );
     // Receipts under the failed checkpoint are not the tail: only the 50 after it and the 30 children.
     expect(lane.tail.count).toBe(80);
