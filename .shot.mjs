@@ -1,0 +1,10 @@
+import { chromium } from '@playwright/test';
+const [,, url, out, width = '1440', mode = 'light', waitFor = 'verify-summary'] = process.argv;
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const page = await browser.newPage({ viewport: { width: Number(width), height: 900 }, colorScheme: mode === 'dark' ? 'dark' : 'light' });
+await page.goto(url);
+if (waitFor !== 'none') await page.getByTestId(waitFor).first().waitFor({ timeout: 90000 }).catch((e) => console.error(String(e)));
+await page.waitForTimeout(1500);
+if (mode === 'print') await page.emulateMedia({ media: 'print' });
+await page.screenshot({ path: out, fullPage: true });
+await browser.close();
