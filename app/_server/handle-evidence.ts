@@ -79,8 +79,13 @@ const CONTENT_TYPES: Record<string, string> = {
  * `RECEIPT_CACHE_DIR` (default data/cache)/packages/<hash>/ (the store may be large, so it is
  * not rebuilt per request).
  */
+/** Bumped whenever the exported package's content changes for the same store. */
+const EXPORT_FORMAT = 2;
+
 function packageDirFor(file: string, signature: string, env: ReceiptApiEnv): string {
-  const key = createHash('sha256').update(`${file}\n${signature}`).digest('hex').slice(0, 32);
+  // The exporter's format is part of the key: a newer exporter (v2 consistency records, a read
+  // boundary, signed lineage) must not serve a package an older one cached for the same store.
+  const key = createHash('sha256').update(`${file}\n${signature}\nexport-format ${EXPORT_FORMAT}`).digest('hex').slice(0, 32);
   const dir = path.join(env.RECEIPT_CACHE_DIR ? path.resolve(env.RECEIPT_CACHE_DIR) : path.join(process.cwd(), 'data', 'cache'), 'packages', key);
   if (existsSync(path.join(dir, 'manifest.json'))) return dir;
   const opened = getStore(file);

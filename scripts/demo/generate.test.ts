@@ -232,10 +232,44 @@ describe('content', () => {
     expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
   });
 
+  it('v1 checkpoints, then v2 from the middle of the log: each v2 chain_root covers every checkpoint since the first', () => {
+    const schemas = store.checkpoints.map((c) => (JSON.parse(c.statement_json as string) as { schema: string }).schema);
+    const half = Math.floor(COUNT / 2);
+    store.checkpoints.forEach((c, i) => {
+      const body = JSON.parse(c.statement_json as string) as { chain_root?: string };
+      const v2 = (c.batch_end_seq as number) > half;
+      expect(schemas[i]).toBe(v2 ? 'chio.checkpoint_statement.v2' : 'chio.checkpoint_statement.v1');
+      expect(body.chain_root !== undefined).toBe(v2);
+    });
+    expect(schemas.filter((x) => x.endsWith('.v1')).length).toBeGreaterThan(0);
+    expect(schemas.filter((x) => x.endsWith('.v2')).length).toBeGreaterThan(0);
+    const v2 = report.checkpoints.filter((c) => c.schema === 'chio.checkpoint_statement.v2');
+    expect(v2.map((c) => c.checks.chain)).toEqual(v2.map(() => 'pass'));
+  });
+
+  it("a Claude Code agent's calls through chio-bridge: the transcript beside the store verifies alone and merges into the store's receipts", async () => {
+    const file = path.join(path.dirname(run.storePath), 'claude-code-session.jsonl');
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(['system', ...Array(run.counts.bridgedCalls).fill(['assistant', 'user']).flat(), 'result']);
+    expect(run.counts.bridgedCalls).toBe(6);
+    const trust = TrustStore.create([{ key: demoKernelKeyHex() }]);
+    if (!trust.ok) throw new Error(trust.error);
+    const alone = await verifyPaths([file], trust.store);
+    expect(alone.ok).toBe(true);
+    expect(alone.receipts.map((r) => [r.verdict, r.checks.content_hash, r.checks.delivery])).toEqual(Array(6).fill(['verified', 'pass', 'pass']));
+    expect(alone.receipts.every((r) => r.envelope?.state === 'completed' && r.envelope.claimed)).toBe(true);
+    // With the store: the same receipts, once each, now also included in their checkpoints.
+    const both = await verifyPaths([run.storePath, file], trust.store);
+    expect(both.ok).toBe(true);
+    expect(both.summary.receipts).toBe(report.summary.receipts);
+    const bridged = both.receipts.filter((r) => r.checks.delivery !== undefined);
+    expect(bridged.map((r) => [r.checks.content_hash, r.checks.delivery, r.checks.inclusion])).toEqual(Array(6).fill(['pass', 'pass', 'pass']));
+  });
+
   it('the store is in rollback-journal mode with no -wal, -shm or -journal file beside it', () => {
     const header = readFileSync(run.storePath).subarray(18, 20);
     expect([...header]).toEqual([1, 1]);
-    expect(readdirSync(path.dirname(run.storePath))).toEqual(['receipts.sqlite3']);
+    expect(readdirSync(path.dirname(run.storePath)).sort()).toEqual(['claude-code-session.jsonl', 'receipts.sqlite3']);
   });
 });
 

@@ -5,10 +5,12 @@
 // Receipts are produced, signed and written one at a time in time order (tool and child
 // receipts interleaved, as a live kernel logs them); memory holds only the open checkpoint
 // batch, the budgets and the few open sessions, so the count can go to millions.
-import { mkdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CHECKPOINT_V2_FRACTION, Checkpointer } from './checkpoints';
+import { type BridgedCall, TRANSCRIPT_FILE, claudeCodeTranscript } from './transcript';
 import { DemoModel, type ToolEvent } from './model';
 import { signChildReceipt, signToolReceipt } from './receipts';
 import { DEMO_SEED_DEFAULT, demoKernelKey } from './sign';
@@ -36,6 +38,8 @@ export interface DemoCounts {
   checkpoints: number;
   /** Of them, `chio.checkpoint_statement.v2` (after the midway kernel upgrade). */
   checkpointsV2: number;
+  /** Tool calls a Claude Code agent made through chio-bridge, in `claude-code-session.jsonl` beside the store. */
+  bridgedCalls: number;
   /** Tool receipts after the last checkpoint. */
   uncheckpointedTail: number;
   /** capability_lineage rows (initial capabilities plus renewals). */
@@ -78,7 +82,7 @@ export interface GenerateResult {
 
 function emptyCounts(): DemoCounts {
   return {
-    toolReceipts: 0, childReceipts: 0, checkpoints: 0, checkpointsV2: 0, uncheckpointedTail: 0, capabilities: 0, sessions: 0, sessionToolReceipts: 0,
+    toolReceipts: 0, childReceipts: 0, checkpoints: 0, checkpointsV2: 0, bridgedCalls: 0, uncheckpointedTail: 0, capabilities: 0, sessions: 0, sessionToolReceipts: 0,
     decisions: { allow: 0, deny: 0, cancelled: 0, incomplete: 0, none: 0 },
     generations: { A: 0, B: 0 },
     receiptKinds: { mediated_decision: 0, trace_observation: 0, advisory_evaluation: 0 },
@@ -119,6 +123,15 @@ function tallyMoney(c: DemoCounts, f: Record<string, unknown>): void {
 }
 
 /** Writes the demo store for `count` tool receipts; the same seed and count give the same store contents. */
+/** How many of the Gen B calls a Claude Code agent made through chio-bridge (claude-code-session.jsonl). */
+const BRIDGED_CALLS = 6;
+
+/** The demo Claude Code session's id: a UUID derived from the seed (deterministic, as everything here). */
+function demoSessionId(seed: string): string {
+  const h = createHash('sha256').update(`claude-code-session:${seed}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
 export async function generateDemoStore(options: GenerateOptions): Promise<GenerateResult> {
   const { count } = options;
   if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`count must be a positive integer, got ${count}`);
@@ -141,11 +154,19 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
       store.addChild(signChildReceipt(e, kernel));
       counts.childReceipts++;
     };
+    const bridged: BridgedCall[] = [];
+    const sessionId = demoSessionId(seed);
     for (let seq = 1; seq <= count; seq++) {
       const ev = model.next(seq);
       // Children that ended before this tool receipt go first: the log stays in time order.
       for (const child of model.sessions.takeBefore(ev.timestamp)) writeChild(child);
+      // The first allowed Gen B calls outside sessions and payments are a Claude Code agent's, through chio-bridge.
+      const viaBridge = bridged.length < BRIDGED_CALLS && ev.generation === 'B' && ev.kind === 'mediated_decision' && ev.decision?.verdict === 'allow' && ev.output !== null && !ev.session && !ev.financial;
+      if (viaBridge) ev.bridge = { requestId: `${sessionId}:${createHash('sha256').update(ev.nonce).digest('hex')}` };
       const signed = signToolReceipt(ev, kernel);
+      if (viaBridge && signed.result !== undefined) {
+        bridged.push({ rawJson: signed.row.rawJson, receiptId: signed.row.receiptId, contentHash: signed.row.contentHash, requestId: ev.bridge!.requestId, toolName: ev.tool.tool, parameters: ev.parameters, result: signed.result, timestamp: ev.timestamp });
+      }
       store.addTool(signed.row);
       tally(counts, ev, groups);
       const checkpoint = checkpointer.add(seq, signed.leaf, ev.timestamp);
@@ -154,6 +175,8 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
       if (seq % 10_000 === 0) await new Promise((resolve) => setImmediate(resolve));
     }
     for (const child of model.sessions.drain()) writeChild(child);
+    if (bridged.length > 0) writeFileSync(path.join(options.out, TRANSCRIPT_FILE), claudeCodeTranscript(bridged, sessionId));
+    counts.bridgedCalls = bridged.length;
     counts.checkpoints = checkpointer.count;
     counts.checkpointsV2 = checkpointer.v2;
     counts.uncheckpointedTail = checkpointer.tail;
@@ -211,6 +234,7 @@ async function main(argv: string[]): Promise<number> {
       `tool receipts ${c.toolReceipts} (Gen A ${c.generations.A}, Gen B ${c.generations.B}: ${c.receiptKinds.trace_observation} trace, ${c.receiptKinds.advisory_evaluation} advisory)`,
       `decisions allow ${c.decisions.allow}, deny ${c.decisions.deny}, cancelled ${c.decisions.cancelled}, incomplete ${c.decisions.incomplete}, none ${c.decisions.none}`,
       `child receipts ${c.childReceipts} in ${c.sessions} sessions (${c.sessionToolReceipts} tool receipts linked)`,
+      `Claude Code session: ${c.bridgedCalls} tool calls through chio-bridge in ${path.join(out, TRANSCRIPT_FILE)}`,
       `checkpoints ${c.checkpoints} (${c.checkpoints - c.checkpointsV2} v1, then ${c.checkpointsV2} v2 after the upgrade), uncheckpointed tail ${c.uncheckpointedTail}`,
       `financial receipts ${c.financialReceipts} in ${c.budgetGroups} budgets (${c.budgetDenials} budget denials, ${c.oracleReceipts} with oracle evidence)`,
       `capabilities ${c.capabilities}, tenant receipts ${c.tenantReceipts}`,

@@ -33,6 +33,11 @@ export interface ToolEvent {
   session?: { chain: CallChain; purpose: string };
   policyHash: string;
   redactionMode: 'none' | 'summary' | 'redacted';
+  /**
+   * Set for the calls an agent host made through chio-bridge (Claude Code, format §16.10): the
+   * MCP request id. The receipt then binds the whole CallToolResult and carries the request context.
+   */
+  bridge?: { requestId: string };
 }
 
 /** One call as it is being decided. */

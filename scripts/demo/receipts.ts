@@ -18,6 +18,16 @@ import type { DemoKey } from './sign';
 export interface SignedTool {
   row: ToolReceiptInput;
   leaf: Uint8Array;
+  /** For a bridged call: the whole value the tool server returned (an MCP CallToolResult), as bound by `content_hash`. */
+  result?: JsonValue;
+}
+
+/**
+ * What an MCP tool server returns for a call (format §16.10.2): the output as a text part and as
+ * `structuredContent`. The kernel binds `content_hash` to this whole value, not to the output alone.
+ */
+export function callToolResult(output: unknown): JsonValue {
+  return value({ content: [{ type: 'text', text: JSON.stringify(output) }], isError: false, structuredContent: output });
 }
 
 const TOOL_ORIGIN = { mediated_decision: 'caller_executed', trace_observation: 'host_executed_provider_reported', advisory_evaluation: 'host_executed_unmediated' } as const;
@@ -30,7 +40,8 @@ export function signToolReceipt(ev: ToolEvent, kernel: DemoKey): SignedTool {
   const agent = ev.cap.agent;
   const parameters = value(ev.parameters);
   const parameterHash = jcsSha256Hex(parameters);
-  const contentHash = ev.output ? jcsSha256Hex(value(ev.output)) : NULL_CONTENT_HASH;
+  const result = ev.bridge && ev.output ? callToolResult(ev.output) : undefined;
+  const contentHash = result ? jcsSha256Hex(result) : ev.output ? jcsSha256Hex(value(ev.output)) : NULL_CONTENT_HASH;
   const d = ev.decision;
   const decision = d && struct([['verdict', d.verdict], ['reason', d.reason], ['guard', d.guard]]);
   const evidence = ev.evidence.length > 0 ? ev.evidence.map((e) => struct([['guard_name', e.guard_name], ['verdict', e.verdict], ['details', e.details]])) : undefined;
@@ -39,6 +50,15 @@ export function signToolReceipt(ev: ToolEvent, kernel: DemoKey): SignedTool {
     chio_receipt_signing_nonce: ev.generation === 'B' ? ev.nonce : undefined,
     financial: ev.financial,
     governed_transaction: ev.session && governed(ev, parameterHash),
+    // A call through chio-bridge: the kernel's admission record and the request it answered (§16.10.2).
+    admission_operation: ev.bridge && {
+      schema: 'chio.admission-receipt.v1',
+      request_id: ev.bridge.requestId,
+      projected_state: 'completed',
+      projected_dispatch_state: 'terminal',
+      tool_outcome_id: `outcome-${ev.nonce.slice('rcpt-'.length)}`,
+    },
+    receipt_context: ev.bridge && { request_id: ev.bridge.requestId },
   });
   const head: [string, JsonValue | undefined][] = [
     ['timestamp', int(ev.timestamp)],
@@ -96,7 +116,7 @@ export function signToolReceipt(ev: ToolEvent, kernel: DemoKey): SignedTool {
     ...(ev.grantIndex !== undefined ? { grantIndex: ev.grantIndex } : {}),
     ...(agent.org.tenantId ? { tenantId: agent.org.tenantId } : {}),
   };
-  return { row, leaf: leafHash(canonicalBytes(full)) };
+  return { row, leaf: leafHash(canonicalBytes(full)), ...(result !== undefined ? { result } : {}) };
 }
 
 /** metadata.governed_transaction of a session's tool call: the governed intent and its place in the request tree. */
