@@ -78,6 +78,11 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
     return null;
   }
   if (!isJsonObject(v)) return shapeError(`expected a JSON object, found ${jsonTypeName(v)}`, path);
+  // A lineage file holds lineage rows only: its keys never make a row read as a receipt or a store row.
+  if (role === 'lineage') {
+    out.push({ kind: 'lineage', value: v, path });
+    return null;
+  }
 
   if (role === 'auto') {
     // A chat transcript as one document, `{"messages": [...]}`: its messages, in order.

@@ -1,15 +1,16 @@
 // The whole-log half of verification (contract §5–§9): takes what
 // RecordVerifier produced, from one thread or many workers in any order, and
 // evaluates what needs the whole log — checkpoint structure, continuity and
-// equivocation, inclusion, transparency records, manifest counts, budget
-// reconciliation, verdicts — then builds the report. The report is ordered by
+// equivocation, inclusion, transparency records, manifest counts, capability
+// lineage links, budget reconciliation, verdicts — then builds the report. The report is ordered by
 // each item's `order`, so it does not depend on which worker finished first.
 import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
-import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import type { CheckpointEntry, LineageEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
 import { InclusionIndex } from './inclusion';
+import { linkLineage } from './lineage-link';
 import { ParseErrorCap } from './parse-error-cap';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
@@ -21,6 +22,7 @@ export class LogAssembler {
   private readonly checkpoints: CheckpointEntry[] = [];
   private readonly inclusion = new InclusionIndex();
   private readonly transparency: TransparencyEntry[] = [];
+  private readonly lineage: LineageEntry[] = [];
   private readonly problems: Problem[] = [];
   /** Parse errors, at most a hundred per file plus a summary (a garbage file must not hold millions). */
   private readonly parseErrors = new ParseErrorCap();
@@ -51,6 +53,10 @@ export class LogAssembler {
     }
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
+    for (const l of out.lineage) {
+      this.compactor.lineage(l);
+      this.lineage.push(l);
+    }
     for (const d of out.dialect) this.dialect.push(d);
     this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);
@@ -111,6 +117,7 @@ export class LogAssembler {
     // Workers deliver in any order; every decision below reads entries in log order.
     this.receipts.sort((a, b) => a.order - b.order);
     this.checkpoints.sort((a, b) => a.order - b.order);
+    this.lineage.sort((a, b) => a.order - b.order);
     for (const list of this.recordProblems) {
       this.keepUncapped(list);
       this.problems.push(...list);
@@ -122,6 +129,7 @@ export class LogAssembler {
     this.problems.push(...this.inclusion.finish(this.receipts, verified));
     this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
     this.problems.push(...this.audit.problems);
+    this.problems.push(...linkLineage(this.lineage, this.receipts, new Set(this.packageSpaces.values())));
     this.checkUnprovenCounts();
     const finance = reconcileBudgets(this.financeInputs());
     // Receipts by id, built only when a break needs locating (at a million receipts the map alone is tens of MB).
@@ -136,7 +144,7 @@ export class LogAssembler {
       this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(find(m.receipt_id))));
     }
     const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
-    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
+    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
   }
 
   /** The manifest count of unproven tool receipts, against the proofs actually in the package. */
