@@ -158,6 +158,7 @@ function collectBundle(bundle: JsonObject, path: string, out: LogItem[]): Intake
     ['childReceipts', 'child'],
     ['checkpoints', 'checkpoint'],
     ['inclusionProofs', 'proof'],
+    ['capabilityLineage', 'lineage'],
   ];
   for (const [key, role] of lists) {
     const list = bundle.get(key);

@@ -315,6 +315,18 @@ describe('linking receipts to lineage (warnings, beyond upstream)', () => {
   });
 });
 
+describe('an evidence-export bundle carries lineage too', () => {
+  it('bundle.capabilityLineage rows are judged like a package file, each named in its message', async () => {
+    const rehashed = readFileSync(testdataPath(`${REAL}/rehashed-changed-signed-token/capability-lineage.ndjson`), 'utf8').trim();
+    const bundle = `{"bundle":{"toolReceipts":[],"capabilityLineage":[${realRowText},${rehashed.replace('cap-01a08c9d-54ba-7cf2-83d1-6fbd326a9b21', 'cap-other')}]}}`;
+    const v = new LogVerifier();
+    await v.addRecord(bundle, { file: 'export.json', line: 1, role: 'auto', space: 'bundle' });
+    const r = await v.finish();
+    expect(r.lineage!.map((l) => [l.capability_id, l.verdict])).toEqual([['cap-01a08c9d-54ba-7cf2-83d1-6fbd326a9b21', 'verified'], ['cap-other', 'failed']]);
+    expect(r.problems.every((p) => p.file === 'export.json' && p.line === 1 && p.message.startsWith('capability cap-other: '))).toBe(true);
+  });
+});
+
 describe('scale', () => {
   it('100,000 rows stay fast and bounded: one result each, in file order', async () => {
     const signed = JSON.stringify(lineageRowOf(token()));
