@@ -95,19 +95,33 @@ export function decodeCapabilityToken(v: JsonValue): TokenDecode {
   if (fatal.length > 0 || !isJsonObject(scope)) return { ok: false, issues: fatal };
 
   const issues: string[] = [];
-  const schemaValue = v.get('schema');
-  let schema = CAPABILITY_SCHEMA;
-  if (schemaValue !== undefined) {
-    if (typeof schemaValue !== 'string') issues.push(`schema: expected a string, found ${jsonTypeName(schemaValue)}`);
-    else if (schemaValue !== CAPABILITY_SCHEMA) issues.push(`schema is ${JSON.stringify(schemaValue)}, not ${CAPABILITY_SCHEMA}`);
-    if (typeof schemaValue === 'string') schema = schemaValue;
-  }
+  const schema = readSchema(v.get('schema'), issues);
   const issuer = keyField('issuer', issuerText, issues);
   const subject = keyField('subject', subjectText, issues);
   const unknown = [...v.keys()].filter((k) => !KNOWN.has(k));
   if (unknown.length > 0) issues.push(`carries ${unknown.map((k) => JSON.stringify(k)).join(', ')}, outside the ${CAPABILITY_SCHEMA} fields (not covered by its signature)`);
   checkOptionals(v, signature, issues);
+  const { signingBody, plainBody } = signingBodies(v, schema, issuer, subject);
+  return { ok: true, token: { schema, id, issuer, subject, scope, issuedAt, expiresAt, chain, signature, signingBody, plainBody }, issues };
+}
 
+/** `schema` as written (absent: chio.capability.v1), and an issue when it is not that. */
+function readSchema(v: JsonValue | undefined, issues: string[]): string {
+  if (v === undefined) return CAPABILITY_SCHEMA;
+  if (typeof v !== 'string') {
+    issues.push(`schema: expected a string, found ${jsonTypeName(v)}`);
+    return CAPABILITY_SCHEMA;
+  }
+  if (v !== CAPABILITY_SCHEMA) issues.push(`schema is ${JSON.stringify(v)}, not ${CAPABILITY_SCHEMA}`);
+  return v;
+}
+
+/**
+ * What the issuer signed, as Rust re-serializes the token: every field but `signature` and
+ * `algorithm`, `schema` always, keys in `to_hex()` form, `null` optionals and empty lists left out.
+ * A plain token (nothing beyond the v1 body) may instead have been signed without `schema`.
+ */
+function signingBodies(v: JsonObject, schema: string, issuer: string, subject: string): { signingBody: JsonObject; plainBody: JsonObject | null } {
   const signingBody: JsonObject = new Map([['schema', schema]]);
   for (const [k, x] of v) {
     if (k === 'signature' || k === 'algorithm' || k === 'schema' || !KNOWN.has(k)) continue;
@@ -116,8 +130,7 @@ export function decodeCapabilityToken(v: JsonValue): TokenDecode {
     signingBody.set(k, k === 'issuer' ? issuer : k === 'subject' ? subject : x);
   }
   const plain = schema === CAPABILITY_SCHEMA && NOT_PLAIN.every((k) => !signingBody.has(k));
-  const plainBody = plain ? new Map([...signingBody].filter(([k]) => k !== 'schema')) : null;
-  return { ok: true, token: { schema, id, issuer, subject, scope, issuedAt, expiresAt, chain, signature, signingBody, plainBody }, issues };
+  return { signingBody, plainBody: plain ? new Map([...signingBody].filter(([k]) => k !== 'schema')) : null };
 }
 
 /** `delegation_chain`: absent or a list of links, each naming its `capability_id`. */
@@ -138,8 +151,8 @@ function readChain(v: JsonValue | undefined, fatal: string[]): string[] {
 
 /** The schema rules for the optional fields: types, no caveats, an `algorithm` that agrees with the signature. */
 function checkOptionals(v: JsonObject, signature: string, issues: string[]): void {
-  for (const k of ['schema', 'delegation_chain', 'caveats']) if (v.get(k) === null) issues.push(`${k} is null (Chio omits it when absent)`);
   const caveats = v.get('caveats');
+  if (caveats === null) issues.push('caveats is null (Chio omits it when empty)');
   if (caveats !== undefined && caveats !== null) {
     if (!Array.isArray(caveats)) issues.push(`caveats: expected an array, found ${jsonTypeName(caveats)}`);
     else if (caveats.length > 0) issues.push(`carries ${caveats.length} caveat(s); ${CAPABILITY_SCHEMA} rejects non-empty caveats`);
