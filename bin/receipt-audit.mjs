@@ -44,6 +44,11 @@ if (!heapGiven && !process.env.RECEIPT_AUDIT_REEXEC && wantMb > haveMb * 1.25 &&
 
 // For the tests: says which heap the command ended up with.
 if (process.env.RECEIPT_AUDIT_SHOW_HEAP) process.stderr.write(`heap limit ${Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20)} MB\n`);
+// A reader that stops early (`| head`) is not an error of ours: stop quietly, as Unix tools do.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw e;
+});
 register();
 const { main } = await import('./cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

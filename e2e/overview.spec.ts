@@ -37,7 +37,7 @@ test('a failed checkpoint is a red segment of its own; its problem focuses it, t
   const failed = lane.locator('[data-testid="timeline-run"][data-verdict="failed"]');
   await expect(failed).toHaveCount(1);
   await expect(failed).toHaveAttribute('id', 'checkpoint-checkpoints.ndjson-2');
-  await expect(failed).toHaveAttribute('aria-label', /^Checkpoint 2, seq 101–200: failed: signature fail \(checkpoint 2: the signature is rejected/);
+  await expect(failed).toHaveAttribute('aria-label', /^Checkpoint 2 \(v1\), seq 101–200: failed: signature fail \(checkpoint 2: the signature is rejected/);
   await expect(lane.getByTestId('timeline-tail')).toHaveAttribute('data-count', '80');
   const row = page.getByTestId('failed-checkpoints').locator('tbody tr');
   await expect(row).toHaveCount(1);
@@ -48,7 +48,7 @@ test('a failed checkpoint is a red segment of its own; its problem focuses it, t
   await group.locator('[data-target="checkpoint"]').click();
   await expect(page).toHaveURL(/#checkpoint-checkpoints\.ndjson-2$/);
   await expect(failed).toBeFocused();
-  await expect(page.getByTestId('timeline-selection')).toContainText('Checkpoint 2, seq 101–200: failed');
+  await expect(page.getByTestId('timeline-selection')).toContainText('Checkpoint 2 (v1), seq 101–200: failed');
   await page.screenshot({ path: join(testInfo.project.outputDir, 'overview-failed-checkpoint.png'), fullPage: true });
   await page.keyboard.press('ArrowRight');
   await expect(lane.getByTestId('timeline-tail')).toBeFocused();

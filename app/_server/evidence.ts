@@ -5,17 +5,19 @@
 // re-serialized, so u64 amounts survive. The server is not trusted: the page
 // re-verifies everything this produces.
 import type { Statement } from 'better-sqlite3';
-import { checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';
+import { chainLeafHash, checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';
+import { buildConsistencyRecordV2 } from '../../lib/chio/consistency-proof';
 import { receiptLeafHash } from '../../lib/chio/leaf';
 import { canonicalize } from '../../lib/json/canonicalize';
 import { parseJson } from '../../lib/json/parse';
 import { compactJson } from '../../lib/json/pretty';
 import { isJsonObject } from '../../lib/json/value';
-import type { EvidenceQuery } from '../../lib/query/evidence-query';
+import { type EvidenceQuery, exportChildScope } from '../../lib/query/evidence-query';
 import { type ClaimLogRow, type CheckpointRow, type ReceiptRow } from '../../lib/sources/sqlite-store';
 import { checkpointRecordText, coverageOrder, inclusionProofText } from '../../lib/sources/store';
 import type { CheckpointEntry } from '../../lib/verify/entries';
-import { expectedConsistency, expectedPublication, expectedWitness } from '../../lib/verify/transparency';
+import type { ChildReceiptScope } from '../../lib/verify/package-query';
+import { expectedPublication, expectedWitness } from '../../lib/verify/transparency';
 import type { StoreDb } from './db';
 
 /** One exported lineage row, in CapabilitySnapshot's field order. */
@@ -31,7 +33,7 @@ function lineageLine(row: Record<string, unknown>): string {
   return `${line}}`;
 }
 
-export type ChildScope = 'full_query_window' | 'time_window_context_only' | 'omitted_no_join_path';
+export type ChildScope = ChildReceiptScope;
 
 /** WHERE clause and parameters selecting the query's tool receipts. */
 function toolFilter(q: EvidenceQuery, withLineage: boolean): { where: string; params: (string | number)[] } {
@@ -75,6 +77,8 @@ export class StoreEvidence {
   private readonly checkpointRows: CheckpointRow[];
   private readonly filter: { where: string; params: (string | number)[] };
   private readonly entries = new Map<number, CheckpointEntry>();
+  private chainLeafCache: Uint8Array[] | undefined;
+  private rowsBySeq: Map<number, CheckpointRow> | undefined;
   readonly plan: ExportPlan;
 
   constructor(
@@ -87,11 +91,11 @@ export class StoreEvidence {
     this.checkpointRows = this.tables.has('kernel_checkpoints')
       ? (db.prepare('SELECT checkpoint_seq AS checkpointSeq, batch_start_seq AS batchStartSeq, batch_end_seq AS batchEndSeq, tree_size AS treeSize, merkle_root AS merkleRoot, issued_at AS issuedAt, statement_json AS statementJson, signature, kernel_key AS kernelKey FROM kernel_checkpoints ORDER BY checkpoint_seq').all() as CheckpointRow[])
       : [];
-    const scoped = query.capabilityId !== undefined || query.agentSubject !== undefined || query.tenant !== undefined;
     const order = this.coverage();
     this.plan = {
       query,
-      childScope: scoped ? 'omitted_no_join_path' : 'full_query_window',
+      // Time-window context when a capability or agent filter has a window; none for other filters.
+      childScope: exportChildScope(query),
       proofsPossible: order !== 'claim-log-interleaved',
       ...(order === 'claim-log-interleaved'
         ? { note: 'The store checkpoints its claim log, which interleaves child receipts; this export format numbers receipts by tool seq, so it carries no checkpoints or proofs.' }
@@ -194,10 +198,27 @@ export class StoreEvidence {
       const prev = prevRow ? this.entry(prevRow) : undefined;
       if (prev) {
         out.witnesses.push(canonicalize(expectedWitness(prev, entry)));
-        out.consistency.push(canonicalize(expectedConsistency(prev, entry)));
+        // As the newest kernel derives them (chio-format.md §16.4): a v2 record for an adjacent pair
+        // that both carry chain_root, and none for v1 or mixed pairs (a v1 record is not a proof,
+        // and upstream's set comparison refuses a package that lists one).
+        const record = prev.cp.chainRoot && entry.cp.chainRoot ? buildConsistencyRecordV2(prev, entry, this.chainLeaves(row.checkpointSeq)) : null;
+        if (record) out.consistency.push(canonicalize(record));
       }
     }
     return out;
+  }
+
+  /** The chain leaf hashes of checkpoints 1…`upTo` (§16.3), or fewer when the store's run breaks off. */
+  private chainLeaves(upTo: number): Uint8Array[] {
+    const leaves = (this.chainLeafCache ??= []);
+    for (let seq = leaves.length + 1; seq <= upTo; seq++) {
+      const row = (this.rowsBySeq ??= new Map(this.checkpointRows.map((r) => [r.checkpointSeq, r]))).get(seq);
+      const e = row ? this.entry(row) : undefined;
+      const leaf = e ? chainLeafHash(e.cp) : null;
+      if (!leaf) break;
+      leaves.push(leaf);
+    }
+    return leaves;
   }
 
   private entry(row: CheckpointRow): CheckpointEntry | undefined {

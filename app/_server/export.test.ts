@@ -79,6 +79,21 @@ describe('evidence export from a Chio store', () => {
     expect(report.summary.verified).toBe(counts.toolReceipts);
   });
 
+  it('a capability-scoped export with a window carries the window\'s children as context, and states its read boundary', async () => {
+    const file = await corpusStore();
+    const db = openStore(file);
+    const out = path.join(path.dirname(file), 'windowed');
+    const counts = writeEvidencePackage(db, file, out, { capabilityId: 'cap-billing-1', until: 1767231000 }, 1767999999);
+    const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+    expect(manifest.childReceiptScope).toBe('time_window_context_only');
+    expect(manifest.query).toEqual({ capabilityId: 'cap-billing-1', until: 1767231000, readBoundary: { kind: 'admin_all' } });
+    expect(JSON.parse(readFileSync(path.join(out, 'query.json'), 'utf8'))).toEqual(manifest.query);
+    expect(counts.childReceipts).toBeGreaterThan(0);
+    const report = await verifyPaths([out], trust());
+    expect(report.packages[0]!.checks).toEqual({ manifest: 'pass', read_boundary: 'pass', scope: 'pass', transparency: 'pass' });
+    expect(report.problems).toEqual([]);
+  });
+
   it('the POST bundle is one JSON document that the verifier reads whole', async () => {
     const file = await corpusStore();
     const db = openStore(file);

@@ -5,12 +5,12 @@
 import { type Hash, createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { EvidenceQuery } from '../../lib/query/evidence-query';
+import { type EvidenceQuery, exportedQuery } from '../../lib/query/evidence-query';
 import type { CheckpointRow } from '../../lib/sources/sqlite-store';
 import { checkpointRecordText } from '../../lib/sources/store';
-import { logIdFor } from '../../lib/verify/transparency';
+import { logIdFor } from '../../lib/chio/consistency-proof';
 import type { StoreDb } from './db';
-import { StoreEvidence } from './evidence';
+import { type ChildScope, StoreEvidence } from './evidence';
 
 export interface ExportCounts {
   toolReceipts: number;
@@ -72,7 +72,13 @@ class LineFile {
   }
 }
 
-const README = (c: ExportCounts, scope: string, note?: string) => `Chio evidence export
+const CHILD_SCOPE_TEXT: Record<ChildScope, string> = {
+  full_query_window: 'the full query window.',
+  time_window_context_only: "included only as time-window context; the query's capability and agent filters do not apply to them.",
+  omitted_no_join_path: 'omitted, because the export was capability/agent/tenant scoped without a truthful child-receipt join path.',
+};
+
+const README = (c: ExportCounts, scope: ChildScope, note?: string) => `Chio evidence export
 
 This directory is an evidence package assembled by Receipt Audit from a Chio SQLite
 receipt store, in the layout \`chio evidence export\` writes. It contains signed receipts,
@@ -85,7 +91,7 @@ Checkpoints: ${c.checkpoints}
 Inclusion proofs: ${c.inclusionProofs}
 Uncheckpointed receipts: ${c.uncheckpointedReceipts}
 
-Child receipts: ${scope === 'omitted_no_join_path' ? 'omitted, because the export was capability/agent/tenant scoped without a truthful child-receipt join path.' : 'the full query window.'}
+Child receipts: ${CHILD_SCOPE_TEXT[scope]}
 ${note ? `\n${note}\n` : ''}`;
 
 /**
@@ -154,7 +160,8 @@ export function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: string
     f.line(text.replace(/\n$/, ''));
     f.close();
   };
-  write('query.json', JSON.stringify(query, null, 2));
+  const stated = exportedQuery(query);
+  write('query.json', JSON.stringify(stated, null, 2));
   write('retention.json', JSON.stringify({ liveDbSizeBytes: statSync(dbFile).size }, null, 2));
   write('README.txt', README(counts, ev.plan.childScope, ev.plan.note));
 
@@ -167,7 +174,7 @@ export function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: string
   const manifest = {
     schema: 'chio.evidence_export_manifest.v1',
     exportedAt,
-    query,
+    query: stated,
     counts,
     proofCoverage: { checkpointedReceipts: counts.inclusionProofs, uncheckpointedReceipts: counts.uncheckpointedReceipts },
     childReceiptScope: ev.plan.childScope,
@@ -211,7 +218,7 @@ export function* exportBundleChunks(db: StoreDb, dbFile: string, query: Evidence
     }
     if (buf.length) yield buf.join('');
   };
-  yield `{"bundle":{"query":${JSON.stringify(query)},"toolReceipts":[`;
+  yield `{"bundle":{"query":${JSON.stringify(exportedQuery(query))},"toolReceipts":[`;
   yield* list(ev.toolReceipts(), (r) => `{"seq":${r.seq},"receipt":${r.rawJson}}`);
   yield `],"childReceipts":[`;
   yield* list(ev.childReceipts(), (c) => `{"seq":${c.seq},"receipt":${c.rawJson}}`);

@@ -46,8 +46,9 @@ function refused(args: string[]): Promise<{ code: number; stdout: string; stderr
 const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest('hex');
 
 /** A package folder with `files` (name → path of the content on disk) and a correct manifest. */
+/** A manifest of today's format (its query states a read boundary, so the only problems are the ones under test). */
 function packageWith(dir: string, files: Record<string, { sha256: string; bytes: number }>): void {
-  const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: {}, files: Object.entries(files).map(([p, f]) => ({ path: p, ...f })) };
+  const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: { readBoundary: { kind: 'admin_all' } }, files: Object.entries(files).map(([p, f]) => ({ path: p, ...f })) };
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
 }
 

@@ -1,24 +1,12 @@
 // The command line as a user runs it: a real process, real files. Every corpus
 // case (an independent producer's logs) must agree with its expected.json.
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { testdataPath } from '../../lib/testutil/testdata';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');
-
-function run(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 64 << 20, env }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { runCli as run } from '../../lib/testutil/cli-process';
 
 interface Expected {
   trust_keys: string[];
@@ -75,7 +63,7 @@ const CORPUS = testdataPath('corpus');
 const cases = readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
 describe('receipt-audit verify on every corpus case agrees with expected.json', () => {
-  it('has the five cases', () => expect(cases).toEqual(['bad-checkpoint-signature', 'duplicate-key', 'good', 'tampered-field', 'tampered-signature']));
+  it('has the seven cases', () => expect(cases).toEqual(['bad-chain-root-v2', 'bad-checkpoint-signature', 'duplicate-key', 'good', 'good-v2', 'tampered-field', 'tampered-signature']));
 
   it.each(cases)('%s', async (name) => {
     const dir = path.join(CORPUS, name);
@@ -120,6 +108,9 @@ describe('receipt-audit: exit status and messages', () => {
     expect(res.stdout).toMatch(/signature_invalid\s+receipts\.ndjson:7 /);
     expect(res.stdout).toMatch(/Budgets: 2 \(capability, grant\)/);
     expect(res.stdout).toMatch(/cap-billing-1\s+0\s+USD/);
+    // Every package check, in contract order, with its detail.
+    expect(res.stdout).toMatch(/Package .*tampered-signature:\n\s+manifest\s+pass\s+\(12 listed files match; counts match; query\.json = manifest query; no proofCoverage stated; no receiptSemantics stated \(not compared\)\)\n\s+read_boundary\s+skipped\s+\(query\.readBoundary is absent\)\n\s+scope\s+pass\s+\(250 tool and 30 child receipts within the query \(no filters\)/);
+    expect(res.stdout).toMatch(/warning read_boundary_missing\s+query\.json /);
   });
 
   it('a missing path exits 2 with one line', async () => {

@@ -1,24 +1,13 @@
 // The command line with other runtimes' receipts: a real process, the fixtures
 // as files, `--hmac-key`, `--diff` and `--diff-max-chars`, and their usage errors.
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readTestdataJson, testdataPath } from '../../lib/testutil/testdata';
+import { runCli as run } from '../../lib/testutil/cli-process';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');
 const KEY = '2a'.repeat(32);
-
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: ROOT, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 interface Report {
   ok: boolean;

@@ -1,9 +1,12 @@
 // The human-readable report: verdict counts, per-check totals (never one green
-// tick), problems with file:line, and the budget table.
+// tick), what envelopes claimed (as claims), problems with file:line, and the
+// budget table.
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
-import type { VerificationReport } from '../../lib/verify/report';
+import { claimsText, envelopeLabel, isContradicted } from '../../lib/verify/envelope-claims';
+import { PACKAGE_CHECK_ORDER, type VerificationReport } from '../../lib/verify/report';
 
 const MAX_PROBLEMS = 50;
+const MAX_CONTRADICTED = 20;
 
 function pad(s: string, n: number): string {
   return s.length >= n ? s : s + ' '.repeat(n - s.length);
@@ -51,6 +54,40 @@ function lineageLines(report: VerificationReport): string[] {
   return lines;
 }
 
+/**
+ * Receipts that arrived in envelopes, by wrapper and claims: what the wrapper says is its claim,
+ * never a verdict (contract part 2 §1 principle 6). A success claim on a failed receipt is named.
+ */
+function envelopeLines(report: VerificationReport): string[] {
+  const enveloped = report.receipts.filter((r) => r.envelope);
+  if (enveloped.length === 0) return [];
+  const groups = new Map<string, number>();
+  for (const r of enveloped) {
+    const claims = claimsText(r.envelope!);
+    const key = `${envelopeLabel(r.envelope!)}${claims ? `: ${claims}` : ''}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  const lines = [`Envelopes: ${enveloped.length} receipt(s) arrived in a wrapper; its words are claimed by the wrapper, not verified (the verdicts above are)`];
+  for (const [key, n] of groups) lines.push(`  ${n} in ${key}`);
+  const contradicted = enveloped.filter(isContradicted);
+  for (const r of contradicted.slice(0, MAX_CONTRADICTED)) {
+    lines.push(`  contradicted by the verdict: ${r.id} (${r.file}:${r.line}) is failed, though its wrapper claimed ${claimsText(r.envelope!)}`);
+  }
+  if (contradicted.length > MAX_CONTRADICTED) lines.push(`  … and ${contradicted.length - MAX_CONTRADICTED} more contradicted claims (use --json for all)`);
+  return lines;
+}
+
+/** A package's checks, one line each, in contract order, each with its detail. */
+function packageLines(p: VerificationReport['packages'][number]): string[] {
+  const rows = PACKAGE_CHECK_ORDER.flatMap((name) => {
+    const status = p.checks[name];
+    if (status === undefined) return [];
+    const detail = p.details?.[name];
+    return [[name, status, detail ? `(${detail})` : '']];
+  });
+  return [`Package ${p.path}:`, ...table(rows)];
+}
+
 export function formatSummary(report: VerificationReport, paths: string[]): string {
   const lines: string[] = [];
   const s = report.summary;
@@ -68,13 +105,12 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
       lines.push(...checkTable(f.totals).map((l) => `  ${l}`));
     }
   }
+  lines.push(...envelopeLines(report));
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   lines.push(`Checkpoints: ${s.checkpoints} (verified ${s.checkpoints - cpFailed}, failed ${cpFailed})`);
   if (report.checkpoints.length) lines.push(...checkTable(checkTotals(report.checkpoints)));
   lines.push(...lineageLines(report));
-  for (const p of report.packages) {
-    lines.push(`Package ${p.path}: manifest ${p.checks.manifest}${p.details ? ` (${p.details.manifest})` : ''}`);
-  }
+  for (const p of report.packages) lines.push(...packageLines(p));
   lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel keys pinned, so signer_trusted is skipped (signatures show self-consistency only)');
   for (const k of report.keys) lines.push(`  signing key ${k.key}: ${k.receipts} receipts, ${k.checkpoints} checkpoints`);
   lines.push('');

@@ -2,7 +2,7 @@
 // (contract §8). Exit 0 when the log is ok, 1 when anything failed, 2 for
 // usage errors and unreadable or unrecognized input (one clear line on stderr).
 import { statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { LogVerifier } from '../../lib/verify/log-verifier';
@@ -28,7 +28,9 @@ const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--tru
                              [--hmac-key HEX] [--diff FILE [--diff-max-chars N]] [--json]
 
 Verifies Chio receipt logs: evidence-package folders, NDJSON/JSON files and
-Chio SQLite receipt stores. Several paths are verified as one log. ZeroClaw and
+Chio SQLite receipt stores. Several paths are verified as one log. Receipts in
+envelopes load too: chio-bridge outcomes and exports, MCP tool results, Claude
+Code stream-json and Codex exec --json transcripts (.jsonl). ZeroClaw and
 CodeWhale receipts load with them: tool-call records, chat transcripts
 (JSON/NDJSON), runtime-trace logs, replies and terminal logs (.txt, .log,
 .md), CodeWhale review and turn receipts.
@@ -143,6 +145,12 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
     const abs = path.resolve(input.path);
     if (input.kind === 'package') {
       await loadPackage(nodeDir(abs, input.path), verifier, `package:${i}`);
+    } else if (input.kind === 'folder') {
+      // Not a package: its JSON/NDJSON files (in name order) are one log, as if given together.
+      for (const name of (await readdir(abs)).filter((n) => /\.(ndjson|jsonl|json)$/i.test(n)).sort()) {
+        if (!statSync(path.join(abs, name)).isFile()) continue;
+        await loadFile(nodeFile(path.join(abs, name), name), verifier, `folder:${i}`, path.join(input.path, name));
+      }
     } else if (input.kind === 'sqlite') {
       const tooLarge = sqliteTooLarge(input.path, statSync(abs).size, 'cli');
       if (tooLarge) throw new UsageError(tooLarge);

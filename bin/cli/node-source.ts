@@ -43,7 +43,7 @@ export function nodeDir(absPath: string, displayPath: string): SourceDir {
   };
 }
 
-export type InputKind = 'package' | 'sqlite' | 'json' | 'unknown' | 'missing';
+export type InputKind = 'package' | 'folder' | 'sqlite' | 'json' | 'unknown' | 'missing';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
@@ -58,7 +58,9 @@ export async function sniff(p: string): Promise<{ kind: InputKind; reason?: stri
   if (st.isDirectory()) {
     const names = await readdir(p);
     if (names.includes('manifest.json') || names.includes('receipts.ndjson')) return { kind: 'package' };
-    return { kind: 'unknown', reason: 'folder has neither manifest.json nor receipts.ndjson, so it is not an evidence package' };
+    // Loose records kept together (a receipt, its checkpoint and its proof): one log of files.
+    if (names.some((n) => /\.(ndjson|jsonl|json)$/i.test(n))) return { kind: 'folder' };
+    return { kind: 'unknown', reason: 'folder has no manifest.json, receipts.ndjson or JSON/NDJSON files' };
   }
   if (!st.isFile()) return { kind: 'unknown', reason: 'not a regular file' };
   const fh = await open(p, 'r');

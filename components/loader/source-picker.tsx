@@ -61,7 +61,7 @@ export function SourcePicker({ onOpen, busy, canAdd }: { onOpen: (sources: LogSo
       }}
     >
       <p>
-        <strong>Open a receipt log</strong>: drop an evidence-package folder, NDJSON/JSON files, a Chio SQLite store, or ZeroClaw/CodeWhale receipts, transcripts and text logs here, or
+        <strong>Open a receipt log</strong>: drop an evidence-package folder, NDJSON/JSON files, a Chio SQLite store, Claude Code or Codex transcripts (JSONL), or ZeroClaw/CodeWhale receipts, transcripts and text logs here, or
       </p>
       <div className="picker-row">
         <label className="button">

@@ -66,6 +66,10 @@ const HOW: Record<Fork['how'], (seq: bigint) => string> = {
   previous_link: (seq) => `This load's checkpoint ${seq + 1n}, validly signed by the same key, names a different checkpoint ${seq} as its predecessor.`,
   predecessor: (seq) => `The remembered checkpoint ${seq + 1n} names a different checkpoint ${seq} as its predecessor than the one in this load.`,
   within_load: (seq) => `This load itself holds two different checkpoints ${seq}, both validly signed by the same key.`,
+  chain_mismatch: (seq) =>
+    `This load's checkpoint ${seq}, validly signed by the same key, signs a chain_root that does not extend the chain of checkpoints remembered here: its history before the remembered checkpoint was rewritten.`,
+  unproven_extension: (seq) =>
+    `This load's checkpoint ${seq} (v2, validly signed by the same key) comes after the remembered one, but nothing in this load proves that its chain extends the remembered chain: neither the whole chain from checkpoint 1 nor the checkpoints right after the remembered one are here. A log that only serves its newest checkpoints cannot show that it did not rewrite earlier ones.`,
 };
 
 type Fork = Extract<ContinuityOutcome, { kind: 'fork' }>;
@@ -87,7 +91,11 @@ export function ForkDetails({ o }: { o: Fork }) {
   const inLoad = o.how === 'within_load';
   return (
     <>
-      <h2>Fork: this log has two different histories at checkpoint {String(o.seq)}</h2>
+      <h2>
+        {o.how === 'unproven_extension'
+          ? `Unproven: checkpoint ${String(o.seq)} may not extend the history this browser verified`
+          : `Fork: this log has two different histories at checkpoint ${String(o.seq)}`}
+      </h2>
       <p>
         Kernel key <code>{o.key}</code>. {HOW[o.how](o.seq)}
       </p>
@@ -102,9 +110,19 @@ export function ForkDetails({ o }: { o: Fork }) {
         </dd>
       </dl>
       <p>
-        <strong>What it means:</strong> either the kernel that holds this key signed two different histories of the same log (an equivocation: receipts
-        can have been rewritten or hidden, and this kernel&apos;s checkpoints prove nothing until you know why), or someone is serving you a different log
-        than the one this browser verified before. Do not rely on either copy until that is explained.
+        {o.how === 'unproven_extension' ? (
+          <>
+            <strong>What it means:</strong> this load may be an honest continuation that only carries its newest checkpoints, or a history rewritten before
+            them; from this load alone the two cannot be told apart. Open the whole log (from checkpoint 1), or one that holds the checkpoint right after the
+            remembered one, to settle it.
+          </>
+        ) : (
+          <>
+            <strong>What it means:</strong> either the kernel that holds this key signed two different histories of the same log (an equivocation: receipts
+            can have been rewritten or hidden, and this kernel&apos;s checkpoints prove nothing until you know why), or someone is serving you a different log
+            than the one this browser verified before. Do not rely on either copy until that is explained.
+          </>
+        )}
         {o.remembered
           ? ` This browser still remembers checkpoint ${o.remembered.checkpointSeq} (${o.remembered.sha256.slice(0, 16)}…); it is not replaced by this load.`
           : ''}

@@ -8,7 +8,8 @@
 // Home/End; the segment read out is shown below. Texts from the log are text.
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import type { Coverage, CoverageLane, CoverageRun } from '../../lib/overview/checkpoint-coverage';
-import { describeGap, describeLane, describeOverlap, describeRun, describeTail, failingChecks, formatRange, formatSeq } from '../../lib/overview/timeline-labels';
+import { describeGap, describeLane, describeOverlap, describeRun, describeSchemas, describeTail, failingChecks, formatRange, formatSeq, schemaName } from '../../lib/overview/timeline-labels';
+import { SKIP_REASON_TEXT } from '../../lib/verify/check';
 import type { ReportCheckpoint } from '../../lib/verify/report';
 import { SafeText } from '../ui/safe-text';
 
@@ -172,6 +173,7 @@ function Lane({ lane, items, coverage, current, chosen, onSelect, onKey }: {
 }) {
   const x = scale(coverage);
   const caption = describeLane(lane);
+  const schemas = useMemo(() => describeSchemas(lane.runs.flatMap((r) => r.checkpoints)), [lane]);
   return (
     <div className="timeline-lane" data-testid="timeline-lane" data-file={lane.label} data-checkpoints={lane.checkpoints} data-failed={lane.failed} data-tail={lane.tail.count}>
       <p className="lane-caption">
@@ -216,6 +218,7 @@ function Lane({ lane, items, coverage, current, chosen, onSelect, onKey }: {
       </div>
       {lane.gaps.length > 0 && <p className="muted lane-note">Gaps: {lane.gaps.slice(0, 10).map(formatRange).join(', ')}{lane.gaps.length > 10 ? `, and ${lane.gaps.length - 10} more` : ''}.</p>}
       {lane.overlaps.length > 0 && <p className="muted lane-note">Overlaps: {lane.overlaps.slice(0, 10).map(formatRange).join(', ')}{lane.overlaps.length > 10 ? `, and ${lane.overlaps.length - 10} more` : ''}.</p>}
+      {schemas && <p className="muted lane-note" data-testid="timeline-schemas">Schemas: {schemas}</p>}
     </div>
   );
 }
@@ -228,12 +231,13 @@ function Selected({ item }: { item: Item }) {
       <p>
         <strong>{item.label}</strong>
       </p>
+      {cps.length === 1 && <p className="muted">Schema <code><SafeText text={cps[0]!.schema} max={80} /></code>{cps[0]!.schema.endsWith('.v2') ? ': the kernel signs a chain_root over every checkpoint since the first, so this one also commits to all before it.' : '.'}</p>}
       {cps.length === 1 && (
         <ul className="checklist">
           {Object.entries(cps[0]!.checks).map(([name, status]) => (
             <li key={name} className={status}>
               <strong>{status}</strong> {name}
-              {cps[0]!.details?.[name] ? <span className="muted"> — <SafeText text={cps[0]!.details[name]} max={300} /></span> : null}
+              {cps[0]!.details?.[name] ? <span className="muted"> — <SafeText text={SKIP_REASON_TEXT[cps[0]!.details[name]] ?? cps[0]!.details[name]} max={300} /></span> : null}
             </li>
           ))}
         </ul>
@@ -260,7 +264,7 @@ function FailedCheckpoints({ coverage }: { coverage: Coverage }) {
       <h3>Failed checkpoints ({rows.length.toLocaleString('en-US')})</h3>
       <table className="grid compact" data-testid="failed-checkpoints">
         <thead>
-          <tr><th scope="col">checkpoint</th><th scope="col">batch</th><th scope="col">failing check</th><th scope="col">detail</th><th scope="col">record</th></tr>
+          <tr><th scope="col">checkpoint</th><th scope="col">schema</th><th scope="col">batch</th><th scope="col">failing check</th><th scope="col">detail</th><th scope="col">record</th></tr>
         </thead>
         <tbody>
           {rows.slice(0, shown).map(({ c, anchor }) => <FailedRow key={`${c.file}\n${c.line}`} c={c} anchor={anchor} />)}
@@ -280,6 +284,7 @@ function FailedRow({ c, anchor }: { c: ReportCheckpoint; anchor: string }) {
   return (
     <tr data-checkpoint-seq={String(c.checkpoint_seq)}>
       <th scope="row"><a href={`#${anchor}`} onClick={() => refocusAnchor(`#${anchor}`)}>{formatSeq(c.checkpoint_seq)}</a></th>
+      <td><SafeText text={schemaName(c.schema)} max={60} /></td>
       <td>{formatRange({ start: c.batch_start_seq, end: c.batch_end_seq })}</td>
       <td>{why.map((f) => <div key={f.check}>{f.check} ({f.status})</div>)}</td>
       <td>{why.map((f) => <div key={f.check}><SafeText text={f.detail ?? '–'} max={300} /></div>)}</td>

@@ -5,9 +5,10 @@
 // they concern) and budgets. Presentational.
 import Link from 'next/link';
 import { useMemo } from 'react';
-import type { VerificationReport } from '../../lib/verify/report';
+import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
+import { SKIP_REASON_TEXT } from '../../lib/verify/check';
 import { explorerUrl } from '../../lib/query/explorer-filter';
 import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
 import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';
@@ -34,7 +35,7 @@ function CheckTable({ totals }: { totals: CheckTotal[] }) {
             <td className={t.pass ? 'good' : ''}>{t.pass}</td>
             <td className={t.fail ? 'bad' : ''}>{t.fail}</td>
             {/* Skip reasons of other runtimes' checks can quote the log (a tool name, a receipt): text, revealed. */}
-            <td>{t.skipped.size === 0 ? '–' : [...t.skipped].map(([why, n], i) => <span key={i}>{i > 0 ? '; ' : ''}{n} (<SafeText text={why} max={300} />)</span>)}</td>
+            <td>{t.skipped.size === 0 ? '–' : [...t.skipped].map(([why, n], i) => <span key={i}>{i > 0 ? '; ' : ''}{n} (<SafeText text={SKIP_REASON_TEXT[why] ?? why} max={300} />)</span>)}</td>
           </tr>
         ))}
       </tbody>
@@ -56,6 +57,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
   // One pass over every receipt's checks (a million at most): once per report, not per render.
   const families = useMemo(() => familyTotals(report.receipts), [report]);
   const totals = useMemo(() => (families === null ? checkTotals(report.receipts) : []), [report, families]);
+  const checkpointTotals = useMemo(() => checkTotals(report.checkpoints), [report]);
   return (
     <section data-testid="verify-summary" data-ok={String(ok)} data-fork={String(forked)} data-done="true" data-source={label}>
       <p className={ok ? 'banner ok' : 'banner bad'}>
@@ -69,6 +71,12 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
         <div><dt>checkpoints verified</dt><dd>{s.checkpoints - cpFailed} of {s.checkpoints}</dd></div>
       </dl>
       <CheckpointTimeline coverage={coverage} />
+      {report.checkpoints.length > 0 && (
+        <section data-testid="checkpoint-checks">
+          <h2>Checkpoint checks</h2>
+          <CheckTable totals={checkpointTotals} />
+        </section>
+      )}
       {families === null ? (
         <>
           <h2>Checks</h2>
@@ -106,6 +114,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
           ))}
         </>
       )}
+      {report.packages.length > 0 && <PackageChecks packages={report.packages} />}
       <h2>Signing keys</h2>
       <ul>
         {report.keys.map((k) => (
@@ -135,5 +144,38 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
       )}
       <p className="muted">Amounts in minor units. Only receipts whose signature passed are counted.</p>
     </section>
+  );
+}
+
+const PACKAGE_CHECK_WORDS: Record<PackageCheckName, string> = {
+  manifest: 'every listed file, the counts, proof coverage and receipt semantics',
+  read_boundary: 'the query names whose receipts were read (admin or one tenant)',
+  scope: 'every receipt lies inside the query',
+  transparency: 'publication, witness, consistency and equivocation records match the signed checkpoints',
+};
+
+/** Each evidence package's checks (contract part 2 §5.3), with the reason where one failed or was skipped. */
+function PackageChecks({ packages }: { packages: VerificationReport['packages'] }) {
+  return (
+    <>
+      <h2>Evidence packages</h2>
+      <div className="table-scroll">
+        <table className="grid" data-testid="package-checks">
+          <thead><tr><th scope="col">package</th><th scope="col">check</th><th scope="col">result</th><th scope="col">what it covers, or why not</th></tr></thead>
+          <tbody>
+            {packages.flatMap((p, i) =>
+              PACKAGE_CHECK_ORDER.filter((name) => p.checks[name] !== undefined).map((name) => (
+                <tr key={`${i}-${name}`} data-package-check={name} data-status={p.checks[name]}>
+                  <th scope="row"><SafeText text={p.path} max={80} /></th>
+                  <td>{name}</td>
+                  <td className={p.checks[name] === 'fail' ? 'bad' : p.checks[name] === 'pass' ? 'good' : ''}>{p.checks[name]}</td>
+                  <td>{p.details?.[name] ? <SafeText text={p.details[name]} max={300} /> : <span className="muted">{PACKAGE_CHECK_WORDS[name]}</span>}</td>
+                </tr>
+              )),
+            )}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -20,6 +20,8 @@ import { type DialectEntry, DialectReceipt } from './dialect-receipt';
 import { isOtherRuntime } from '../../lib/query/runtimes';
 import type { DialectFacts } from '../../lib/workers/protocol';
 import type { ReportReceipt } from '../../lib/verify/report';
+import { SKIP_REASON_TEXT } from '../../lib/verify/check';
+import { EnvelopeClaims } from './envelope-claims';
 
 export const CHECK_LABELS: Record<string, string> = {
   parse: 'parsed strictly (no duplicate keys, lone surrogates or lossy numbers)',
@@ -27,6 +29,8 @@ export const CHECK_LABELS: Record<string, string> = {
   receipt_id: 'content-addressed id recomputes (Gen B)',
   semantics: 'kind, boundary, outcome, decision and trust fit together (Gen B)',
   parameter_hash: 'parameter hash recomputes from the parameters',
+  content_hash: "the output its envelope carries hashes to the signed content_hash",
+  delivery: "the kernel's delivery acknowledgement binds this receipt, its request and its result",
   inclusion: 'included in a verified checkpoint',
   signer_trusted: 'signed by a pinned key, inside its validity window',
   // Other runtimes' receipts (lib/dialects/audit.ts).
@@ -58,11 +62,17 @@ export function Checklist({ checks, details, type }: { checks: Record<string, st
       {Object.entries(checks).map(([name, status]) => (
         <li key={name} className={status} data-check={name} data-status={status}>
           <strong>{status}</strong> {(type !== undefined ? DIALECT_LABELS[type]?.[name] : undefined) ?? CHECK_LABELS[name] ?? name}
-          {details?.[name] ? <span className="muted"> — <SafeText text={details[name]} max={300} /></span> : null}
+          {details?.[name] ? <span className="muted"> — <SafeText text={detailText(details[name])} max={300} /></span> : null}
         </li>
       ))}
     </ul>
   );
+}
+
+/** A detail that is a skip-reason code reads as words, with the code after them. */
+function detailText(detail: string): string {
+  const words = SKIP_REASON_TEXT[detail];
+  return words !== undefined && detail !== words ? `${words} (${detail})` : detail;
 }
 
 function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: number[]; title: string; testId: string }) {
@@ -172,6 +182,7 @@ export function ReceiptDetail({ id }: { id: string }) {
       {d && <DecisionView d={d} />}
       <h2>Checks</h2>
       <Checklist checks={entry.checks} {...(entry.details ? { details: entry.details } : {})} />
+      <EnvelopeClaims receipt={entry} />
       <p className="muted" data-testid="receipt-trust">
         {trust.length === 0 ? (
           <>No kernel keys are pinned in this browser, so signer_trusted is skipped: the signature shows the receipt is intact, not who signed it (<Link href="/trust">pin keys</Link>).</>

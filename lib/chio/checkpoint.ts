@@ -1,18 +1,32 @@
-// Kernel checkpoints (`chio.checkpoint_statement.v1`, chio-format.md §9.1) and
-// receipt inclusion proofs (§9.4): decoding, the structure rules of
-// `validate_checkpoint`, and the predecessor rules of
-// `validate_checkpoint_predecessor` (contract §5).
+// Kernel checkpoints (`chio.checkpoint_statement.v1` and `…v2`, chio-format.md
+// §9.1 and §16.1–§16.3) and receipt inclusion proofs (§9.4): strict decoding,
+// the standalone rules of `validate_checkpoint`, the predecessor-pair rules of
+// `validate_checkpoint_predecessor`, the body digest and the chain leaf.
+//
+// Policy (contract part 2 §2, §3): checkpoints are parsed strictly. An unknown
+// key in the body or the wrapper, an explicit `null` optional, or a hash in a
+// non-canonical spelling is never dropped or silently normalized: the
+// checkpoint is still decoded (so the report can show it), but it carries the
+// violation in `strict` and fails `structure`, so it vouches for nothing.
+// Type errors are shape errors (`parse_error`), as upstream deserialization is.
 import { fromHex } from '../bytes/hex';
 import { sha256Hex } from '../crypto/sha256';
 import { canonicalBytes } from '../json/canonicalize';
-import { type JsonObject, type JsonValue, isJsonArray, isJsonObject, jsonTypeName } from '../json/value';
+import { JsonNumber, type JsonObject, type JsonValue, isJsonArray, isJsonObject, jsonTypeName } from '../json/value';
+import { leafHash } from '../merkle';
 import { ObjectProjector, type ProjectionSink } from './fields';
 import { readKernelKey, type DecodeResult } from './tool-receipt';
 import type { DecodedCheckpoint, DecodedInclusionProof } from './types';
 
-export const CHECKPOINT_SCHEMA = 'chio.checkpoint_statement.v1';
+export const CHECKPOINT_SCHEMA_V1 = 'chio.checkpoint_statement.v1';
+export const CHECKPOINT_SCHEMA_V2 = 'chio.checkpoint_statement.v2';
+/** The schema new kernels issue (§16.1). */
+export const CHECKPOINT_SCHEMA = CHECKPOINT_SCHEMA_V2;
 
-/** Parses a Merkle `Hash` as Chio serializes it: `0x` + 64 hex (the `0x` is optional on input). */
+const CANONICAL_HASH = /^0x[0-9a-f]{64}$/;
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/** Parses a Merkle `Hash` as Chio's decoder accepts it: `0x` + 64 hex, the `0x` optional, any case. */
 export function parseHash(text: string): Uint8Array | null {
   const hex = text.startsWith('0x') || text.startsWith('0X') ? text.slice(2) : text;
   return fromHex(hex, 32);
@@ -27,7 +41,7 @@ export function looksLikeCheckpoint(o: JsonObject): boolean {
 
 /**
  * Decodes a checkpoint from its JSON: `{body, signature}` (packages), or the
- * flat form where `signature` sits beside the body fields (anchor examples).
+ * flat form where `signature` sits beside the body fields (anchor proofs, §16.6).
  */
 export function decodeCheckpoint(src: JsonObject, path = '$'): DecodeResult<DecodedCheckpoint> {
   const body = src.get('body');
@@ -36,7 +50,7 @@ export function decodeCheckpoint(src: JsonObject, path = '$'): DecodeResult<Deco
     if (typeof sig !== 'string') {
       return { ok: false, issues: [{ path: `${path}.signature`, message: `expected a string, found ${jsonTypeName(sig)}` }] };
     }
-    const extra = [...src.keys()].filter((k) => k !== 'body' && k !== 'signature').map((k) => `${path}.${k}`);
+    const extra = [...src.keys()].filter((k) => k !== 'body' && k !== 'signature').map((k) => `unknown wrapper key ${JSON.stringify(k)}`);
     return decodeCheckpointBody(body, sig, `${path}.body`, extra);
   }
   const flat = new Map(src);
@@ -48,81 +62,157 @@ export function decodeCheckpoint(src: JsonObject, path = '$'): DecodeResult<Deco
   return decodeCheckpointBody(flat, sig, path, []);
 }
 
+/** A `Hash` field: the bytes, and its typed (signed) spelling set in `p.out`; a non-canonical spelling is a strict violation. */
+function readHash(p: ObjectProjector, key: string, strict: string[], optional: boolean): Uint8Array | null | undefined {
+  const raw = p.src.get(key);
+  if (optional && raw === undefined) {
+    p.known_(key);
+    return undefined;
+  }
+  if (optional && raw === null) {
+    p.known_(key);
+    strict.push(`${key} is an explicit null (absent optionals must be omitted)`);
+    return undefined;
+  }
+  const text = p.string(key);
+  if (text === undefined) return undefined;
+  const bytes = parseHash(text);
+  if (bytes === null) {
+    p.sink.issues.push({ path: `${p.path}.${key}`, message: 'expected "0x" and 64 hex digits' });
+    return null;
+  }
+  const typed = '0x' + text.replace(/^0[xX]/, '').toLowerCase();
+  if (!CANONICAL_HASH.test(text)) strict.push(`${key} is not written as "0x" + 64 lowercase hex (${JSON.stringify(text.slice(0, 80))})`);
+  p.out.set(key, typed);
+  return bytes;
+}
+
 /** Decodes a KernelCheckpointBody plus its signature (e.g. the SQLite `statement_json` and `signature` columns). */
 export function decodeCheckpointBody(
   src: JsonObject,
   signature: string,
   path = '$',
-  extraUnsigned: string[] = [],
+  strictViolations: string[] = [],
 ): DecodeResult<DecodedCheckpoint> {
-  const sink: ProjectionSink = { issues: [], unsigned: [...extraUnsigned] };
+  const strict = [...strictViolations];
+  const sink: ProjectionSink = { issues: [], unsigned: [] };
   const p = new ObjectProjector(src, path, sink);
   const schema = p.string('schema');
   const checkpointSeq = p.u64('checkpoint_seq');
   const batchStartSeq = p.u64('batch_start_seq');
   const batchEndSeq = p.u64('batch_end_seq');
   const treeSize = p.u64('tree_size');
-  const rootText = p.string('merkle_root');
-  const merkleRoot = rootText === undefined ? null : parseHash(rootText);
-  if (rootText !== undefined) {
-    if (merkleRoot === null) sink.issues.push({ path: `${path}.merkle_root`, message: 'expected 32 bytes of hex' });
-    else p.out.set('merkle_root', '0x' + rootText.replace(/^0[xX]/, '').toLowerCase());
-  }
+  const rootText = src.get('merkle_root');
+  const merkleRoot = readHash(p, 'merkle_root', strict, false) ?? null;
   const issuedAt = p.u64('issued_at');
   const key = readKernelKey(p);
-  const previous = p.optString('previous_checkpoint_sha256');
+  let previous: string | undefined;
+  const prevRaw = src.get('previous_checkpoint_sha256');
+  if (prevRaw === null) {
+    p.known_('previous_checkpoint_sha256');
+    strict.push('previous_checkpoint_sha256 is an explicit null (absent optionals must be omitted)');
+  } else previous = p.optString('previous_checkpoint_sha256');
+  const hasChainRoot = src.get('chain_root') !== undefined && src.get('chain_root') !== null;
+  const chainRoot = readHash(p, 'chain_root', strict, true);
   p.finish();
+  for (const k of sink.unsigned) strict.push(`unknown key ${k.slice(path.length + 1)}`);
   if (sink.issues.length > 0) return { ok: false, issues: sink.issues };
-  return {
-    ok: true,
-    value: {
-      schema: schema!,
-      checkpointSeq: checkpointSeq!,
-      batchStartSeq: batchStartSeq!,
-      batchEndSeq: batchEndSeq!,
-      treeSize: treeSize!,
-      merkleRoot,
-      merkleRootText: rootText!,
-      issuedAt: issuedAt!,
-      kernelKey: key.raw,
-      kernelKeyNormalized: key.normalized,
-      signature,
-      body: p.out,
-      unsigned: sink.unsigned,
-      ...(previous !== undefined ? { previousCheckpointSha256: previous } : {}),
-    },
+  const cp: DecodedCheckpoint = {
+    schema: schema!,
+    checkpointSeq: checkpointSeq!,
+    batchStartSeq: batchStartSeq!,
+    batchEndSeq: batchEndSeq!,
+    treeSize: treeSize!,
+    merkleRoot,
+    merkleRootText: typeof rootText === 'string' ? rootText : '',
+    issuedAt: issuedAt!,
+    kernelKey: key.raw,
+    kernelKeyNormalized: key.normalized,
+    signature,
+    body: p.out,
+    strict,
   };
+  if (previous !== undefined) cp.previousCheckpointSha256 = previous;
+  if (hasChainRoot && chainRoot) cp.chainRoot = chainRoot;
+  return { ok: true, value: cp };
 }
 
-/** `checkpoint_sha256`: sha256 hex of the canonical body (§3, §9.1). */
+/** `checkpoint_sha256` (§16.2): sha256 hex of RFC 8785(typed body), the digest a successor names. */
 export function checkpointSha256(cp: DecodedCheckpoint): string {
   return sha256Hex(canonicalBytes(cp.body));
 }
 
-/** `validate_checkpoint` steps 1–6 (the signature is checked separately). Null when valid. */
-export function checkpointStructureError(cp: DecodedCheckpoint): string | null {
-  if (cp.schema !== CHECKPOINT_SCHEMA) return `unsupported schema ${JSON.stringify(cp.schema)}`;
-  if (cp.checkpointSeq <= 0n) return 'checkpoint_seq must be greater than 0';
-  if (cp.batchStartSeq <= 0n) return 'batch_start_seq must be greater than 0';
-  if (cp.batchEndSeq < cp.batchStartSeq) return 'batch_end_seq is before batch_start_seq';
-  if (cp.treeSize <= 0n) return 'tree_size must be greater than 0';
-  const expected = cp.batchEndSeq - cp.batchStartSeq + 1n;
-  if (cp.treeSize !== expected) return `tree_size ${cp.treeSize} is not batch_end_seq - batch_start_seq + 1 = ${expected}`;
-  return null;
+/**
+ * The chain leaf hash (§16.3): SHA-256(0x00 ‖ RFC 8785 of exactly `{checkpoint_seq,
+ * batch_start_seq, batch_end_seq, merkle_root}`), `merkle_root` as `0x` + lowercase hex.
+ */
+export function chainLeafHash(cp: DecodedCheckpoint): Uint8Array | null {
+  const root = cp.body.get('merkle_root');
+  if (cp.merkleRoot === null || typeof root !== 'string') return null;
+  const leaf: JsonObject = new Map<string, JsonValue>([
+    ['checkpoint_seq', new JsonNumber(cp.checkpointSeq.toString())],
+    ['batch_start_seq', new JsonNumber(cp.batchStartSeq.toString())],
+    ['batch_end_seq', new JsonNumber(cp.batchEndSeq.toString())],
+    ['merkle_root', root],
+  ]);
+  return leafHash(canonicalBytes(leaf));
 }
 
-/** `validate_checkpoint_predecessor`. Null when `next` follows `prev` (whose `checkpointSha256` is `prevSha256`). */
+/**
+ * Every standalone rule that `cp` breaks (§16.1, contract part 2 §5.1 `structure`), in
+ * upstream order; empty when valid. The signature is checked separately.
+ */
+export function checkpointStructureErrors(cp: DecodedCheckpoint): string[] {
+  const out = [...cp.strict];
+  const v1 = cp.schema === CHECKPOINT_SCHEMA_V1;
+  const v2 = cp.schema === CHECKPOINT_SCHEMA_V2;
+  if (!v1 && !v2) out.push(`unsupported schema ${JSON.stringify(cp.schema)}`);
+  if (cp.checkpointSeq <= 0n) out.push('checkpoint_seq must be greater than 0');
+  if (cp.batchStartSeq <= 0n) out.push('batch_start_seq must be greater than 0');
+  if (cp.batchEndSeq < cp.batchStartSeq) out.push('batch_end_seq is before batch_start_seq');
+  if (cp.treeSize <= 0n) out.push('tree_size must be greater than 0');
+  else if (cp.batchEndSeq >= cp.batchStartSeq) {
+    const expected = cp.batchEndSeq - cp.batchStartSeq + 1n;
+    if (cp.treeSize !== expected) out.push(`tree_size ${cp.treeSize} is not batch_end_seq - batch_start_seq + 1 = ${expected}`);
+  }
+  if (v1 && cp.chainRoot !== undefined) out.push('a v1 checkpoint must not carry chain_root');
+  if (v2 && cp.checkpointSeq === 1n) {
+    if (cp.chainRoot === undefined) out.push('a v2 checkpoint 1 must carry chain_root');
+    else if (!sameBytes(cp.chainRoot, chainLeafHash(cp))) out.push("chain_root of checkpoint 1 is not its own chain leaf hash");
+  }
+  if (cp.issuedAt <= 0n) out.push('issued_at must be greater than 0');
+  const prev = cp.previousCheckpointSha256;
+  if (prev !== undefined && !DIGEST.test(prev)) out.push('previous_checkpoint_sha256 is not 64 lowercase hex digits');
+  return out;
+}
+
+/** The first structure error, or null (kept for callers that show one line). */
+export function checkpointStructureError(cp: DecodedCheckpoint): string | null {
+  return checkpointStructureErrors(cp)[0] ?? null;
+}
+
+/**
+ * The predecessor-pair rules (§16.2 rules 1–4, and the draft's rule that a v2 successor carries
+ * `chain_root`), for `next` whose `previous_checkpoint_sha256` named `prev`. Null when it follows.
+ */
 export function continuityError(prev: DecodedCheckpoint, prevSha256: string, next: DecodedCheckpoint): string | null {
+  if (next.previousCheckpointSha256 === undefined) return `previous_checkpoint_sha256 is missing, so nothing ties it to checkpoint ${prev.checkpointSeq}`;
+  if (next.previousCheckpointSha256 !== prevSha256) return `previous_checkpoint_sha256 does not match checkpoint ${prev.checkpointSeq}`;
   if (next.checkpointSeq !== prev.checkpointSeq + 1n) {
     return `checkpoint_seq ${next.checkpointSeq} does not follow ${prev.checkpointSeq}`;
   }
   if (next.batchStartSeq !== prev.batchEndSeq + 1n) {
     return `batch starts at ${next.batchStartSeq}, but checkpoint ${prev.checkpointSeq} ended at ${prev.batchEndSeq}`;
   }
-  if (next.previousCheckpointSha256 !== undefined && next.previousCheckpointSha256 !== prevSha256) {
-    return `previous_checkpoint_sha256 does not match checkpoint ${prev.checkpointSeq}`;
-  }
+  if (prev.chainRoot !== undefined && next.chainRoot === undefined) return `it drops the chain commitment: checkpoint ${prev.checkpointSeq} carries chain_root, this one does not`;
+  if (next.schema === CHECKPOINT_SCHEMA_V2 && next.chainRoot === undefined) return 'a v2 checkpoint after another must carry chain_root';
   return null;
+}
+
+function sameBytes(a: Uint8Array | null | undefined, b: Uint8Array | null | undefined): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** True for a ReceiptInclusionProof object. */

@@ -11,7 +11,8 @@ export const TRUST_LEVELS = ['mediated', 'verified', 'advisory'] as const;
 export const RECEIPT_KINDS = ['mediated_decision', 'trace_observation', 'advisory_evaluation'] as const;
 export const BOUNDARY_CLASSES = ['prevent', 'detect_only', 'advisory_only', 'cannot_see'] as const;
 export const OBSERVATION_OUTCOMES = ['observed', 'evaluated', 'dropped'] as const;
-export const TOOL_ORIGINS = ['caller_executed', 'host_executed_provider_reported', 'host_executed_unmediated'] as const;
+/** `chio_internal` (format §16.11): executed within Chio's trusted runtime; it confers no extra authority. */
+export const TOOL_ORIGINS = ['caller_executed', 'host_executed_provider_reported', 'host_executed_unmediated', 'chio_internal'] as const;
 export const REDACTION_MODES = ['none', 'summary', 'redacted'] as const;
 export const SIGNING_ALGORITHMS = ['ed25519', 'p256', 'p384', 'hybrid'] as const;
 

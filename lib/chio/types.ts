@@ -116,10 +116,16 @@ export interface DecodedCheckpoint {
   kernelKey: string;
   kernelKeyNormalized: string | null;
   previousCheckpointSha256?: string;
+  /** v2 `chain_root` (§16.3), when present. */
+  chainRoot?: Uint8Array;
   signature: string;
-  /** The projected body whose canonical bytes are signed and hashed. */
+  /** The typed body whose canonical bytes are signed and hashed (hashes as `0x` + lowercase hex). */
   body: JsonObject;
-  unsigned: string[];
+  /**
+   * What strict parsing refused (contract part 2 §2): unknown body or wrapper keys, explicit
+   * `null` optionals, non-canonical hash spellings. Each makes `structure` fail.
+   */
+  strict: string[];
 }
 
 export interface DecodedInclusionProof {

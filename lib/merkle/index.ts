@@ -4,3 +4,4 @@ export { rootFromLeafHashes, inclusionProofFor, consistencyProofFor } from './ro
 export { type InclusionStep, rootFromInclusionProof, verifyInclusion } from './inclusion';
 export { verifyConsistency } from './consistency';
 export { MERKLE_ERROR_CODES, type MerkleErrorCode, type MerkleFailure, type MerkleResult } from './result';
+export { type Frontier, type FrontierNode, appendToFrontier, frontierRoot } from './frontier';

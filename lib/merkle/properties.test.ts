@@ -25,7 +25,9 @@ describe('lib/merkle boundary', () => {
       [
         'HASH_SIZE',
         'MERKLE_ERROR_CODES',
+        'appendToFrontier',
         'consistencyProofFor',
+        'frontierRoot',
         'inclusionProofFor',
         'leafHash',
         'nodeHash',

@@ -61,9 +61,12 @@ function signedLog(receipts: number, cps: { seq: number; start: number; end: num
   const rs = Array.from({ length: receipts }, (_, i) => genAReceipt({ seq: i + 1, key }));
   const lines: Plain[] = [];
   const proofs: Plain[] = [];
+  // Each names the first body given for the seq before it (contract part 2: a later checkpoint must).
+  const bodies = new Map<number, Plain>();
   for (const c of cps) {
     const leaves = rs.slice(c.start - 1, c.end).map(leafOf);
-    const made = checkpoint({ seq: c.seq, start: c.start, leaves, key });
+    const previous = bodies.get(c.seq - 1);
+    const made = checkpoint({ seq: c.seq, start: c.start, leaves, key, ...(previous ? { previous } : {}) });
     let body = made.body;
     let signature = made.signature;
     if (c.issuedAt !== undefined) {
@@ -71,6 +74,7 @@ function signedLog(receipts: number, cps: { seq: number; start: number; end: num
       signature = signHex(key.secret, canonicalBytes(tree(body)));
     }
     if (c.badSignature) signature = (signature[0] === '0' ? '1' : '0') + signature.slice(1);
+    if (!bodies.has(c.seq)) bodies.set(c.seq, body);
     lines.push({ body, signature });
     leaves.forEach((_, i) => proofs.push(proof({ body }, c.start + i, leaves, i)));
   }
@@ -115,7 +119,7 @@ describe('checkpoint coverage on the reference corpus', () => {
       ['failed', 101n, 200n, 'checkpoint-checkpoints.ndjson-2'],
     ]);
     expect(describeRun(lane.runs[1]!)).toBe(
-      'Checkpoint 2, seq 101–200: failed: signature fail (checkpoint 2: the signature is rejected by the strict Ed25519 rules: R is not a canonical Ed25519 point encoding) (checkpoints.ndjson:2)',
+      'Checkpoint 2 (v1), seq 101–200: failed: signature fail (checkpoint 2: the signature is rejected by the strict Ed25519 rules: R is not a canonical Ed25519 point encoding) (checkpoints.ndjson:2)',
     );
     // Receipts under the failed checkpoint are not the tail: only the 50 after it and the 30 children.
     expect(lane.tail.count).toBe(80);

@@ -33,12 +33,15 @@ describe('problem groups', () => {
       ['signature_invalid', 'error', 1, 1, '/receipts?problem=signature_invalid'],
       ['inclusion_failed', 'error', 1, 1, '/receipts?problem=inclusion_failed'],
       ['reconciliation_break', 'warning', 1, 1, '/receipts?problem=reconciliation_break'],
+      // The corpus packages predate readBoundary (contract part 2 §5.3): a warning with no receipt.
+      ['read_boundary_missing', 'warning', 1, 0, undefined],
     ]);
     expect(groups[0]!.title).toBe('Receipt signature does not verify');
     expect(groups.map((g) => linker.targetOf(g.problems[0]!))).toEqual([
       { kind: 'receipt', href: '/receipts/rcpt-000042-2b8d09ef', receiptId: 'rcpt-000042-2b8d09ef' },
       { kind: 'receipt', href: '/receipts/rcpt-000042-2b8d09ef', receiptId: 'rcpt-000042-2b8d09ef' },
       { kind: 'receipt', href: '/receipts/rcpt-000044-d538f446', receiptId: 'rcpt-000044-d538f446' },
+      { kind: 'none' },
     ]);
   });
 
@@ -47,6 +50,7 @@ describe('problem groups', () => {
     expect(groups.map((g) => [g.code, g.receipts, g.explorerHref])).toEqual([
       ['duplicate_key', 0, undefined],
       ['missing_receipt', 0, undefined],
+      ['read_boundary_missing', 0, undefined],
     ]);
     const [dup, missing] = groups.map((g) => g.problems[0]!);
     expect([dup!.file, dup!.line]).toEqual(['receipts.ndjson', 5]);
@@ -56,7 +60,7 @@ describe('problem groups', () => {
 
   it('bad-checkpoint-signature: the checkpoint problem links to the failed checkpoint on the timeline', async () => {
     const { linker, groups } = linked(await corpus('bad-checkpoint-signature'));
-    expect(groups.map((g) => g.code)).toEqual(['checkpoint_signature_invalid']);
+    expect(groups.map((g) => g.code)).toEqual(['checkpoint_signature_invalid', 'read_boundary_missing']);
     expect(linker.targetOf(groups[0]!.problems[0]!)).toEqual({ kind: 'checkpoint', href: '#checkpoint-checkpoints.ndjson-2', checkpointSeq: 2n });
   });
 

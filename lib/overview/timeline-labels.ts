@@ -38,7 +38,7 @@ export function describeRun(run: CoverageRun): string {
   if (cps.length === 1) {
     const c = cps[0]!;
     const why = c.verdict === 'failed' ? `: ${describeChecks(failingChecks(c))}` : '';
-    return `Checkpoint ${formatSeq(c.checkpoint_seq)}, ${range}: ${c.verdict}${why} (${c.file}:${c.line})`;
+    return `Checkpoint ${formatSeq(c.checkpoint_seq)} (${schemaName(c.schema)}), ${range}: ${c.verdict}${why} (${c.file}:${c.line})`;
   }
   const which = `${cps.length} checkpoints (${formatSeq(cps[0]!.checkpoint_seq)} to ${formatSeq(cps[cps.length - 1]!.checkpoint_seq)})`;
   if (run.verdict !== 'mixed') return `${which}, ${range}: all ${run.verdict}`;
@@ -75,4 +75,35 @@ export function describeLane(lane: CoverageLane): string {
   }
   bits.push(`${lane.tail.count.toLocaleString('en-US')} receipt${lane.tail.count === 1 ? '' : 's'} not yet checkpointed`);
   return bits.join('; ');
+}
+
+/** `chio.checkpoint_statement.v2` → `v2`; anything else as written (shortened). */
+export function schemaName(schema: string): string {
+  const m = /^chio\.checkpoint_statement\.(v\d+)$/.exec(schema);
+  return m ? m[1]! : schema.length > 40 ? `${schema.slice(0, 40)}…` : schema;
+}
+
+/**
+ * Which checkpoint schema covers which checkpoints, and what the v2 chain check found (format §16):
+ * e.g. "v1: checkpoints 1–12. v2 (signed chain_root): checkpoints 13–24; the chain recomputes for 12,
+ * fails for 0, could not be checked for 0." Runs of one schema in seq order; null for no checkpoints.
+ */
+export function describeSchemas(checkpoints: readonly ReportCheckpoint[]): string | null {
+  if (checkpoints.length === 0) return null;
+  const sorted = [...checkpoints].sort((a, b) => (a.checkpoint_seq < b.checkpoint_seq ? -1 : a.checkpoint_seq > b.checkpoint_seq ? 1 : 0));
+  const runs: { schema: string; from: bigint; to: bigint }[] = [];
+  for (const c of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last.schema === c.schema) last.to = c.checkpoint_seq;
+    else runs.push({ schema: c.schema, from: c.checkpoint_seq, to: c.checkpoint_seq });
+  }
+  const shown = runs.slice(0, 6).map((r) => {
+    const span = r.from === r.to ? `checkpoint ${formatSeq(r.from)}` : `checkpoints ${formatSeq(r.from)}–${formatSeq(r.to)}`;
+    return `${schemaName(r.schema)}${r.schema.endsWith('.v2') ? ' (signed chain_root)' : ''}: ${span}`;
+  });
+  const more = runs.length > 6 ? ` (and ${runs.length - 6} more runs)` : '';
+  const v2 = sorted.filter((c) => c.checks.chain !== undefined);
+  const count = (st: string) => v2.filter((c) => c.checks.chain === st).length;
+  const chain = v2.length > 0 ? ` The chain recomputes for ${count('pass')} of ${v2.length} v2 checkpoints, fails for ${count('fail')}, could not be checked for ${count('skipped')}.` : '';
+  return `${shown.join('. ')}${more}.${chain}`;
 }

@@ -1,6 +1,7 @@
 // The query of an evidence export (chio-format.md §11.1 `query.json`, §11.2
 // `POST /v1/evidence/export` body): which receipts a package covers. Pure;
 // strict on hostile input: unknown keys and wrong types are named, never ignored.
+import { type ChildReceiptScope, childReceiptScopeOf } from '../verify/package-query';
 
 export interface EvidenceQuery {
   capabilityId?: string;
@@ -11,6 +12,27 @@ export interface EvidenceQuery {
   tenant?: string;
   /** One kernel of a fleet (64 lowercase hex digits); a server of one store refuses it. */
   kernelKey?: string;
+}
+
+/**
+ * The query as an export writes it (query.json, manifest.json, the bundle): the request's filters
+ * and the read boundary the export was made under (chio-format-v2.md §16.8.2). This project's
+ * servers read the whole store or fleet index with one bearer token: `admin_all` (a `tenant`
+ * filter stays a filter under it).
+ */
+export function exportedQuery(q: EvidenceQuery): EvidenceQuery & { readBoundary: { kind: 'admin_all' } } {
+  return { ...q, readBoundary: { kind: 'admin_all' } };
+}
+
+/** The childReceiptScope an export of `q` states: the value the verifier derives from the query (§16.8.2). */
+export function exportChildScope(q: EvidenceQuery): ChildReceiptScope {
+  return childReceiptScopeOf({
+    ...(q.capabilityId !== undefined ? { capabilityId: q.capabilityId } : {}),
+    ...(q.agentSubject !== undefined ? { agentSubject: q.agentSubject } : {}),
+    ...(q.tenant !== undefined ? { tenant: q.tenant } : {}),
+    ...(q.since !== undefined ? { since: BigInt(q.since) } : {}),
+    ...(q.until !== undefined ? { until: BigInt(q.until) } : {}),
+  });
 }
 
 export interface QueryIssue {

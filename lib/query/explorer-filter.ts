@@ -1,9 +1,8 @@
 // The explorer's filter: every field of the receipt, the verdict, problem
 // codes, free text, a reader preset and a sort — kept in the URL, so a
 // filtered view is itself a link. Pure: the URL codec and the row scan.
-import { PROBLEM_CODES } from '../verify/problems';
 import { radixSortRows } from './radix-sort';
-import { type RowStore, type StringColumn, VERDICTS } from './row-store';
+import { type RowStore, type StringColumn, VERDICTS, problemMask } from './row-store';
 
 /** Fields filtered by exact value (any of the listed values). */
 export const VALUE_FILTERS = [
@@ -114,9 +113,8 @@ export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
       for (const v of vs) if ((VERDICTS as readonly string[]).includes(v)) ok[VERDICTS.indexOf(v as never)] = 1;
       tests.push((i) => ok[store.verdict[i]!] === 1);
     } else if (k === 'problem') {
-      let mask = 0;
-      for (const v of vs) if ((PROBLEM_CODES as readonly string[]).includes(v)) mask |= 1 << PROBLEM_CODES.indexOf(v as never);
-      tests.push((i) => (store.problems[i]! & mask) !== 0);
+      const mask = problemMask(vs);
+      tests.push((i) => store.hasProblem(i, mask));
     } else {
       const set = codeSet(store, k, vs);
       const codes = store.codes[k];
@@ -131,7 +129,7 @@ export function filterRows(store: RowStore, f: ExplorerFilter): Uint32Array {
     const deny = store.dict.decision.lookup('deny') ?? -1;
     const failed = VERDICTS.indexOf('failed');
     const unverified = VERDICTS.indexOf('unverified');
-    tests.push((i) => store.codes.decision[i] === deny || store.verdict[i] === failed || store.verdict[i] === unverified || store.problems[i] !== 0);
+    tests.push((i) => store.codes.decision[i] === deny || store.verdict[i] === failed || store.verdict[i] === unverified || store.hasProblem(i));
   } else if (f.preset === 'finance') {
     tests.push((i) => store.hasCost[i] === 1 || store.codes.attemptedCost[i] !== 0);
   }

@@ -151,6 +151,23 @@ function fitCodes(a: CodeArray, min: number, maxCode: number, rows: number): Cod
   return next;
 }
 
+/** A set of problem codes as the two words of RowStore.problems / problemsHi. */
+export interface ProblemMask {
+  lo: number;
+  hi: number;
+}
+
+export function problemMask(codes: readonly string[]): ProblemMask {
+  const m = { lo: 0, hi: 0 };
+  for (const c of codes) {
+    const i = (PROBLEM_CODES as readonly string[]).indexOf(c);
+    if (i < 0) continue;
+    if (i < 32) m.lo |= 1 << i;
+    else m.hi |= 1 << (i - 32);
+  }
+  return m;
+}
+
 export class RowStore {
   length = 0;
   /** Bumped whenever rows or verdicts change (caches derived from the rows compare it). */
@@ -161,8 +178,12 @@ export class RowStore {
   cost = new BigUint64Array(1024);
   hasCost = new Uint8Array(1024);
   verdict = new Uint8Array(1024);
-  /** Bit i set: the row has a problem of PROBLEM_CODES[i]. */
+  /**
+   * Bit i of word i >> 5 set: the row has a problem of PROBLEM_CODES[i]. Two words, since the
+   * contract's closed list outgrew 32 codes; `problemMask` and `hasProblem` read them together.
+   */
   problems = new Uint32Array(1024);
+  problemsHi = new Uint32Array(1024);
   line = new Uint32Array(1024);
   readonly dict: Record<StringColumn, Dictionary>;
   readonly codes: Record<StringColumn, CodeArray>;
@@ -196,6 +217,7 @@ export class RowStore {
     this.hasCost = grow(this.hasCost, n);
     this.verdict = grow(this.verdict, n);
     this.problems = grow(this.problems, n);
+    this.problemsHi = grow(this.problemsHi, n);
     this.line = grow(this.line, n);
     const at = this.length;
     this.order.set(d.order, at);
@@ -233,7 +255,8 @@ export class RowStore {
     for (const p of report.problems) {
       if (p.receipt_id === undefined) continue;
       const row = this.rowById(p.receipt_id, many);
-      if (row !== undefined) this.problems[row]! |= 1 << PROBLEM_CODES.indexOf(p.code);
+      const bit = PROBLEM_CODES.indexOf(p.code);
+      if (row !== undefined) (bit < 32 ? this.problems : this.problemsHi)[row]! |= 1 << (bit & 31);
     }
   }
 
@@ -322,8 +345,13 @@ export class RowStore {
   }
 
   problemCodes(row: number): ProblemCode[] {
-    const bits = this.problems[row]!;
-    return PROBLEM_CODES.filter((_, i) => (bits & (1 << i)) !== 0);
+    return PROBLEM_CODES.filter((_, i) => ((i < 32 ? this.problems : this.problemsHi)[row]! & (1 << (i & 31))) !== 0);
+  }
+
+  /** Whether the row has any of the problems in `mask` (from problemMask), or any at all without one. */
+  hasProblem(row: number, mask?: ProblemMask): boolean {
+    if (!mask) return this.problems[row] !== 0 || this.problemsHi[row] !== 0;
+    return (this.problems[row]! & mask.lo) !== 0 || (this.problemsHi[row]! & mask.hi) !== 0;
   }
 
   verdictOf(row: number): RowVerdict {

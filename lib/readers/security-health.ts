@@ -6,7 +6,7 @@
 // links); the component renders them as text nodes.
 import { isOtherRuntime } from '../query/runtimes';
 import { CHECK_ORDER } from '../verify/check-totals';
-import { UNCHECKPOINTED } from '../verify/check';
+import { SKIP_REASON_TEXT, UNCHECKPOINTED, isExpectedSkip } from '../verify/check';
 import type { ProblemCode } from '../verify/problems';
 import type { VerificationReport } from '../verify/report';
 import { type DenialTotals, type VerificationFailures, explorerLink } from './security';
@@ -168,7 +168,7 @@ export function skippedChecks(report: VerificationReport): { name: string; total
   return [...byName.values()].sort((a, b) => rank(a.name) - rank(b.name));
 }
 
-function skippedLine(report: VerificationReport): HealthLine {
+export function skippedLine(report: VerificationReport): HealthLine {
   const skipped = skippedChecks(report);
   // A log that mixes runtimes says whose receipts the line is about.
   const chio = report.receipts.some((r) => isOtherRuntime(r.type)) ? ' Chio' : '';
@@ -177,10 +177,11 @@ function skippedLine(report: VerificationReport): HealthLine {
   skipped.forEach((t, i) => {
     const [why] = [...t.why].sort((a, b) => b[1] - a[1])[0]!;
     if (i > 0) parts.push('; ');
-    parts.push(`${t.name} on ${plural(t.total, 'receipt', 'receipts')} (${t.why.size === 1 ? '' : 'mostly: '}${SKIP_PHRASE[why] ?? why})`);
+    parts.push(`${t.name} on ${plural(t.total, 'receipt', 'receipts')} (${t.why.size === 1 ? '' : 'mostly: '}${SKIP_PHRASE[why] ?? SKIP_REASON_TEXT[why] ?? why})`);
   });
   parts.push('.');
-  // Only a missing signer check is cause for concern; an uncheckpointed tail is normal for the newest receipts.
-  const concern = skipped.some((t) => t.name !== 'inclusion' || [...t.why.keys()].some((why) => why !== UNCHECKPOINTED));
+  // An uncheckpointed tail is normal for the newest receipts, and an envelope without an output
+  // (a denial, a stream) has nothing to hash; any other skip is something left unchecked.
+  const concern = skipped.some((t) => [...t.why.keys()].some((why) => !isExpectedSkip(t.name, why)));
   return { topic: 'skipped', status: concern ? 'warn' : 'good', parts };
 }

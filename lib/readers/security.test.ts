@@ -17,7 +17,7 @@ import { evaluationOrder, guardMatrix } from './guard-matrix';
 import { verifiedScope } from './scope';
 import { autoBucket, denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from './security';
 import { checkTotals } from '../verify/check-totals';
-import { healthSummary, percent, skippedChecks } from './security-health';
+import { healthSummary, percent, skippedChecks, skippedLine } from './security-health';
 
 const rowsOf = (store: RowStore, href: string) => filterRows(store, filterFromParams(new URLSearchParams(href.slice('/receipts?'.length)))).length;
 
@@ -163,5 +163,20 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     const cw = { id: 'r', type: 'codewhale-review', verdict: 'unverified', checks: { parse: 'pass', signature: 'skipped' }, details: { signature: 'unsigned: integrity, not authenticity' }, file: 'r', line: 1 };
     const report = { receipts: [chio, zc, cw] } as unknown as VerificationReport;
     expect(skippedChecks(report).map((t) => [t.name, t.total])).toEqual([['inclusion', 1]]);
+  });
+
+  it('an envelope with no output or acknowledgement to check is no concern (part 2 §6); any other skip is', () => {
+    const denied = {
+      id: 'd', type: 'tool', verdict: 'verified', file: 'f', line: 1,
+      checks: { parse: 'pass', signature: 'pass', content_hash: 'skipped', delivery: 'skipped', inclusion: 'skipped' },
+      details: { content_hash: 'no_output', delivery: 'no_delivery', inclusion: 'uncheckpointed' },
+    };
+    const line = skippedLine({ receipts: [denied] } as unknown as VerificationReport);
+    expect(line.status).toBe('good');
+    expect(line.parts.join('')).toBe(
+      'Checks skipped: content_hash on 1 receipt (the envelope carries no tool output to hash); delivery on 1 receipt (the envelope carries no delivery acknowledgement); inclusion on 1 receipt (no checkpoint covers them yet).',
+    );
+    const engine = { ...denied, checks: { ...denied.checks, signature: 'skipped' }, details: { ...denied.details, signature: 'ML-DSA not supported in this engine' } };
+    expect(skippedLine({ receipts: [engine] } as unknown as VerificationReport).status).toBe('warn');
   });
 });

@@ -241,9 +241,10 @@ export function verificationFailures(store: RowStore, report: VerificationReport
   let withoutCode = 0;
   for (let row = 0; row < store.length; row++) {
     if (store.verdict[row] !== failedVerdict) continue;
-    const bits = store.problems[row]!;
-    if (bits === 0) withoutCode++;
-    for (let b = 0; b < PROBLEM_CODES.length; b++) if (bits & (1 << b)) perBit[b]!++;
+    if (!store.hasProblem(row)) withoutCode++;
+    const lo = store.problems[row]!;
+    const hi = store.problemsHi[row]!;
+    for (let b = 0; b < PROBLEM_CODES.length; b++) if ((b < 32 ? lo : hi) & (1 << (b & 31))) perBit[b]!++;
   }
   const byCode: FailureCount[] = [];
   PROBLEM_CODES.forEach((code, b) => {

@@ -6,7 +6,7 @@
 // the Merkle path from the leaf to the signed checkpoint root. Pure; the
 // verdict itself comes from the verifier (verifyBundle / the log's report).
 import { toHex, bytesEqual } from '../bytes/hex';
-import { decodeCheckpoint, decodeInclusionProof, checkpointSha256 } from '../chio/checkpoint';
+import { chainLeafHash, decodeCheckpoint, decodeInclusionProof, checkpointSha256 } from '../chio/checkpoint';
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
 import { type DecodeResult, decodeToolReceipt } from '../chio/tool-receipt';
@@ -60,6 +60,12 @@ export interface CheckpointFacts {
   kernelKey: string;
   sha256: string;
   previous?: string;
+  /** `chio.checkpoint_statement.v1` or `…v2`. */
+  schema: string;
+  /** v2: the signed root over the chain leaves of checkpoints 1…seq (`0x` + hex). */
+  chainRoot?: string;
+  /** This checkpoint's own chain leaf hash (§16.3), `0x` + hex. */
+  chainLeaf?: string;
 }
 
 export interface Dossier {
@@ -137,8 +143,12 @@ export function buildDossier(bundle: ReceiptBundle): DossierResult {
       issuedAt: cp.issuedAt.toString(),
       kernelKey: cp.kernelKey,
       sha256: checkpointSha256(cp),
+      schema: cp.schema,
       ...(cp.previousCheckpointSha256 !== undefined ? { previous: cp.previousCheckpointSha256 } : {}),
+      ...(cp.chainRoot ? { chainRoot: hex0x(cp.chainRoot) } : {}),
     };
+    const chainLeaf = chainLeafHash(cp);
+    if (chainLeaf) d.checkpoint.chainLeaf = hex0x(chainLeaf);
   }
   const proof = bundle.proof !== undefined ? readCompanion(bundle.proof, 'proof', (o) => decodeInclusionProof(o), notes) : undefined;
   if (proof && cp) d.merkle = merklePath(r, proof, cp);

@@ -27,7 +27,9 @@ describe('receipt bundles', () => {
     expect(report.receipts).toHaveLength(1);
     expect(report.receipts[0]!.checks).toMatchObject({ parse: 'pass', signature: 'pass', parameter_hash: 'pass', inclusion: 'pass' });
     expect(report.checkpoints[0]!.verdict).toBe('verified');
-    expect(report.problems).toEqual([]);
+    // Checkpoint 2 alone: what came before it is not in the bundle, said as a warning (part 2 §5.1).
+    expect(report.problems.map((p) => p.code)).toEqual(['checkpoint_prefix_incomplete']);
+    expect(report.ok).toBe(true);
   });
 
   it('agrees with expected.json on every receipt of a tampered case that has a proof', async () => {

@@ -1,30 +1,49 @@
 // A fleet page (the /v1/receipts/query body of a CLICKHOUSE_URL server) split and verified as the
-// browser does, built from the real checkpoint-batch-v1 vectors (8 signed receipts, 2 checkpoints,
-// 8 inclusion proofs): the receipts' bytes pass through untouched, each kernel group is its own
-// log, and a bad receipt, a lying group or a broken envelope costs only what it must.
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+// browser does, built from a real signed package of the demo producer (8 tool receipts under 2
+// checkpoints of 4, v1 then v2, 8 inclusion proofs, one kernel key): the receipts' bytes pass
+// through untouched, each kernel group is its own log, and a bad receipt, a lying group or a
+// broken envelope costs only what it must.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportDemoPackage, generateDemoStore } from '../../scripts/demo/generate';
 import { sha256Ready } from '../crypto/sha256';
-import { testdataPath } from '../testutil/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import { loadFleetPage, splitFleetPage } from './fleet-page';
 
-const dir = testdataPath('chio/derived-checkpoints/checkpoint-batch-v1');
-const lines = (f: string) => readFileSync(`${dir}/${f}`, 'utf8').split('\n').filter(Boolean);
-const receiptLines = lines('receipts.ndjson').map((l) => JSON.parse(l) as { seq: number; receipt: { kernel_key: string } });
-/** Each receipt's exact text from its package line `{"seq":N,"receipt":R}`. */
-const raws = lines('receipts.ndjson').map((l) => l.slice(l.indexOf('"receipt":') + '"receipt":'.length, -1));
-const checkpoints = lines('checkpoints.ndjson');
-const proofs = lines('inclusion-proofs.ndjson');
-const KERNEL = (JSON.parse(checkpoints[0]!) as { body: { kernel_key: string } }).body.kernel_key;
+let tmp: string;
+let raws: string[] = [];
+let checkpoints: string[] = [];
+let proofs: string[] = [];
+let receiptLines: { seq: number; receipt: { kernel_key: string } }[] = [];
+let KERNEL = '';
+let all: { seq: number; index: number }[] = [];
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'ra-fleet-page-'));
+  const { storePath } = await generateDemoStore({ count: 8, checkpointEvery: 4, out: path.join(tmp, 'store'), seed: 'fleet-page' });
+  const dir = path.join(tmp, 'pkg');
+  await exportDemoPackage(storePath, dir);
+  const lines = (f: string) => readFileSync(`${dir}/${f}`, 'utf8').split('\n').filter(Boolean);
+  receiptLines = lines('receipts.ndjson').map((l) => JSON.parse(l) as { seq: number; receipt: { kernel_key: string } });
+  /** Each receipt's exact text from its package line `{"seq":N,"receipt":R}`. */
+  raws = lines('receipts.ndjson').map((l) => l.slice(l.indexOf('"receipt":') + '"receipt":'.length, -1));
+  checkpoints = lines('checkpoints.ndjson');
+  proofs = lines('inclusion-proofs.ndjson');
+  KERNEL = (JSON.parse(checkpoints[0]!) as { body: { kernel_key: string } }).body.kernel_key;
+  all = receiptLines.map((r, i) => ({ seq: r.seq, index: i }));
+}, 60_000);
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function page(receipts: string[], groups: string[], extra = ''): string {
   return `{"totalCount":12345,"nextCursor":77,"receipts":[${receipts.join(',')}],"fleet":{"figures":"index","kernels":[${groups.join(',')}]}${extra}}`;
 }
-const group = (items: { seq: number; index: number }[], cps = checkpoints, prs = proofs, key = KERNEL) =>
+const group = (items: { seq: number; index: number }[], cps?: string[], prs?: string[], key?: string) =>
+  groupOf(items, cps ?? checkpoints, prs ?? proofs, key ?? KERNEL);
+const groupOf = (items: { seq: number; index: number }[], cps: string[], prs: string[], key: string) =>
   `{"kernelKey":"${key}","receipts":${JSON.stringify(items)},"checkpoints":[${cps.join(',')}],"inclusionProofs":[${prs.join(',')}]}`;
-const all = receiptLines.map((r, i) => ({ seq: r.seq, index: i }));
 
 async function verify(text: string) {
   const split = splitFleetPage(text);

@@ -1,15 +1,18 @@
 // Evidence-package folders (`chio evidence export`, chio-format.md §11.1) and
 // loose NDJSON/JSON files. Each file is streamed once: its bytes feed the
 // manifest hash and, for the known Chio files, the record splitter. The
-// `manifest` check (contract §5): every listed file's SHA-256 and size, and the
-// counts. Files the manifest does not list are not errors.
+// `manifest` check (contract §5, part 2 §5.3): every listed file's SHA-256 and
+// size, the counts, and the manifest's fields of part 2 (package-manifest.ts);
+// `read_boundary`; and the claims the verifier holds the receipts to (`scope`,
+// receiptSemantics). Files the manifest does not list are not errors.
 import { toHex } from '../bytes/hex';
-import { createSha256 } from '../crypto/sha256';
-import { parseJson } from '../json/parse';
-import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
+import { createSha256, sha256Hex } from '../crypto/sha256';
 import type { RecordRole } from '../verify/intake';
 import type { LogSink } from '../verify/log-sink';
+import type { PackageClaims } from '../verify/package-claims';
 import { type Problem, makeProblem } from '../verify/problems';
+import type { PackageReport } from '../verify/report';
+import { MAX_QUERY_BYTES, type Manifest, type ManifestFindings, type QueryFile, checkReadBoundary, manifestFindings, readManifest } from './package-manifest';
 import { type RecordEvent, isTextLogName, splitRecords } from './records';
 
 /** A readable file: a Node file, a browser File, or bytes from a server. */
@@ -162,40 +165,11 @@ function isSafeRelativePath(p: string): boolean {
   return p.split('/').every((seg) => seg !== '..' && seg !== '.' && seg !== '');
 }
 
-interface ManifestEntry {
-  path: string;
-  sha256: string;
-  bytes: bigint;
-}
-
-function readManifest(text: string): { ok: true; files: ManifestEntry[]; counts: Map<string, bigint> } | { ok: false; error: string } {
-  const parsed = parseJson(text);
-  if (!parsed.ok) return { ok: false, error: `${parsed.issue.message} at ${parsed.issue.path} (line ${parsed.issue.line})` };
-  const m = parsed.value;
-  if (!isJsonObject(m)) return { ok: false, error: 'manifest.json is not a JSON object' };
-  const files = m.get('files');
-  if (!isJsonArray(files)) return { ok: false, error: 'manifest.json has no "files" list' };
-  const entries: ManifestEntry[] = [];
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i];
-    const path = isJsonObject(f) ? f.get('path') : undefined;
-    const sha = isJsonObject(f) ? f.get('sha256') : undefined;
-    const size = isJsonObject(f) ? f.get('bytes') : undefined;
-    if (typeof path !== 'string' || typeof sha !== 'string' || !isJsonNumber(size) || !size.isIntegerLiteral) {
-      return { ok: false, error: `manifest.json files[${i}] needs a string path, a string sha256 and an integer bytes` };
-    }
-    entries.push({ path, sha256: sha, bytes: BigInt(size.raw) });
-  }
-  const counts = new Map<string, bigint>();
-  const c: JsonValue | undefined = m.get('counts');
-  if (isJsonObject(c)) for (const [k, v] of c as JsonObject) if (isJsonNumber(v) && v.isIntegerLiteral) counts.set(k, BigInt(v.raw));
-  return { ok: true, files: entries, counts };
-}
-
 /**
- * Loads an evidence-package folder into the verifier. Returns the number of
- * tool receipts the manifest says have no inclusion proof (checked by the
- * verifier once proofs are matched), or null.
+ * Loads an evidence-package folder into the verifier: its records, and its package checks as far
+ * as manifest.json and query.json decide them (`manifest`: files, counts of lines, query.json,
+ * disclosureNotice; `read_boundary`), with the claims the verifier holds the receipts to once
+ * they are checked (unproven count, proofCoverage, receiptSemantics, `scope`).
  */
 export async function loadPackage(dir: SourceDir, verifier: LogSink, space: string): Promise<void> {
   const listing = new Set(await dir.list());
@@ -203,14 +177,16 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   const manifestFile = listing.has('manifest.json') ? dir.open('manifest.json') : null;
   let manifest: ReturnType<typeof readManifest> | null = null;
   if (manifestFile) {
-    const parts: Uint8Array[] = [];
-    for await (const chunk of manifestFile.stream()) parts.push(chunk.slice()); // kept past the next chunk: a copy
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(await new Blob(parts as BlobPart[]).arrayBuffer());
-    manifest = readManifest(text);
+    manifest = readManifest(decodeText((await readSmall(manifestFile, Infinity))!));
     if (!manifest.ok) problems.push(makeProblem('manifest_mismatch', `manifest.json cannot be read: ${manifest.error}`, { file: 'manifest.json' }));
   }
-
+  // query.json is read whole (and hashed from those bytes for the manifest), up to a size no query needs.
   const stats = new Map<string, FileStats>();
+  const queryFile = listing.has('query.json') ? dir.open('query.json') : null;
+  const queryBytes = queryFile ? await readSmall(queryFile, MAX_QUERY_BYTES) : null;
+  if (queryBytes) stats.set('query.json', { sha256: sha256Hex(queryBytes), bytes: queryBytes.length, records: 0 });
+  const query: QueryFile | null = !queryFile ? null : queryBytes === null ? { error: `query.json is over ${MAX_QUERY_BYTES} bytes, too large to be a query` } : { text: decodeText(queryBytes) };
+
   for (const [name, role] of PACKAGE_FILES) {
     const file = listing.has(name) ? dir.open(name) : null;
     if (file) stats.set(name, await streamFile(file, role, verifier, space, name));
@@ -227,8 +203,9 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
     manifestStatus = 'fail';
     detail = 'manifest.json cannot be read';
   }
-  if (manifest?.ok) {
-    for (const entry of manifest.files) {
+  const read = manifest?.ok ? manifest.manifest : null;
+  if (read) {
+    for (const entry of read.files) {
       if (!isSafeRelativePath(entry.path)) {
         mismatch(`manifest.json lists an unsafe path ${JSON.stringify(entry.path)}`);
         continue;
@@ -246,20 +223,47 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
       if (BigInt(st.bytes) !== entry.bytes) mismatch(`${entry.path}: ${st.bytes} bytes, manifest.json says ${entry.bytes}`, entry.path);
     }
     for (const [file, countName] of Object.entries(COUNT_OF_FILE)) {
-      const expected = manifest.counts.get(countName);
+      const expected = read.counts.get(countName);
       const st = stats.get(file);
       if (expected === undefined) continue;
       const actual = BigInt(st?.records ?? 0);
       if (actual !== expected) mismatch(`manifest.json counts ${expected} ${countName}, ${file} holds ${actual}`, file);
     }
-    const unproven = manifest.counts.get('uncheckpointedReceipts');
-    if (unproven !== undefined) verifier.expectUnprovenToolReceipts(space, unproven);
   }
-  verifier.addPackage(
-    { path: dir.path, space, checks: { manifest: manifestStatus }, ...(detail ? { details: { manifest: detail } } : {}) },
-    problems,
-  );
+  const findings = manifestFindings(read, query);
+  if (read) for (const m of findings.mismatches) mismatch(m, m.startsWith('query.json') ? 'query.json' : 'manifest.json');
+  // A folder with neither a manifest nor a query.json states nothing to hold a boundary to.
+  const boundary = manifest || query ? checkReadBoundary(findings.claims.scope, read?.tree.has('disclosureNotice') === true) : null;
+  if (boundary) problems.push(...boundary.problems);
+  const claims: PackageClaims = { ...findings.claims, toolRecords: stats.get('receipts.ndjson')?.records ?? 0 };
+  if (read) claims.covered = covered(read, query !== null && !('error' in query), findings);
+  const checks: PackageReport['checks'] = { manifest: manifestStatus, ...(boundary ? { read_boundary: boundary.result.status } : {}) };
+  const details: NonNullable<PackageReport['details']> = { ...(detail ? { manifest: detail } : {}), ...(boundary?.result.detail !== undefined ? { read_boundary: boundary.result.detail } : {}) };
+  verifier.addPackage({ path: dir.path, space, checks, ...(Object.keys(details).length ? { details } : {}), claims }, problems);
 }
+
+/** What the loader's part of a passing `manifest` covered, in words. */
+function covered(m: Manifest, queryCompared: boolean, findings: ManifestFindings): string[] {
+  const out = [`${m.files.length} listed file${m.files.length === 1 ? '' : 's'} match`];
+  if ([...Object.values(COUNT_OF_FILE), 'uncheckpointedReceipts'].some((name) => m.counts.has(name))) out.push('counts match');
+  if (queryCompared) out.push('query.json = manifest query');
+  if (findings.claims.scope && !('error' in findings.claims.scope.query) && findings.claims.scope.query.readBoundary?.kind === 'tenant_scoped') out.push('disclosure notice canonical');
+  return out;
+}
+
+/** A small file's bytes, or null when it is over `maxBytes` (read no further). */
+async function readSmall(file: SourceFile, maxBytes: number): Promise<Uint8Array | null> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of file.stream()) {
+    size += chunk.length;
+    if (size > maxBytes) return null;
+    parts.push(chunk.slice()); // kept past the next chunk: a copy
+  }
+  return new Uint8Array(await new Blob(parts as BlobPart[]).arrayBuffer());
+}
+
+const decodeText = (bytes: Uint8Array): string => new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 
 /** Loads one loose NDJSON/JSON file into the verifier. */
 export async function loadFile(file: SourceFile, verifier: LogSink, space: string, displayName = file.name): Promise<void> {

@@ -58,6 +58,9 @@ export const TAMPER_CLASSES = [
   'semantics',
   'legacy-canonicalization',
   'reconciliation',
+  'chain-root',
+  'transparency',
+  'proof-position',
 ] as const;
 export type TamperClass = (typeof TAMPER_CLASSES)[number];
 
@@ -563,13 +566,28 @@ const deletion: Maker = (base) => {
     lines.splice(i, 1);
     if (probe.kind === 'tool' && probe.checkpointSeq !== undefined) d.codes.push('missing_receipt');
     if (probe.kind === 'checkpoint') {
-      // The batch has no signed checkpoint now; the next one's chain no longer connects.
+      // The batch has no signed checkpoint now. The next one names a predecessor the log does not
+      // hold: its continuity (and chain) cannot be checked, a warning (contract part 2 §5.1 (a)).
       d.zoneAfterCheckpoint(probe.seq!);
-      if (probe.seq! < d.lines(CHECKPOINTS).length + 1) d.codes.push('checkpoint_continuity_broken');
+      if (probe.seq! < d.lines(CHECKPOINTS).length + 1) d.codes.push('checkpoint_prefix_incomplete');
     }
     // Deleting from the uncheckpointed tail or a child receipt is invisible once the manifest is
     // recomputed: nothing signed vouches for them (SECURITY.md says so). Nothing may fail either.
     if (probe.kind === 'child' || (probe.kind === 'tool' && probe.checkpointSeq === undefined)) d.ok = true;
+    out.push(d.build());
+  }
+  // A withheld prefix: checkpoints 1…k gone, as a server that serves only its newest ones. What is
+  // left names a predecessor the log does not hold: a warning, and the receipts left without a
+  // checkpoint are not verified (contract part 2 §5.1).
+  const cps = new Draft(base, 'delete', '').records(['checkpoint']);
+  for (let k = 1; k < cps.length; k++) {
+    const d = new Draft(base, 'delete', `checkpoints 1–${k} withheld`);
+    const lines = d.lines(CHECKPOINTS);
+    for (let seq = 1; seq <= k; seq++) {
+      lines.splice(lines.findIndex((x) => x.seq === seq), 1);
+      d.zoneBatch(seq);
+    }
+    d.codes.push('checkpoint_prefix_incomplete');
     out.push(d.build());
   }
   return out;
@@ -1110,6 +1128,92 @@ const reconciliation: Maker = (base, rng, n) => {
   return out;
 };
 
+/** Checkpoint v2 (format §16.3): the kernel signs a chain that is not its chain. */
+const chainRoot: Maker = (base, rng) => {
+  const out: Variant[] = [];
+  const v2 = new Draft(base, 'chain-root', '').records(['checkpoint']).filter((l) => parse(l.text).get('body') instanceof Map && (parse(l.text).get('body') as JsonObject).get('schema') === 'chio.checkpoint_statement.v2');
+  for (const probe of v2) {
+    for (const mode of ['another root', 'the previous root', 'dropped', 'relabelled v1'] as const) {
+      const d = new Draft(base, 'chain-root', `checkpoint ${probe.seq}: chain_root ${mode}, re-signed by the kernel`);
+      const l = d.lines(CHECKPOINTS).find((x) => x.seq === probe.seq)!;
+      const prevRoot = (d.lines(CHECKPOINTS).find((x) => x.seq === probe.seq! - 1) ?? l).text.match(/"chain_root":"(0x[0-9a-f]{64})"/)?.[1];
+      if (mode === 'the previous root' && (probe.seq === 1 || prevRoot === undefined)) continue;
+      const rewritten = mode === 'another root' || mode === 'the previous root';
+      const code: ProblemCode = rewritten ? (probe.seq === 1 ? 'checkpoint_structure_invalid' : 'checkpoint_chain_invalid') : mode === 'dropped' ? 'checkpoint_continuity_broken' : 'checkpoint_structure_invalid';
+      d.replace(l, {
+        text: checkpointText(l, base.kernel, (b) => {
+          if (mode === 'another root') b.set('chain_root', '0x' + rng.hex(64));
+          if (mode === 'the previous root') b.set('chain_root', prevRoot!);
+          if (mode === 'dropped') b.delete('chain_root');
+          if (mode === 'relabelled v1') b.set('schema', 'chio.checkpoint_statement.v1');
+        }),
+        target: { verdict: 'failed', codes: [code] },
+      });
+      // Its batch loses its voucher; the next one names the original body, which is gone.
+      d.zoneAfterCheckpoint(probe.seq!);
+      d.codes.push('transparency_record_mismatch');
+      out.push(d.build());
+    }
+  }
+  return out;
+};
+
+/** The unsigned transparency records (format §9.5, §16.4–§16.5): one field changed. */
+const transparency: Maker = (base, rng, n) => {
+  const out: Variant[] = [];
+  const files = ['checkpoint-publications.ndjson', 'checkpoint-witnesses.ndjson', 'checkpoint-consistency-proofs.ndjson'];
+  const all = files.flatMap((file) => (base.files.get(file) as Line[] | undefined ?? []).map((_, i) => ({ file, i })));
+  for (let k = 0; k < Math.min(n, all.length * 3); k++) {
+    const { file, i } = k < all.length ? all[k]! : rng.pick(all);
+    const d = new Draft(base, 'transparency', '');
+    const line = d.lines(file)[i]!;
+    const v = parse(line.text);
+    const fields = leaves(v).filter((p) => p.path[0] !== 'schema' || rng.chance(0.2));
+    const p = rng.pick(fields);
+    const next = changedValue(p.value, rng);
+    if (next === undefined) continue;
+    setAt(v, p.path, next);
+    d.lines(file)[i] = { text: compactJson(v), target: { verdict: 'absent', codes: ['transparency_record_mismatch'] } };
+    // A v2 consistency record that no longer verifies fails the chain of the checkpoint it ends at.
+    if (file.includes('consistency')) {
+      const to = Number(((parse(line.text).get('to_checkpoint_seq')) as JsonNumber).raw);
+      d.zoneBatch(to);
+      d.zoneCheckpoint(to);
+      // Unless it now names a body the log does not hold, the record still ends at its checkpoint.
+      if (p.path[0] !== 'from_checkpoint_sha256' && p.path[0] !== 'to_checkpoint_sha256') d.codes.push('checkpoint_chain_invalid');
+    }
+    d.ok = false;
+    out.push(Object.assign(d, { name: `${file}:${i + 1}: ${p.path.join('.')} changed` }).build());
+  }
+  return out;
+};
+
+/** Two receipts of one batch swap their seq labels (unsigned), proofs included: the leaves still reach the root. */
+const proofPosition: Maker = (base, rng, n) => {
+  const out: Variant[] = [];
+  const tools = new Draft(base, 'proof-position', '').records(['tool']).filter((l) => l.checkpointSeq !== undefined);
+  for (let k = 0; k < n; k++) {
+    const a = rng.pick(tools);
+    const others = tools.filter((t) => t.checkpointSeq === a.checkpointSeq && t.seq !== a.seq);
+    if (others.length === 0) continue;
+    const b = rng.pick(others);
+    const d = new Draft(base, 'proof-position', `seq ${a.seq} and ${b.seq} swap their seq labels and proofs (same batch)`);
+    const la = d.lines(RECEIPTS).find((x) => x.seq === a.seq)!;
+    const lb = d.lines(RECEIPTS).find((x) => x.seq === b.seq)!;
+    d.replace(la, { text: withReceipt(la, receiptOf(la), b.seq), target: { verdict: 'verified', codes: ['inclusion_position_mismatch'] } });
+    d.replace(lb, { text: withReceipt(lb, receiptOf(lb), a.seq), target: { verdict: 'verified', codes: ['inclusion_position_mismatch'] } });
+    const proofs = d.lines(PROOFS);
+    for (let i = 0; i < proofs.length; i++) {
+      const seq = /"receipt_seq":(\d+)/.exec(proofs[i]!.text)?.[1];
+      const swapTo = seq === String(a.seq) ? b.seq : seq === String(b.seq) ? a.seq : undefined;
+      if (swapTo !== undefined) proofs[i] = { text: proofs[i]!.text.replace(/"receipt_seq":\d+/, `"receipt_seq":${swapTo}`) };
+    }
+    d.ok = true;
+    out.push(d.build());
+  }
+  return out;
+};
+
 const MAKERS: Record<TamperClass, Maker> = {
   'signed-field': signedField,
   'checkpoint-field': checkpointField,
@@ -1135,6 +1239,9 @@ const MAKERS: Record<TamperClass, Maker> = {
   semantics,
   'legacy-canonicalization': legacyCanonicalization,
   reconciliation,
+  'chain-root': chainRoot,
+  transparency,
+  'proof-position': proofPosition,
 };
 
 /** All variants of `classes` from `seed`; `scale` multiplies the seeded draws (the fixed enumerations stay whole). */

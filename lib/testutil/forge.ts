@@ -94,6 +94,35 @@ export function checkpoint(o: CheckpointOptions): { body: Plain; signature: stri
   return { body, signature: signHex(o.key.secret, canonicalBytes(tree(body))) };
 }
 
+/** The chain leaf hash of a checkpoint body (chio-format.md §16.3). */
+export function chainLeafOf(body: Plain): Uint8Array {
+  const { checkpoint_seq, batch_start_seq, batch_end_seq, merkle_root } = body;
+  return leafHash(canonicalBytes(tree({ checkpoint_seq, batch_start_seq, batch_end_seq, merkle_root })));
+}
+
+/**
+ * A signed `chio.checkpoint_statement.v2` over `leaves`, whose `chain_root` covers the chain
+ * leaves of the checkpoints before it (`chainBefore`, seq order) and its own; `edit` changes the
+ * body before signing (e.g. a wrong chain_root, a dropped one).
+ */
+export function checkpointV2(o: CheckpointOptions & { chainBefore: Uint8Array[]; edit?: (body: Plain) => void }): { body: Plain; signature: string } {
+  const root = rootFromLeafHashes(o.leaves)!;
+  const body: Plain = {
+    schema: 'chio.checkpoint_statement.v2',
+    checkpoint_seq: o.seq,
+    batch_start_seq: o.start,
+    batch_end_seq: o.start + o.leaves.length - 1,
+    tree_size: o.treeSize ?? o.leaves.length,
+    merkle_root: '0x' + toHex(root),
+    issued_at: 1767229200 + o.seq,
+    kernel_key: o.key.publicHex,
+    ...(o.previous ? { previous_checkpoint_sha256: sha256Hex(canonicalBytes(tree(o.previous))) } : {}),
+  };
+  body.chain_root = '0x' + toHex(rootFromLeafHashes([...o.chainBefore, chainLeafOf(body)])!);
+  o.edit?.(body);
+  return { body, signature: signHex(o.key.secret, canonicalBytes(tree(body))) };
+}
+
 export function proof(cp: { body: Plain }, receiptSeq: number, leaves: Uint8Array[], index: number): Plain {
   return {
     checkpoint_seq: cp.body.checkpoint_seq,
@@ -106,8 +135,12 @@ export function proof(cp: { body: Plain }, receiptSeq: number, leaves: Uint8Arra
 
 export const ndjson = (records: unknown[]): string => records.map((r) => JSON.stringify(r) + '\n').join('');
 
-/** Writes a package folder with a correct manifest; returns its path. */
-export function writePackage(files: Record<string, string>, opts: { counts?: Plain; skipManifest?: boolean } = {}): string {
+/**
+ * Writes a package folder with a correct manifest; returns its path. `manifest`: more manifest
+ * fields (query, proofCoverage, receiptSemantics, childReceiptScope, disclosureNotice…), written
+ * after `counts` and before `files`.
+ */
+export function writePackage(files: Record<string, string>, opts: { counts?: Plain; skipManifest?: boolean; manifest?: Plain } = {}): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'ra-pkg-'));
   const entries = [];
   for (const [name, content] of Object.entries(files)) {
@@ -118,7 +151,7 @@ export function writePackage(files: Record<string, string>, opts: { counts?: Pla
     entries.push({ path: name, sha256: sha256Hex(bytes), bytes: bytes.length });
   }
   if (!opts.skipManifest) {
-    const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: {}, ...(opts.counts ? { counts: opts.counts } : {}), files: entries };
+    const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: {}, ...(opts.counts ? { counts: opts.counts } : {}), ...opts.manifest, files: entries };
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   }
   return dir;

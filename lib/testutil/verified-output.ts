@@ -17,7 +17,6 @@ export async function verifiedOutput(dir: string): Promise<RecordOutput> {
     addRecord: async (text, origin) => void pending.push(...verifier.verify(text, origin, order++ * ORDER_STRIDE, out)),
     addProblem: () => undefined,
     addPackage: () => undefined,
-    expectUnprovenToolReceipts: () => undefined,
     setSpaceNote: () => undefined,
   };
   await loadPackage(nodeDir(dir, dir), sink, 'p');

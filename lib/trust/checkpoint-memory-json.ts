@@ -2,7 +2,8 @@
 // keeps it in localStorage under `receipt-audit.checkpoints.v1`:
 //   {"version": 1, "logs": [{"key", "checkpoint_seq", "batch_start_seq",
 //     "batch_end_seq", "tree_size", "merkle_root", "checkpoint_sha256",
-//     "previous_checkpoint_sha256"?, "issued_at", "seen_at", "source"}]}
+//     "previous_checkpoint_sha256"?, "issued_at", "seen_at", "source", "schema"?,
+//     "chain_leaf"?, "chain_root"?, "chain"?, "chain_frontier"?: [{"size", "hash"}]}]}
 // u64 fields are decimal strings (exact above 2^53), hashes lowercase hex
 // without `0x`, `seen_at` ISO 8601. Read strictly: storage other code or an
 // extension can write to; a bad entry is dropped and named, never guessed.
@@ -35,6 +36,11 @@ export function checkpointMemoryToJson(memory: CheckpointMemory): string {
       issued_at: String(r.issuedAt),
       seen_at: new Date(r.seenAtMs).toISOString(),
       source: r.source,
+      ...(r.schema !== undefined ? { schema: r.schema } : {}),
+      ...(r.chainLeafHex !== undefined ? { chain_leaf: r.chainLeafHex } : {}),
+      ...(r.chainRootHex !== undefined ? { chain_root: r.chainRootHex } : {}),
+      ...(r.chain !== undefined ? { chain: r.chain } : {}),
+      ...(r.chainFrontier !== undefined ? { chain_frontier: r.chainFrontier.map((f) => ({ size: String(f.size), hash: f.hashHex })) } : {}),
     }));
   return JSON.stringify({ version: CHECKPOINT_MEMORY_VERSION, logs });
 }
@@ -80,7 +86,11 @@ function parseEntry(raw: unknown): RememberedCheckpoint | string {
   const seenAtMs = typeof e.seen_at === 'string' && /^\d{4}-\d\d-\d\dT/.test(e.seen_at) ? Date.parse(e.seen_at) : NaN;
   if (Number.isNaN(seenAtMs)) return 'seen_at is not an ISO 8601 time';
   if (typeof e.source !== 'string' || e.source.length > MAX_SOURCE_CHARS) return 'source is not a short string';
+  const chain = chainFieldsOf(e);
+  if (typeof chain === 'string') return chain;
+  if (chain.chainFrontier && chain.chainFrontier.reduce((n, f) => n + f.size, 0n) !== seq) return 'chain_frontier does not cover checkpoints 1 to checkpoint_seq';
   return {
+    ...chain,
     key,
     checkpointSeq: seq,
     batchStartSeq: start,
@@ -93,6 +103,39 @@ function parseEntry(raw: unknown): RememberedCheckpoint | string {
     seenAtMs,
     source: e.source,
   };
+}
+
+/** The optional v2 fields (a memory written before them has none). */
+function chainFieldsOf(e: Record<string, unknown>): Pick<RememberedCheckpoint, 'schema' | 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> | string {
+  const out: Pick<RememberedCheckpoint, 'schema' | 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> = {};
+  if (e.schema !== undefined) {
+    if (typeof e.schema !== 'string' || e.schema.length > 100) return 'schema is not a short string';
+    out.schema = e.schema;
+  }
+  for (const [k, field] of [['chain_leaf', 'chainLeafHex'], ['chain_root', 'chainRootHex']] as const) {
+    if (e[k] === undefined) continue;
+    if (!isSha256Hex(e[k])) return `${k} is not 64 lowercase hex characters`;
+    out[field] = e[k];
+  }
+  if (e.chain !== undefined) {
+    if (e.chain !== 'pass' && e.chain !== 'fail' && e.chain !== 'skipped') return 'chain is not pass, fail or skipped';
+    out.chain = e.chain;
+  }
+  if (e.chain_frontier !== undefined) {
+    const f = e.chain_frontier;
+    if (!Array.isArray(f) || f.length === 0 || f.length > 64) return 'chain_frontier is not a list of 1 to 64 subtrees';
+    const frontier: { size: bigint; hashHex: string }[] = [];
+    for (const x of f) {
+      const size = typeof x === 'object' && x !== null ? u64((x as { size?: unknown }).size) : null;
+      const hash = typeof x === 'object' && x !== null ? (x as { hash?: unknown }).hash : undefined;
+      // Spans are strictly decreasing powers of two (an append-only frontier, §16.3).
+      if (size === null || size === 0n || (size & (size - 1n)) !== 0n || !isSha256Hex(hash)) return 'chain_frontier holds a subtree that is not {size: a power of two, hash}';
+      if (frontier.length > 0 && frontier[frontier.length - 1]!.size <= size) return 'chain_frontier sizes do not decrease';
+      frontier.push({ size, hashHex: hash });
+    }
+    out.chainFrontier = frontier;
+  }
+  return out;
 }
 
 /** A decimal u64 written as a string: no sign, no leading zeros, must round-trip. */

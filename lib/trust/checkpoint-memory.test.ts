@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadPaths } from '../../bin/cli/main';
 import { DEMO_SEED_DEFAULT, exportDemoPackage, generateDemoStore } from '../../scripts/demo/generate';
+import { demoKernelKey } from '../../scripts/demo/sign';
+import { canonicalBytes } from '../json/canonicalize';
+import { parseJson } from '../json/parse';
 import { testdataPath } from '../testutil/testdata';
 import { verifiedCheckpoints, type VerifiedCheckpoint } from '../verify/verified-checkpoints';
 import { type CheckpointMemory, type ContinuityOutcome, compareWithMemory } from './checkpoint-memory';
@@ -156,20 +159,48 @@ describe('compareWithMemory', () => {
     expect(after).toEqual(memory);
   });
 
+  // The demo's checkpoints 13–24 are v2: a load of only 11–24 continues because their chain roots
+  // recompute from the chain frontier remembered with checkpoint 10 (contract part 2 §12).
   it('a newer load continues through the same checkpoint or its successor\'s link, and the memory advances', async () => {
     const memory = await memoryOf([slice('a', 1, 10)]);
-    for (const [file, via] of [[demo.a.checkpoints, 'same_checkpoint'], [slice('a', 11, 24), 'previous_link']] as const) {
+    for (const [file, via] of [[demo.a.checkpoints, 'same_checkpoint'], [slice('a', 11, 24), 'chain']] as const) {
       const { outcomes, memory: after } = compareWithMemory(memory, await load([file]), DAY2);
       expect(only(outcomes), via).toMatchObject({ kind: 'continues', via, remembered: { checkpointSeq: 10n }, head: { checkpointSeq: 24n } });
       expect(after.get(DEMO_KEY), via).toMatchObject({ checkpointSeq: 24n, seenAtMs: DAY2.atMs, source: 'day 2' });
     }
   });
 
-  it('a load that starts after the remembered checkpoint without a link to it is unconnected', async () => {
+  it('a v1 load that starts after the remembered checkpoint without a link to it is unconnected', async () => {
+    const memory = await memoryOf([slice('a', 1, 5)]);
+    const { outcomes, memory: after } = compareWithMemory(memory, await load([slice('a', 8, 12)]), DAY2);
+    expect(only(outcomes)).toMatchObject({ kind: 'unconnected', head: { checkpointSeq: 12n } });
+    expect(after).toEqual(memory);
+  });
+
+  it('a later v2 checkpoint that nothing ties to the remembered chain is a fork warning (§12), and the memory stays', async () => {
     const memory = await memoryOf([slice('a', 1, 5)]);
     const { outcomes, memory: after } = compareWithMemory(memory, await load([slice('a', 10, 24)]), DAY2);
-    expect(only(outcomes)).toMatchObject({ kind: 'unconnected', head: { checkpointSeq: 24n } });
+    expect(only(outcomes)).toMatchObject({ kind: 'fork', how: 'unproven_extension', seq: 13n });
     expect(after).toEqual(memory);
+  });
+
+  it('a later v2 checkpoint whose chain_root does not recompute from the remembered frontier is a fork (chain rewritten)', async () => {
+    const memory = await memoryOf([slice('a', 1, 23)]);
+    expect(memory.get(DEMO_KEY)!.chainFrontier?.length).toBeGreaterThan(0);
+    // The kernel key signs checkpoint 24 again with another chain_root; its digest link to 23 still holds.
+    const line = readFileSync(slice('a', 24, 24), 'utf8').trim();
+    const cp = JSON.parse(line) as { body: Record<string, unknown>; signature: string };
+    cp.body.chain_root = '0x' + '77'.repeat(32);
+    const body = parseJson(JSON.stringify(cp.body));
+    if (!body.ok) throw new Error('parse');
+    cp.signature = demoKernelKey().sign(canonicalBytes(body.value));
+    const file = path.join(dir, 'a-24-rewritten.ndjson');
+    writeFileSync(file, JSON.stringify(cp) + '\n');
+    const { outcomes, memory: after } = compareWithMemory(memory, await load([file]), DAY2);
+    expect(only(outcomes)).toMatchObject({ kind: 'fork', how: 'chain_mismatch', seq: 24n });
+    expect(after).toEqual(memory);
+    // The honest checkpoint 24 continues the same memory.
+    expect(only(compareWithMemory(memory, await load([slice('a', 24, 24)]), DAY2).outcomes)).toMatchObject({ kind: 'continues', via: 'chain' });
   });
 
   it('one load holding both histories is a fork by itself, at the first seq where they differ', async () => {

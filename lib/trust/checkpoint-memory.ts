@@ -9,6 +9,8 @@
 // Policy: the memory advances only on `new` and `continues`, never on a fork,
 // an older or an unconnected load, so an attacker cannot replace what was seen
 // by serving something else once.
+import { fromHex, toHex } from '../bytes/hex';
+import { appendToFrontier, frontierRoot } from '../merkle';
 import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
 
 /** The remembered head of one key's log. */
@@ -44,11 +46,15 @@ export type ForkHow =
   /** The load's checkpoint before the remembered one is not the one it named as predecessor. */
   | 'predecessor'
   /** The load itself holds two different verified checkpoints at one seq. */
-  | 'within_load';
+  | 'within_load'
+  /** A later v2 checkpoint's chain_root, recomputed from the remembered chain, differs: a rewritten history (§12). */
+  | 'chain_mismatch'
+  /** A later v2 checkpoint whose chain nothing in this load ties to the remembered checkpoint (§12). */
+  | 'unproven_extension';
 
 export type ContinuityOutcome =
   | { kind: 'new'; key: string; head: VerifiedCheckpoint }
-  | { kind: 'continues'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint; via: 'same_checkpoint' | 'previous_link' }
+  | { kind: 'continues'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint; via: 'same_checkpoint' | 'previous_link' | 'chain' }
   | { kind: 'fork'; key: string; remembered: RememberedCheckpoint | null; how: ForkHow; seq: bigint; known: ForkSide; found: ForkSide }
   | { kind: 'older'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint; predecessor: 'matches' | 'unchecked' }
   | { kind: 'unconnected'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint; reason: string };
@@ -90,6 +96,56 @@ function groupByKey(loaded: readonly VerifiedCheckpoint[]): Map<string, Verified
 }
 
 function compareKey(r: RememberedCheckpoint | null, key: string, list: VerifiedCheckpoint[], ctx: LoadContext): ContinuityOutcome {
+  const outcome = compareKeyV1(r, key, list, ctx);
+  return r ? requireChainExtension(r, key, list, ctx, outcome) : outcome;
+}
+
+/**
+ * Contract part 2 §12, third point: a v2 checkpoint later than the remembered one must prove that
+ * its chain extends the remembered chain, either because this load holds the whole prefix (its
+ * chain check passed) with the remembered checkpoint's chain leaf at its place, or because the
+ * chain roots of the checkpoints after it recompute from the chain frontier remembered with it.
+ * Otherwise the load is a fork for this browser, whatever the digest links say: a digest binds the
+ * previous body, not the earlier chain leaves a later chain_root commits to.
+ */
+function requireChainExtension(r: RememberedCheckpoint, key: string, list: VerifiedCheckpoint[], ctx: LoadContext, outcome: ContinuityOutcome): ContinuityOutcome {
+  if (outcome.kind !== 'continues' && outcome.kind !== 'unconnected') return outcome;
+  const highest = list[list.length - 1]!;
+  const laterV2 = list.filter((c) => c.checkpointSeq > r.checkpointSeq && c.chainRootHex !== undefined);
+  if (laterV2.length === 0) return outcome;
+  const bySeq = new Map(list.map((c) => [c.checkpointSeq, c]));
+  const fork = (how: ForkHow, c: VerifiedCheckpoint, found: string): ContinuityOutcome =>
+    ({ kind: 'fork', key, remembered: r, how, seq: c.checkpointSeq, known: { sha256: r.sha256, source: r.source, seenAtMs: r.seenAtMs }, found: { sha256: found, source: inLoad(ctx, c) } });
+  const rememberedLeaf = r.chainLeafHex;
+  // The whole prefix is in this load: the remembered checkpoint's leaf must be at its place.
+  const atSeq = bySeq.get(r.checkpointSeq);
+  if (highest.chain === 'pass' && atSeq && (atSeq.sha256 === r.sha256 || (rememberedLeaf !== undefined && atSeq.chainLeafHex === rememberedLeaf))) {
+    return outcome.kind === 'continues' ? outcome : { kind: 'continues', key, remembered: r, head: highest, via: 'chain' };
+  }
+  // Recompute each later chain root from the remembered frontier, along the digest links.
+  if (r.chainFrontier) {
+    let frontier = r.chainFrontier.map((f) => ({ size: f.size, hash: fromHex(f.hashHex, 32)! }));
+    let prev: { sha256: string; checkpointSeq: bigint } = r;
+    let head: VerifiedCheckpoint | null = null;
+    for (;;) {
+      const c = bySeq.get(prev.checkpointSeq + 1n);
+      if (!c || c.previousSha256 !== prev.sha256 || c.chainLeafHex === undefined) break;
+      frontier = appendToFrontier(frontier, fromHex(c.chainLeafHex, 32)!);
+      if (c.chainRootHex !== undefined && toHex(frontierRoot(frontier)!) !== c.chainRootHex) return fork('chain_mismatch', c, c.sha256);
+      // Carried with the head, so the memory that advances to it can check the next load the same way.
+      head = { ...c, chainFrontier: frontier.map((x) => ({ size: x.size, hashHex: toHex(x.hash) })) };
+      prev = c;
+    }
+    if (head && laterV2.every((c) => c.checkpointSeq <= head!.checkpointSeq)) {
+      const ahead = outcome.kind === 'continues' && outcome.head.checkpointSeq > head.checkpointSeq;
+      return ahead ? outcome : { kind: 'continues', key, remembered: r, head, via: 'chain' };
+    }
+  }
+  const first = laterV2[0]!;
+  return fork('unproven_extension', first, first.sha256);
+}
+
+function compareKeyV1(r: RememberedCheckpoint | null, key: string, list: VerifiedCheckpoint[], ctx: LoadContext): ContinuityOutcome {
   const bySeq = new Map<bigint, VerifiedCheckpoint>();
   for (const c of list) {
     const other = bySeq.get(c.checkpointSeq);

@@ -3,7 +3,7 @@
 // order, for the CLI summary and the page alike; per receipt family when the
 // log mixes Chio receipts with ZeroClaw or CodeWhale ones.
 
-export const CHECK_ORDER = ['parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'inclusion', 'structure', 'continuity', 'signer_trusted'];
+export const CHECK_ORDER = ['parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'content_hash', 'delivery', 'inclusion', 'structure', 'continuity', 'chain', 'signer_trusted'];
 
 export interface CheckTotal {
   name: string;

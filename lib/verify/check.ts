@@ -70,7 +70,28 @@ export const SKIP_REASON = {
   streamOutput: 'stream_output',
   /** `content_hash`: a denial under the redacted delivery-mismatch profile hashes no output. */
   redactedProfile: 'redacted_profile',
+  /** `delivery`: the envelope carries no delivery acknowledgement (only `completed` outcomes do). */
+  noDelivery: 'no_delivery',
+  /**
+   * `delivery`: every binding holds but `requestHash`, and the call was governed, so its request
+   * carried approval members the envelope does not hold (UNCONFIRMED which ones).
+   */
+  approvalMembersUnknown: 'approval_members_unknown',
 } as const;
+
+/** `content_hash`/`delivery` skipped because the envelope carried nothing to check (part 2 §6). */
+const FOR_WANT_OF_OUTPUT: ReadonlySet<string> = new Set([SKIP_REASON.noOutput, SKIP_REASON.streamOutput, SKIP_REASON.redactedProfile, SKIP_REASON.noDelivery, SKIP_REASON.approvalMembersUnknown]);
+
+/**
+ * A skip that leaves a receipt's verdict as it is (contract §6, part 2 §6): `inclusion` for the
+ * uncheckpointed tail, `content_hash` and `delivery` for want of an output or acknowledgement.
+ * Any other skip is something left unchecked.
+ */
+export function isExpectedSkip(check: string, reason: string | undefined): boolean {
+  if (reason === undefined) return false;
+  if (check === 'inclusion') return reason === UNCHECKPOINTED;
+  return (check === 'content_hash' || check === 'delivery') && FOR_WANT_OF_OUTPUT.has(reason);
+}
 
 export const SKIP_REASON_TEXT: Record<string, string> = {
   [UNCHECKPOINTED]: 'no checkpoint covers it yet',
@@ -80,4 +101,6 @@ export const SKIP_REASON_TEXT: Record<string, string> = {
   no_output: 'the envelope carries no tool output to hash',
   stream_output: 'the output was streamed; its chunks are not in the envelope',
   redacted_profile: 'a delivery-mismatch denial commits to a redacted digest, not to an output',
+  approval_members_unknown: 'a governed call: its request hash covers approval members the envelope does not carry',
+  no_delivery: 'the envelope carries no delivery acknowledgement',
 };

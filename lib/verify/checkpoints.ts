@@ -1,77 +1,228 @@
-// Checkpoint checks (contract §5): `structure`, `continuity` and equivocation
-// (chio-format.md §9.1, §9.5), evaluated per seq space once every checkpoint
-// signature has settled. `signature` and `signer_trusted` are set at intake.
-import { checkpointStructureError, continuityError } from '../chio/checkpoint';
-import { fail, pass, skipped } from './check';
-import type { CheckpointEntry } from './entries';
+// Checkpoint checks (contract §5, part 2 §5.1): `structure`, `continuity`,
+// `chain` and equivocation (chio-format.md §9.1, §9.5, §16.1–§16.4), evaluated
+// per seq space once every checkpoint signature has settled. `signature` and
+// `signer_trusted` are set at intake.
+//
+// Continuity finds a checkpoint's predecessor by the body digest it names
+// (`previous_checkpoint_sha256`), never by its seq alone: a checkpoint that
+// follows one of two equivocating statements is judged against the one it
+// names. The chain of a v2 checkpoint is recomputed from the prefix those
+// digests lead to, with an append-only frontier (one root per perfect subtree)
+// carried from each checkpoint to its successor, so a log of 650,000
+// checkpoints costs O(n log n) hashes and keeps only one seq's frontiers.
+import { bytesEqual } from '../bytes/hex';
+import { CHECKPOINT_SCHEMA_V2, chainLeafHash, checkpointStructureErrors, continuityError } from '../chio/checkpoint';
+import { type ConsistencyOutcome, type ConsistencyRecord, decodeConsistencyRecord, verifyConsistencyRecord } from '../chio/consistency-proof';
+import { parseJson } from '../json/parse';
+import type { JsonObject } from '../json/value';
+import { type Frontier, appendToFrontier, frontierRoot } from '../merkle';
+import { type CheckResult, SKIP_REASON, fail, pass, skipped } from './check';
+import type { CheckpointEntry, TransparencyEntry } from './entries';
 import { type Problem, makeProblem } from './problems';
 
-export function evaluateCheckpoints(all: CheckpointEntry[]): Problem[] {
+/** What became of each supplied consistency record (reported by the transparency check). */
+export type ConsistencyResults = Map<TransparencyEntry, ConsistencyOutcome>;
+
+export interface CheckpointEvaluation {
+  problems: Problem[];
+  consistency: ConsistencyResults;
+}
+
+export function evaluateCheckpoints(all: CheckpointEntry[], records: readonly TransparencyEntry[] = []): CheckpointEvaluation {
   const problems: Problem[] = [];
   for (const c of all) {
-    const err = checkpointStructureError(c.cp);
-    c.checks.structure = err ? fail(err) : pass();
-    if (err) problems.push(makeProblem('checkpoint_structure_invalid', `checkpoint ${c.cp.checkpointSeq}: ${err}`, at(c)));
+    const errors = checkpointStructureErrors(c.cp);
+    c.checks.structure = errors.length > 0 ? fail(errors.join('; ')) : pass();
+    if (errors.length > 0) problems.push(makeProblem('checkpoint_structure_invalid', `checkpoint ${c.cp.checkpointSeq}: ${errors.join('; ')}`, at(c)));
   }
   const bySpace = new Map<string, CheckpointEntry[]>();
-  for (const c of all) {
-    const list = bySpace.get(c.space) ?? [];
-    list.push(c);
-    bySpace.set(c.space, list);
+  for (const c of all) pushTo(bySpace, c.space, c);
+  const recordsBySpace = new Map<string, TransparencyEntry[]>();
+  for (const t of records) if (t.kind === 'consistency') pushTo(recordsBySpace, t.space, t);
+  const consistency: ConsistencyResults = new Map();
+  for (const [space, list] of bySpace) new SpaceEvaluation(list, recordsBySpace.get(space) ?? [], problems, consistency).run();
+  for (const [space, list] of recordsBySpace) {
+    if (bySpace.has(space)) continue;
+    for (const t of list) consistency.set(t, { status: 'fail', reason: 'it refers to checkpoints, but the log holds none' });
   }
-  for (const list of bySpace.values()) evaluateSpace(list, problems);
-  return problems;
+  return { problems, consistency };
 }
 
 function at(c: CheckpointEntry) {
   return { checkpoint_seq: c.cp.checkpointSeq, file: c.file, line: c.line };
 }
 
-function evaluateSpace(list: CheckpointEntry[], problems: Problem[]): void {
-  // Exact duplicates (same body) are one statement; distinct signed bodies at one place equivocate.
-  const unique = new Map<string, CheckpointEntry>();
-  for (const c of list) if (!unique.has(c.sha256)) unique.set(c.sha256, c);
-  const statements = [...unique.values()];
-  for (const c of list) {
-    if (unique.get(c.sha256) !== c) c.checks.continuity = pass(`duplicate of the checkpoint at ${unique.get(c.sha256)!.file}:${unique.get(c.sha256)!.line}`);
+function pushTo<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+const bySeqThenOrder = (a: CheckpointEntry, b: CheckpointEntry): number =>
+  a.cp.checkpointSeq < b.cp.checkpointSeq ? -1 : a.cp.checkpointSeq > b.cp.checkpointSeq ? 1 : a.order - b.order;
+
+class SpaceEvaluation {
+  private readonly statements: CheckpointEntry[];
+  private readonly byDigest = new Map<string, CheckpointEntry>();
+  private readonly bySeq = new Map<bigint, CheckpointEntry[]>();
+  private readonly prefixWarned = new Set<CheckpointEntry>();
+  /** Supplied consistency records by the body digest they end at. */
+  private readonly recordsTo = new Map<string, { entry: TransparencyEntry; record: ConsistencyRecord }[]>();
+
+  constructor(
+    private readonly list: CheckpointEntry[],
+    private readonly records: TransparencyEntry[],
+    private readonly problems: Problem[],
+    private readonly outcomes: ConsistencyResults,
+  ) {
+    // Exact duplicates (same body) are one statement; distinct signed bodies at one place equivocate.
+    const unique = new Map<string, CheckpointEntry>();
+    for (const c of list) if (!unique.has(c.sha256)) unique.set(c.sha256, c);
+    this.statements = [...unique.values()].sort(bySeqThenOrder);
+    this.byDigest = unique;
+    for (const c of this.statements) pushTo(this.bySeq, c.cp.checkpointSeq, c);
   }
 
-  const equivocating = detectEquivocations(statements, problems);
-  // The predecessor for a seq is its signed statement when there is one: a forged checkpoint sharing
-  // the seq must not stand in for it. (An unsigned one still serves when it is all there is: the
-  // successor's previous_checkpoint_sha256 then vouches for its body.)
-  const bySeq = new Map<bigint, CheckpointEntry>();
-  for (const c of statements) {
-    if (equivocating.has(c)) continue;
-    const held = bySeq.get(c.cp.checkpointSeq);
-    if (!held || (held.checks.signature?.status !== 'pass' && c.checks.signature?.status === 'pass')) bySeq.set(c.cp.checkpointSeq, c);
+  run(): void {
+    const equivocating = detectEquivocations(this.statements, this.problems);
+    for (const c of this.statements) this.continuity(c, equivocating.has(c));
+    this.readRecords();
+    this.chains();
+    // A copy of a statement shares its results (its body is the same bytes).
+    for (const c of this.list) {
+      const original = this.byDigest.get(c.sha256)!;
+      if (original === c) continue;
+      c.checks.continuity = pass(`duplicate of the checkpoint at ${original.file}:${original.line}`);
+      if (original.checks.chain) c.checks.chain = original.checks.chain;
+    }
   }
-  const lowest = statements.reduce<bigint | null>((m, c) => (m === null || c.cp.checkpointSeq < m ? c.cp.checkpointSeq : m), null);
 
-  for (const c of statements) {
-    if (equivocating.has(c)) {
+  private warnPrefix(c: CheckpointEntry, message: string): void {
+    if (this.prefixWarned.has(c)) return;
+    this.prefixWarned.add(c);
+    this.problems.push(makeProblem('checkpoint_prefix_incomplete', `checkpoint ${c.cp.checkpointSeq}: ${message}`, at(c)));
+  }
+
+  private continuity(c: CheckpointEntry, equivocating: boolean): void {
+    const { cp } = c;
+    const broken = (msg: string) => {
+      c.checks.continuity = fail(msg);
+      this.problems.push(makeProblem('checkpoint_continuity_broken', `checkpoint ${cp.checkpointSeq}: ${msg}`, at(c)));
+    };
+    if (equivocating) {
       c.checks.continuity = fail('another signed checkpoint claims the same place in the log (equivocation)');
-      continue;
+      return;
     }
-    const seq = c.cp.checkpointSeq;
-    if (seq <= 1n) {
-      c.checks.continuity = pass();
-      continue;
+    if (cp.checkpointSeq <= 0n) {
+      c.checks.continuity = skipped('checkpoint_seq 0 has no place in the log (see structure)');
+      return;
     }
-    const prev = bySeq.get(seq - 1n);
-    if (!prev) {
-      if (seq === lowest) {
-        c.checks.continuity = skipped(`its predecessor, checkpoint ${seq - 1n}, is not in the log`);
-      } else {
-        const msg = `checkpoint ${seq}: its predecessor, checkpoint ${seq - 1n}, is missing from the log`;
-        c.checks.continuity = fail(msg);
-        problems.push(makeProblem('checkpoint_continuity_broken', msg, at(c)));
+    if (cp.checkpointSeq === 1n) {
+      // The genesis rule (store and draft): the log starts at entry 1 and names no predecessor.
+      if (cp.previousCheckpointSha256 !== undefined) broken('checkpoint 1 names a predecessor (previous_checkpoint_sha256), but nothing comes before it');
+      else if (cp.batchStartSeq !== 1n) broken(`checkpoint 1 must start the log at entry 1, not at ${cp.batchStartSeq}`);
+      else c.checks.continuity = pass();
+      return;
+    }
+    const digest = cp.previousCheckpointSha256;
+    // Missing on seq > 1 is a failure even when the predecessor is not supplied (§16.2 rule 3).
+    if (digest === undefined) return broken('previous_checkpoint_sha256 is missing, so nothing ties it to the checkpoint before it');
+    const prev = this.byDigest.get(digest);
+    if (prev) {
+      const err = continuityError(prev.cp, prev.sha256, cp);
+      if (err) broken(err);
+      else c.checks.continuity = pass();
+      return;
+    }
+    const atPrevSeq = this.bySeq.get(cp.checkpointSeq - 1n) ?? [];
+    if (atPrevSeq.length > 0) {
+      const which = atPrevSeq.map((p) => `${p.file}:${p.line}`).join(', ');
+      return broken(`previous_checkpoint_sha256 names a body this log does not hold; the checkpoint ${cp.checkpointSeq - 1n} it holds (${which}) has a different digest`);
+    }
+    c.checks.continuity = skipped(SKIP_REASON.predecessorNotSupplied);
+    this.warnPrefix(c, `the checkpoint its previous_checkpoint_sha256 names (checkpoint ${cp.checkpointSeq - 1n}) is not in the log, so its continuity could not be checked`);
+  }
+
+  /** Decodes the supplied consistency records and checks each against the pair it names. */
+  private readRecords(): void {
+    for (const t of this.records) {
+      const o: JsonObject = new Map();
+      for (const [k, text] of Object.entries(t.fields)) {
+        const v = parseJson(text);
+        if (v.ok) o.set(k, v.value);
       }
-      continue;
+      const decoded = decodeConsistencyRecord(o);
+      if (!decoded.ok) {
+        this.outcomes.set(t, { status: 'fail', reason: decoded.error });
+        continue;
+      }
+      const rec = decoded.value;
+      const from = this.byDigest.get(rec.fromSha256);
+      const to = this.byDigest.get(rec.toSha256);
+      if (!from || !to) {
+        const which = !from ? `from_checkpoint_sha256 (checkpoint ${rec.fromSeq})` : `to_checkpoint_sha256 (checkpoint ${rec.toSeq})`;
+        this.outcomes.set(t, { status: 'fail', reason: `its ${which} names a checkpoint body that is not in the log` });
+        continue;
+      }
+      this.outcomes.set(t, verifyConsistencyRecord(rec, from, to));
+      pushTo(this.recordsTo, to.sha256, { entry: t, record: rec });
     }
-    const err = continuityError(prev.cp, prev.sha256, c.cp);
-    c.checks.continuity = err ? fail(err) : pass();
-    if (err) problems.push(makeProblem('checkpoint_continuity_broken', `checkpoint ${seq}: ${err}`, at(c)));
+  }
+
+  /** The `chain` check of every v2 statement, in seq order, carrying frontiers from predecessors. */
+  private chains(): void {
+    let frontiers = new Map<CheckpointEntry, Frontier>();
+    let previousLevel = new Map<CheckpointEntry, Frontier>();
+    let level: bigint | null = null;
+    for (const c of this.statements) {
+      const seq = c.cp.checkpointSeq;
+      if (seq !== level) {
+        // Only the level just below is ever a predecessor (§16.2 rule 1).
+        previousLevel = level !== null && seq === level + 1n ? frontiers : new Map();
+        frontiers = new Map();
+        level = seq;
+      }
+      const leaf = chainLeafHash(c.cp);
+      let frontier: Frontier | null = null;
+      if (leaf && seq === 1n) frontier = appendToFrontier([], leaf);
+      else if (leaf && c.cp.previousCheckpointSha256 !== undefined) {
+        const prev = this.byDigest.get(c.cp.previousCheckpointSha256);
+        const pf = prev ? previousLevel.get(prev) : undefined;
+        if (pf) frontier = appendToFrontier(pf, leaf);
+      }
+      if (frontier) frontiers.set(c, frontier);
+      if (c.cp.schema === CHECKPOINT_SCHEMA_V2) c.checks.chain = this.chainOf(c, frontier);
+    }
+    // The top level's frontiers stay with their checkpoints (what the page remembers).
+    for (const [c, f] of frontiers) c.chainFrontier = f.map((x) => ({ size: x.size, hash: x.hash }));
+  }
+
+  private chainOf(c: CheckpointEntry, frontier: Frontier | null): CheckResult {
+    const { cp } = c;
+    const invalid = (msg: string): CheckResult => {
+      this.problems.push(makeProblem('checkpoint_chain_invalid', `checkpoint ${cp.checkpointSeq}: ${msg}`, at(c)));
+      return fail(msg);
+    };
+    // Every supplied v2 record that ends here must verify (§5.1); a v1 record is no proof of a chain.
+    const ending = this.recordsTo.get(c.sha256) ?? [];
+    for (const { entry, record } of ending) {
+      const outcome = this.outcomes.get(entry)!;
+      if (record.schema !== 'chio.checkpoint_consistency_proof.v1' && outcome.status === 'fail') {
+        return invalid(`the consistency record at ${entry.file}:${entry.line} does not verify: ${outcome.reason}`);
+      }
+    }
+    if (!cp.chainRoot) return skipped(SKIP_REASON.noChainCommitment);
+    if (frontier) {
+      if (bytesEqual(frontierRoot(frontier)!, cp.chainRoot)) return pass(`chain_root recomputed from checkpoints 1–${cp.checkpointSeq}`);
+      const msg = `chain_root does not recompute from the chain leaves of checkpoints 1–${cp.checkpointSeq}`;
+      // At seq 1 the chain root is the checkpoint's own leaf: a structure rule, reported there.
+      return cp.checkpointSeq === 1n ? fail(msg) : invalid(msg);
+    }
+    // Without the whole prefix there is nothing to recompute from. (A consistency record joins only
+    // adjacent checkpoints, so with its predecessor here the prefix walk above already reached it; a
+    // root remembered from an earlier visit is the page's anchor, lib/trust/checkpoint-memory.ts.)
+    this.warnPrefix(c, `checkpoints before it are not all in the log, so its chain_root could not be recomputed`);
+    return skipped(SKIP_REASON.chainPrefixIncomplete);
   }
 }
 

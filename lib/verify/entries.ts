@@ -4,6 +4,7 @@ import type { Provenance } from '../chio/lineage-row';
 import type { DecodedCheckpoint, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
 import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from './check';
 import type { LineageFailure } from './lineage';
+import type { ReportEnvelope } from './report';
 
 export interface Located {
   file: string;
@@ -34,15 +35,26 @@ export interface ReceiptEntry extends Located {
   /** The signed `metadata.attribution` keys, when the receipt carries them (checked against its lineage row). */
   attributionSubjectKey?: string;
   attributionIssuerKey?: string;
+  /** A tool receipt's `tenant_id`, when it has one (a package's tenant scope, part 2 §5.3). */
+  tenantId?: string;
+  /**
+   * Gen B tool receipts: `<receipt_kind>/<boundary_class>[/allowed]` (receipt-semantics.ts), for a
+   * package's `receiptSemantics`. One of 24 values, shared by EntryCompactor.
+   */
+  semantics?: string;
   financial?: FinancialMetadata;
   financialError?: string;
   decision?: string;
+  /** The claims of the envelope the receipt arrived in (contract part 2 §5.4), when it came in one. */
+  envelope?: ReportEnvelope;
   /** The outcome of this receipt's inclusion proof, once checked, and how many proofs named it. */
   proofResult?: CheckResult;
   proofCount?: number;
   /** The checkpoint `proofResult` was checked against, and the results against others with the same seq (a forged one may share it). */
   proofCheckpoint?: CheckpointEntry;
   proofOthers?: [CheckpointEntry, CheckResult][];
+  /** Set while inclusion is decided: how its proof's position disagrees with the batch (a warning, §5.2). */
+  proofPosition?: string;
 }
 
 /** The kernel-lane leaf hash of a receipt (a view, no copy). */
@@ -55,6 +67,12 @@ export interface CheckpointEntry extends Located {
   cp: DecodedCheckpoint;
   sha256: string;
   checks: Partial<Record<CheckpointCheckName, CheckResult>>;
+  /**
+   * The chain frontier after this checkpoint (one root per perfect subtree of chain leaves 1…seq,
+   * largest first), kept only for the highest checkpoints of a log whose whole prefix is here:
+   * the page remembers it, so a later load's v2 checkpoints can be checked against it (§12).
+   */
+  chainFrontier?: { size: bigint; hash: Uint8Array }[];
 }
 
 export interface ProofEntry extends Located {

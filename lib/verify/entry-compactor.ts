@@ -34,6 +34,8 @@ export class EntryCompactor {
     if (r.capabilityId !== undefined) r.capabilityId = this.string(r.capabilityId);
     if (r.attributionSubjectKey !== undefined) r.attributionSubjectKey = this.string(r.attributionSubjectKey);
     if (r.attributionIssuerKey !== undefined) r.attributionIssuerKey = this.string(r.attributionIssuerKey);
+    if (r.tenantId !== undefined) r.tenantId = this.string(r.tenantId);
+    if (r.semantics !== undefined) r.semantics = this.string(r.semantics);
     const checks = r.checks as Record<string, CheckResult | undefined>;
     for (const name in checks) {
       const c = checks[name];

@@ -29,8 +29,13 @@ type AtSeq = ReceiptEntry | ReceiptEntry[];
 
 interface Space {
   receipts: Map<bigint, AtSeq>;
+  /** Receipts that came with no seq (a loose `receipt.json`): a proof finds them by their leaf (contract part 2 §5.2). */
+  bare: ReceiptEntry[];
   checkpoints: Map<bigint, CheckpointEntry[]>;
 }
+
+/** Bare receipts × unmatched proofs tried by leaf before giving up (hostile sizes). */
+const MAX_BARE_TRIALS = 4_000_000;
 
 export class InclusionIndex {
   private readonly spaces = new Map<string, Space>();
@@ -40,7 +45,7 @@ export class InclusionIndex {
 
   private space(id: string): Space {
     let s = this.spaces.get(id);
-    if (!s) this.spaces.set(id, (s = { receipts: new Map(), checkpoints: new Map() }));
+    if (!s) this.spaces.set(id, (s = { receipts: new Map(), bare: [], checkpoints: new Map() }));
     return s;
   }
 
@@ -51,6 +56,7 @@ export class InclusionIndex {
 
   addReceipt(r: ReceiptEntry): void {
     if (r.logSeq !== undefined) addOne(this.space(r.space).receipts, r.logSeq, r);
+    else if (r.type === 'tool') this.space(r.space).bare.push(r);
   }
 
   addCheckpoint(c: CheckpointEntry): void {
@@ -89,6 +95,8 @@ export class InclusionIndex {
     r.proofCheckpoint = cps[0]!;
     r.proofResult = checkProof(pe, r, cps[0]!);
     if (cps.length > 1) r.proofOthers = cps.slice(1).map((c) => [c, checkProof(pe, r, c)]);
+    const position = positionMismatch(pe, r, cps[0]!);
+    if (position !== null) r.proofPosition = position;
   }
 
   /** The proof's outcome against a checkpoint that verified; when its checkpoints all failed, skipped. */
@@ -103,10 +111,17 @@ export class InclusionIndex {
 
   /** Settles pending proofs, then sets every receipt's `inclusion` check. */
   finish(receipts: ReceiptEntry[], checkpointVerified: (c: CheckpointEntry) => boolean): Problem[] {
+    let bareTrials = 0;
     for (const pe of this.pending) {
       const s = this.spaces.get(pe.space);
       const at = s?.receipts.get(pe.proof.receiptSeq);
-      const targets = at === undefined ? [] : Array.isArray(at) ? at : [at];
+      let targets = at === undefined ? [] : Array.isArray(at) ? at : [at];
+      if (targets.length === 0 && s && s.bare.length > 0) {
+        // A receipt that came without a seq: the proof is its if its leaf reaches the root.
+        const cps = s.checkpoints.get(pe.proof.checkpointSeq) ?? [];
+        bareTrials += s.bare.length * Math.max(1, cps.length);
+        if (bareTrials <= MAX_BARE_TRIALS) targets = s.bare.filter((r) => cps.some((c) => checkProof(pe, r, c).status === 'pass'));
+      }
       if (targets.length === 0) {
         const { proof } = pe;
         this.problems.push(
@@ -127,6 +142,9 @@ export class InclusionIndex {
       const s = this.spaces.get(r.space);
       const result = this.inclusionFor(r, s, sorted.get(r.space), checkpointVerified, batchRoots);
       r.checks.inclusion = result;
+      if (r.proofPosition !== undefined && r.proofResult !== undefined && result === r.proofResult) {
+        this.problems.push(makeProblem('inclusion_position_mismatch', `${r.id}: ${r.proofPosition}`, { receipt_id: r.id, file: r.file, line: r.line }));
+      }
       if (result.status === 'fail') {
         this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
       }
@@ -135,6 +153,7 @@ export class InclusionIndex {
       if (r.proofOthers !== undefined) r.proofOthers = undefined;
     }
     this.failReplays(receipts);
+    for (const r of receipts) if (r.proofPosition !== undefined) r.proofPosition = undefined;
     return this.problems;
   }
 
@@ -144,7 +163,8 @@ export class InclusionIndex {
    * Copies whose inclusion passed keep it. Nothing is indexed when every receipt is placed.
    */
   private failReplays(receipts: ReceiptEntry[]): void {
-    if (!receipts.some((r) => r.checks.inclusion?.status === 'skipped')) return;
+    const displaced = (r: ReceiptEntry) => r.checks.inclusion?.status === 'pass' && r.proofPosition !== undefined;
+    if (!receipts.some((r) => r.checks.inclusion?.status === 'skipped' || displaced(r))) return;
     // Receipts by id (the ids they already hold are the keys: no string is built per receipt),
     // an array only where an id repeats; then each repeated id is split by source and type.
     const byId = new Map<string, AtSeq>();
@@ -156,9 +176,11 @@ export class InclusionIndex {
       for (const copies of groups.values()) {
         if (copies.length < 2) continue;
         for (const r of copies) {
-          if (r.checks.inclusion?.status !== 'skipped') continue;
+          // A copy whose proof names another leaf position is the same checkpointed leaf counted again.
+          if (r.checks.inclusion?.status !== 'skipped' && !displaced(r)) continue;
           const others = copies.filter((o) => o !== r).map((o) => (o.logSeq !== undefined ? `seq ${o.logSeq}` : `${o.file}:${o.line}`));
-          const result = fail(`receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); no checkpoint places this copy, and a copy of a receipt is not a new entry`);
+          const why = displaced(r) ? 'its proof places it at another position than its seq' : 'no checkpoint places this copy';
+          const result = fail(`receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); ${why}, and a copy of a receipt is not a new entry`);
           r.checks.inclusion = result;
           this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
         }
@@ -190,6 +212,8 @@ export class InclusionIndex {
     if (!cp) return skipped(`checkpoint ${covering[0]!.cp.checkpointSeq}, which covers it, failed verification`);
     let batch = batchRoots.get(cp);
     if (!batch) batchRoots.set(cp, (batch = this.batchRootCheck(cp, s, this.notes.get(r.space))));
+    const cpKey = cp.cp.kernelKeyNormalized ?? cp.cp.kernelKey;
+    if (batch.status === 'pass' && r.kernelKey !== cpKey) return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.cp.checkpointSeq} ${cpKey}`);
     return batch;
   }
 
@@ -273,6 +297,20 @@ class Coverage {
   }
 }
 
+/**
+ * The positional profile (contract part 2 §5.2, a warning): the proof's tree_size is the
+ * checkpoint's and its leaf_index is the receipt's offset in the batch. Null when both hold.
+ */
+function positionMismatch(pe: ProofEntry, r: ReceiptEntry, checkpoint: CheckpointEntry): string | null {
+  const { proof } = pe;
+  const cp = checkpoint.cp;
+  const seq = r.logSeq ?? proof.receiptSeq;
+  const parts: string[] = [];
+  if (proof.treeSize !== cp.treeSize) parts.push(`tree_size ${proof.treeSize}, checkpoint ${cp.checkpointSeq} has ${cp.treeSize}`);
+  if (proof.leafIndex !== seq - cp.batchStartSeq) parts.push(`leaf_index ${proof.leafIndex}, but seq ${seq} is leaf ${seq - cp.batchStartSeq} of batch ${cp.batchStartSeq}–${cp.batchEndSeq}`);
+  return parts.length ? `the proof at ${pe.file}:${pe.line} has ${parts.join(', and ')}` : null;
+}
+
 /** One proof against one receipt and one checkpoint with the proof's checkpoint_seq. */
 export function checkProof(pe: ProofEntry, r: ReceiptEntry, checkpoint: CheckpointEntry): CheckResult {
   const { proof } = pe;
@@ -282,10 +320,12 @@ export function checkProof(pe: ProofEntry, r: ReceiptEntry, checkpoint: Checkpoi
   if (proof.merkleRoot === null || !bytesEqual(proof.merkleRoot, cp.merkleRoot)) {
     return fail(`${where} names a root other than checkpoint ${cp.checkpointSeq}'s`);
   }
-  if (proof.treeSize !== cp.treeSize) return fail(`${where} has tree_size ${proof.treeSize}, checkpoint ${cp.checkpointSeq} has ${cp.treeSize}`);
+  // The checkpoint's kernel vouches only for receipts its own key signed (§16.7).
+  const cpKey = cp.kernelKeyNormalized ?? cp.kernelKey;
+  if (r.kernelKey !== cpKey) return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.checkpointSeq} ${cpKey}`);
   if (proof.leafIndex !== proof.proofLeafIndex) return fail(`${where} gives two different leaf indexes`);
   if (proof.leafIndex >= proof.treeSize) return fail(`${where} has leaf_index ${proof.leafIndex} outside a tree of ${proof.treeSize}`);
-  if (r.logSeq! < cp.batchStartSeq || r.logSeq! > cp.batchEndSeq) {
+  if (r.logSeq !== undefined && (r.logSeq < cp.batchStartSeq || r.logSeq > cp.batchEndSeq)) {
     return fail(`receipt seq ${r.logSeq} is outside checkpoint ${cp.checkpointSeq}'s batch ${cp.batchStartSeq}–${cp.batchEndSeq}`);
   }
   if (proof.auditPath.some((h) => h === null)) return fail(`${where} has an audit path entry that is not 32 bytes of hex`);

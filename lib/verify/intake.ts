@@ -1,14 +1,17 @@
 // Turns one record's text into typed log items (contract §2 "accepted record
 // shapes"): a bare receipt, the package wrapper `{"seq","receipt"}`, a receipt
 // store row (`raw_json` / `receipt_json`), a JSON array of any of these, an
-// evidence-export bundle, a page of Chio's receipt API, and checkpoints,
-// inclusion proofs and transparency records. Attacker-controlled
-// input; every failure is a located issue, never a throw.
+// evidence-export bundle (with its transparency records), a page of Chio's
+// receipt API, checkpoints, inclusion proofs and transparency records, and
+// (part 2 §2) receipts inside envelopes: bridge outcomes, MCP tool results,
+// Claude Code and Codex transcript lines (envelope-intake.ts).
+// Attacker-controlled input; every failure is a located issue, never a throw.
 import { type JsonIssue, parseJson } from '../json/parse';
 import { type JsonObject, type JsonValue, isJsonObject, isJsonNumber, jsonTypeName } from '../json/value';
 import { looksLikeCheckpoint, looksLikeInclusionProof } from '../chio/checkpoint';
 import { looksLikeChildReceipt } from '../chio/child-receipt';
 import { looksLikeHttpReceipt } from '../chio/http-receipt';
+import { type Envelope, type RecordIssue, readEnvelopes } from './envelope-intake';
 
 /** What a file's name says its records are; `auto` classifies each record by shape. */
 export type RecordRole =
@@ -30,7 +33,8 @@ export type RecordRole =
 /** Records of other runtimes (lib/dialects): audited together once the whole log is in. */
 export type DialectKind = 'zc-call' | 'zc-message' | 'zc-trace' | 'zc-text' | 'cw-review' | 'cw-turn';
 
-export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind;
+/** `bundle`: an export bundle's own claims (`query`, `childReceiptScope`, `uncheckpointedReceipts`); its lists are the items after it. */
+export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind | 'bundle';
 
 export interface LogItem {
   kind: ItemKind;
@@ -39,18 +43,24 @@ export interface LogItem {
   text?: string;
   /** `seq` of the package wrapper or store row, when the record has one. */
   seq?: bigint;
+  /** `bundle`: how many of the items right after it are the bundle's own. */
+  items?: number;
   /** Field path of `value` within the record, for messages. */
   path: string;
+  /** The envelopes the receipt arrived in (contract part 2 §5.4), when it was read out of any. */
+  envelopes?: Envelope[];
 }
 
 export type IntakeResult =
-  | { ok: true; items: LogItem[] }
+  /** `issues`: problems of the record beside its items (a text part of a transcript line that does not parse, say). */
+  | { ok: true; items: LogItem[]; issues?: RecordIssue[] }
   | { ok: false; issue: JsonIssue | { code: 'parse_error'; message: string; path: string; line: number; column: number } };
 
 const TRANSPARENCY_SCHEMAS: Record<string, ItemKind> = {
   'chio.checkpoint_publication.v1': 'publication',
   'chio.checkpoint_witness.v1': 'witness',
   'chio.checkpoint_consistency_proof.v1': 'consistency',
+  'chio.checkpoint_consistency_proof.v2': 'consistency',
   'chio.checkpoint_equivocation.v1': 'equivocation',
 };
 
@@ -63,12 +73,18 @@ export function intakeRecord(text: string, role: RecordRole): IntakeResult {
   if (role === 'text') return { ok: true, items: [{ kind: 'zc-text', value: new Map(), text, path: '$' }] };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, issue: parsed.issue };
-  const items: LogItem[] = [];
-  const error = collect(parsed.value, role, '$', items, 0);
-  return error ?? { ok: true, items };
+  const out: Collected = { items: [], issues: [] };
+  const error = collect(parsed.value, role, '$', out, 0);
+  if (error) return error;
+  return out.issues.length > 0 ? { ok: true, items: out.items, issues: out.issues } : { ok: true, items: out.items };
 }
 
-function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], depth: number): IntakeResult | null {
+interface Collected {
+  items: LogItem[];
+  issues: RecordIssue[];
+}
+
+function collect(v: JsonValue, role: RecordRole, path: string, out: Collected, depth: number): IntakeResult | null {
   if (Array.isArray(v)) {
     if (depth > 0) return shapeError('nested arrays are not a record shape', path);
     for (let i = 0; i < v.length; i++) {
@@ -80,7 +96,7 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
   if (!isJsonObject(v)) return shapeError(`expected a JSON object, found ${jsonTypeName(v)}`, path);
   // A lineage file holds lineage rows only: its keys never make a row read as a receipt or a store row.
   if (role === 'lineage') {
-    out.push({ kind: 'lineage', value: v, path });
+    out.items.push({ kind: 'lineage', value: v, path });
     return null;
   }
 
@@ -88,24 +104,33 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
     // A chat transcript as one document, `{"messages": [...]}`: its messages, in order.
     const messages = v.get('messages');
     if (depth === 0 && Array.isArray(messages) && messages.every((m) => isJsonObject(m) && typeof m.get('role') === 'string')) {
-      messages.forEach((m, i) => out.push({ kind: 'zc-message', value: m as JsonObject, path: `${path}.messages[${i}]` }));
+      messages.forEach((m, i) => out.items.push({ kind: 'zc-message', value: m as JsonObject, path: `${path}.messages[${i}]` }));
       return null;
     }
     // `codewhale review --json`: the receipt it wrote rides in `receipt`.
     const written = v.get('receipt');
     if (v.get('mode') === 'review' && isJsonObject(written)) {
-      out.push({ kind: 'cw-review', value: written, path: `${path}.receipt` });
+      out.items.push({ kind: 'cw-review', value: written, path: `${path}.receipt` });
       return null;
     }
     const dialect = dialectOf(v);
     if (dialect) {
-      out.push({ kind: dialect, value: v, path });
+      out.items.push({ kind: dialect, value: v, path });
+      return null;
+    }
+    // A host transcript line or an envelope: the receipts it carries (none for an init line, a tool call, a plain result).
+    const enveloped = readEnvelopes(v, path);
+    if (enveloped) {
+      for (const r of enveloped.receipts) out.items.push({ kind: 'tool', value: r.value, path: r.path, envelopes: r.envelopes });
+      out.issues.push(...enveloped.issues);
       return null;
     }
   }
-  // Evidence-export bundle (`POST /v1/evidence/export`): expand its lists.
+  // Evidence-export bundle (`POST /v1/evidence/export`, chio-bridge's exportEvidence): expand its lists.
   const bundle = v.get('bundle');
-  if (role === 'auto' && isJsonObject(bundle) && bundle.has('toolReceipts')) return collectBundle(bundle, `${path}.bundle`, out);
+  if (role === 'auto' && isJsonObject(bundle) && bundle.has('toolReceipts')) {
+    return collectBundle(bundle, `${path}.bundle`, out) ?? collectTransparency(v.get('transparency'), `${path}.transparency`, out);
+  }
   // A page of Chio's receipt API (`/v1/receipts/query` {totalCount, nextCursor, receipts},
   // `/v1/receipts/tools` {…, count, receipts}): expand its receipts.
   const page = v.get('receipts');
@@ -130,7 +155,7 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
     const seq = readSeq(v.get('seq'));
     const kind = col === 'receipt_json' ? 'http' : classifyReceipt(inner.value, role);
     if (typeof kind !== 'string') return kind;
-    out.push({ kind, value: inner.value, path: `${path}.${col}`, ...(seq !== undefined ? { seq } : {}) });
+    out.items.push({ kind, value: inner.value, path: `${path}.${col}`, ...(seq !== undefined ? { seq } : {}) });
     return null;
   }
 
@@ -142,26 +167,51 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: LogItem[], d
     if (seq === undefined) return shapeError('seq must be a non-negative integer', `${path}.seq`);
     const kind = classifyReceipt(wrapped, role);
     if (typeof kind !== 'string') return kind;
-    out.push({ kind, value: wrapped, seq, path: `${path}.receipt` });
+    out.items.push({ kind, value: wrapped, seq, path: `${path}.receipt` });
     return null;
   }
 
   const kind = classify(v, role, path);
   if (typeof kind !== 'string') return kind;
-  out.push({ kind, value: v, path });
+  out.items.push({ kind, value: v, path });
   return null;
 }
 
-function collectBundle(bundle: JsonObject, path: string, out: LogItem[]): IntakeResult | null {
-  const lists: [string, RecordRole][] = [
-    ['toolReceipts', 'tool'],
-    ['childReceipts', 'child'],
-    ['checkpoints', 'checkpoint'],
-    ['inclusionProofs', 'proof'],
-    ['capabilityLineage', 'lineage'],
-  ];
+const BUNDLE_LISTS: [string, RecordRole][] = [
+  ['toolReceipts', 'tool'],
+  ['childReceipts', 'child'],
+  ['checkpoints', 'checkpoint'],
+  ['inclusionProofs', 'proof'],
+  ['capabilityLineage', 'lineage'],
+];
+
+/** The export's `transparency` keeps the kernel's snake_case keys (chio-format-v2.md §16.10.3). */
+const TRANSPARENCY_LISTS: [string, RecordRole][] = [
+  ['publications', 'publication'],
+  ['witnesses', 'witness'],
+  ['consistency_proofs', 'consistency'],
+  ['equivocations', 'equivocation'],
+];
+
+function collectBundle(bundle: JsonObject, path: string, out: Collected): IntakeResult | null {
+  // The bundle itself first, then its lists: the `items` after it are its own.
+  const self: LogItem = { kind: 'bundle', value: bundle, path, items: 0 };
+  out.items.push(self);
+  const start = out.items.length;
+  const err = collectLists(bundle, BUNDLE_LISTS, path, out);
+  self.items = out.items.length - start;
+  return err;
+}
+
+function collectTransparency(transparency: JsonValue | undefined, path: string, out: Collected): IntakeResult | null {
+  if (transparency === undefined || transparency === null) return null;
+  if (!isJsonObject(transparency)) return shapeError(`transparency must be an object, found ${jsonTypeName(transparency)}`, path);
+  return collectLists(transparency, TRANSPARENCY_LISTS, path, out);
+}
+
+function collectLists(holder: JsonObject, lists: [string, RecordRole][], path: string, out: Collected): IntakeResult | null {
   for (const [key, role] of lists) {
-    const list = bundle.get(key);
+    const list = holder.get(key);
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) return shapeError(`${key} must be an array`, `${path}.${key}`);
     for (let i = 0; i < list.length; i++) {

@@ -36,10 +36,11 @@ async function verifyPackageDir(dir: string, keys: string[] = []): Promise<Verif
   return v.finish();
 }
 
-/** A package of `rows` (objects, or raw lines) and `receipts`. */
+/** A package of `rows` (objects, or raw lines) and `receipts`, its query with a read boundary (part 2 §5.3). */
 function pkg(rows: (Plain | string)[], receipts: Plain[] = []): Promise<VerificationReport> {
   const lines = rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r)) + '\n').join('');
-  return verifyPackageDir(writePackage({ 'capability-lineage.ndjson': lines, 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) }));
+  const files = { 'capability-lineage.ndjson': lines, 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) };
+  return verifyPackageDir(writePackage(files, { manifest: { query: { readBoundary: { kind: 'admin_all' } } } }));
 }
 
 const rowCodes = (r: VerificationReport) => (r.lineage ?? []).map((l) => l.problems);

@@ -1,19 +1,26 @@
 // The whole-log half of verification (contract §5–§9): takes what
 // RecordVerifier produced, from one thread or many workers in any order, and
-// evaluates what needs the whole log — checkpoint structure, continuity and
-// equivocation, inclusion, transparency records, manifest counts, capability
-// lineage links, budget reconciliation, verdicts — then builds the report. The report is ordered by
+// evaluates what needs the whole log — one record per receipt reached in
+// several envelopes, checkpoint structure, continuity, chain and equivocation,
+// inclusion, transparency records, package and bundle claims (counts,
+// receiptSemantics, query scope), capability lineage links, budget
+// reconciliation, verdicts — then builds the report. The report is ordered by
 // each item's `order`, so it does not depend on which worker finished first.
 import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
+import { type BundleClaims, evaluateBundle } from './bundle-claims';
 import type { CheckpointEntry, LineageEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
+import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
 import { InclusionIndex } from './inclusion';
 import { linkLineage } from './lineage-link';
+import type { LoadedPackage } from './log-sink';
+import { type PackageClaims, evaluatePackageClaims } from './package-claims';
 import { ParseErrorCap } from './parse-error-cap';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
+import type { ReceiptView } from './receipt-view';
 import { type PackageReport, type ReportReceipt, type VerificationReport, buildReport, checkpointVerdict } from './report';
 import { evaluateTransparency } from './transparency';
 
@@ -29,12 +36,20 @@ export class LogAssembler {
   /** Records' problem lists, kept by reference: signature checks still running append to them. */
   private readonly recordProblems: Problem[][] = [];
   private readonly packages: PackageReport[] = [];
-  private readonly packageSpaces = new Map<PackageReport, string>();
-  private readonly unprovenExpected = new Map<string, bigint>();
+  /** Each package's seq space and what its manifest and query claim about its receipts. */
+  private readonly packageClaims = new Map<PackageReport, { space: string; claims?: PackageClaims }>();
+  /** Export bundles' own claims, from the records that carried them. */
+  private readonly bundles: BundleClaims[] = [];
   private readonly compactor = new EntryCompactor();
   /** Other runtimes' records, and once audited (before `finish`), their receipts and problems. */
   private readonly dialect: DialectItem[] = [];
   private audit: DialectAudit = { receipts: [], problems: [] };
+  /**
+   * The explorer's rows of receipts read out of envelopes, held until their copies are merged
+   * (settleEnvelopes): the page's rows and the report's receipts must be the same, one to one.
+   */
+  private readonly envelopeViews: ReceiptView[] = [];
+  private envelopeMerge: EnvelopeMerge | null = null;
 
   /**
    * Takes records' results. Receipts and checkpoints may still be waiting for
@@ -46,11 +61,14 @@ export class LogAssembler {
       this.checkpoints.push(c);
       this.inclusion.addCheckpoint(c);
     }
+    let enveloped: Set<number> | null = null;
     for (const r of out.receipts) {
       this.compactor.receipt(r);
       this.receipts.push(r);
       this.inclusion.addReceipt(r);
+      if (r.envelope) (enveloped ??= new Set()).add(r.order);
     }
+    if (enveloped) this.holdViews(out.views, enveloped);
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
     for (const l of out.lineage) {
@@ -58,8 +76,41 @@ export class LogAssembler {
       this.lineage.push(l);
     }
     for (const d of out.dialect) this.dialect.push(d);
+    for (const b of out.bundles) this.bundles.push(b);
     this.keepUncapped(out.problems);
     this.recordProblems.push(out.problems);
+  }
+
+  /** Takes the views of envelope receipts out of `views` (in place) until settleEnvelopes. */
+  private holdViews(views: ReceiptView[], orders: Set<number>): void {
+    let kept = 0;
+    for (const v of views) {
+      if (orders.has(v.order)) this.envelopeViews.push(v);
+      else views[kept++] = v;
+    }
+    views.length = kept;
+  }
+
+  /**
+   * Once every record is in: merges the copies of each receipt reached in envelopes into one
+   * entry (envelope-dedup.ts) and returns the rows of the envelope receipts that stay, in log
+   * order, for the explorer. Called by `finish` if not before; later calls return nothing.
+   */
+  settleEnvelopes(): ReceiptView[] {
+    if (this.envelopeMerge) return [];
+    this.receipts.sort((a, b) => a.order - b.order);
+    const { dropped } = (this.envelopeMerge = mergeEnvelopeCopies(this.receipts));
+    if (dropped.size > 0) {
+      let kept = 0;
+      for (const r of this.receipts) if (!dropped.has(r)) this.receipts[kept++] = r;
+      this.receipts.length = kept;
+    }
+    if (this.envelopeViews.length === 0) return [];
+    const staying = new Set<number>();
+    for (const r of this.receipts) if (r.envelope) staying.add(r.order);
+    const views = this.envelopeViews.filter((v) => staying.has(v.order)).sort((a, b) => a.order - b.order);
+    this.envelopeViews.length = 0;
+    return views;
   }
 
   addProblem(problem: Problem): void {
@@ -73,22 +124,17 @@ export class LogAssembler {
     list.length = kept;
   }
 
-  /** A package's `manifest` check, from the package loader. */
-  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void {
-    const { space, ...report } = pkg;
+  /** A package's checks so far and its claims, from the package loader. */
+  addPackage(pkg: LoadedPackage, problems: Problem[]): void {
+    const { space, claims, ...report } = pkg;
     this.packages.push(report);
-    this.packageSpaces.set(report, space);
+    this.packageClaims.set(report, claims ? { space, claims } : { space });
     for (const p of problems) this.addProblem(p);
   }
 
   /** How a source's checkpoints cover its receipts, shown with inclusion results. */
   setSpaceNote(space: string, note: string): void {
     this.inclusion.setNote(space, note);
-  }
-
-  /** The manifest's `uncheckpointedReceipts`: tool receipts of `space` that must have no inclusion proof. */
-  expectUnprovenToolReceipts(space: string, count: bigint): void {
-    this.unprovenExpected.set(space, count);
   }
 
   /** Receipts taken in so far (after the last batch, the report's count). */
@@ -115,22 +161,29 @@ export class LogAssembler {
   /** `onReceipt`: see buildReport (the report's receipts, one at a time, instead of in the report). */
   finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void): VerificationReport {
     // Workers deliver in any order; every decision below reads entries in log order.
-    this.receipts.sort((a, b) => a.order - b.order);
+    this.settleEnvelopes();
     this.checkpoints.sort((a, b) => a.order - b.order);
     this.lineage.sort((a, b) => a.order - b.order);
     for (const list of this.recordProblems) {
       this.keepUncapped(list);
-      this.problems.push(...list);
+      for (const p of list) this.problems.push(p);
     }
     this.recordProblems.length = 0;
+    const merge = this.envelopeMerge!;
+    merge.dropRepeats(this.problems);
+    for (const p of merge.problems) this.problems.push(p);
     this.problems.push(...this.parseErrors.problems());
-    this.problems.push(...evaluateCheckpoints(this.checkpoints));
+    const evaluated = evaluateCheckpoints(this.checkpoints, this.transparency);
+    this.problems.push(...evaluated.problems);
     const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
     this.problems.push(...this.inclusion.finish(this.receipts, verified));
-    this.problems.push(...evaluateTransparency(this.transparency, this.checkpoints));
+    const transparency = evaluateTransparency(this.transparency, this.checkpoints, evaluated.consistency);
+    this.problems.push(...transparency.problems);
+    this.setTransparencyChecks(transparency.bySpace);
     this.problems.push(...this.audit.problems);
-    this.problems.push(...linkLineage(this.lineage, this.receipts, new Set(this.packageSpaces.values())));
-    this.checkUnprovenCounts();
+    const packageSpaces = new Set([...this.packageClaims.values()].map((p) => p.space));
+    this.problems.push(...linkLineage(this.lineage, this.receipts, packageSpaces));
+    this.judgeClaims();
     const finance = reconcileBudgets(this.financeInputs());
     // Receipts by id, built only when a break needs locating (at a million receipts the map alone is tens of MB).
     let byId: Map<string, ReceiptEntry> | null = null;
@@ -147,18 +200,30 @@ export class LogAssembler {
     return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
   }
 
-  /** The manifest count of unproven tool receipts, against the proofs actually in the package. */
-  private checkUnprovenCounts(): void {
-    for (const [space, expected] of this.unprovenExpected) {
-      const actual = this.receipts.filter((r) => r.space === space && r.type === 'tool' && !r.proofCount).length;
-      if (BigInt(actual) === expected) continue;
-      const msg = `manifest.json counts ${expected} uncheckpointedReceipts, but ${actual} tool receipts have no inclusion proof`;
-      this.problems.push(makeProblem('manifest_mismatch', msg, { file: 'manifest.json' }));
-      for (const [pkg, s] of this.packageSpaces) {
-        if (s !== space) continue;
-        pkg.checks.manifest = 'fail';
-        pkg.details = { ...pkg.details, manifest: pkg.details?.manifest ?? msg };
-      }
+  /** Each package's `transparency` check (contract part 2 §5.3), where it supplied records. */
+  private setTransparencyChecks(bySpace: Map<string, string | null>): void {
+    for (const [pkg, { space }] of this.packageClaims) {
+      if (!bySpace.has(space)) continue;
+      const mismatch = bySpace.get(space)!;
+      pkg.checks.transparency = mismatch === null ? 'pass' : 'fail';
+      if (mismatch !== null) pkg.details = { ...pkg.details, transparency: mismatch };
+    }
+  }
+
+  /**
+   * Packages' and bundles' claims about their receipts (counts, proofCoverage, receiptSemantics,
+   * query scope, uncheckpointedReceipts), once every receipt's checks settled and proofs matched.
+   * `subjectOf` (agent subject through lineage) is not given yet: see package-scope.ts SubjectOf.
+   */
+  private judgeClaims(): void {
+    for (const [pkg, { space, claims }] of this.packageClaims) {
+      if (!claims) continue;
+      const own = this.receipts.filter((r) => r.space === space);
+      this.problems.push(...evaluatePackageClaims(pkg, claims, own));
+    }
+    for (const b of this.bundles) {
+      const own = this.receipts.filter((r) => r.space === b.space && r.order >= b.orderFrom && r.order < b.orderTo);
+      this.problems.push(...evaluateBundle(b, own));
     }
   }
 

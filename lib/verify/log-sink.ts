@@ -3,6 +3,7 @@
 // and stores are read by the same code everywhere.
 import type { Problem } from './problems';
 import type { RecordOrigin } from './record-verifier';
+import type { PackageClaims } from './package-claims';
 import type { PackageReport } from './report';
 
 /** A record's bytes in a Blob: `start` to `end` decode (UTF-8) to exactly its text. */
@@ -21,10 +22,14 @@ export interface LogSink {
   addRecord(text: string, origin: RecordOrigin, at?: RecordBytes): Promise<void>;
   /** A problem found by a loader (unreadable line, oversized record, bad row). */
   addProblem(problem: Problem): void;
-  /** A package's `manifest` check. */
-  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void;
-  /** The manifest's `uncheckpointedReceipts` for `space`. */
-  expectUnprovenToolReceipts(space: string, count: bigint): void;
+  /**
+   * A package's checks as far as its manifest and query decide them, and `claims`: what the
+   * manifest and query say about the receipts of `space`, judged once every receipt settled.
+   */
+  addPackage(pkg: LoadedPackage, problems: Problem[]): void;
   /** How a source's checkpoints cover its receipts. */
   setSpaceNote(space: string, note: string): void;
 }
+
+/** A package as its loader reports it: the report so far, its seq space, and its claims. */
+export type LoadedPackage = PackageReport & { space: string; claims?: PackageClaims };

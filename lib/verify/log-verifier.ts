@@ -6,10 +6,10 @@ import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { TrustStore } from '../trust/trust-store';
 import type { CheckpointEntry } from './entries';
 import { LogAssembler } from './log-assembler';
-import type { LogSink } from './log-sink';
+import type { LoadedPackage, LogSink } from './log-sink';
 import type { Problem } from './problems';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews } from './record-verifier';
-import type { PackageReport, ReportReceipt, VerificationReport } from './report';
+import type { ReportReceipt, VerificationReport } from './report';
 import type { ReceiptView } from './receipt-view';
 
 export type { RecordOrigin } from './record-verifier';
@@ -65,8 +65,8 @@ export class LogVerifier implements LogSink {
     this.assembler.addProblem(problem);
   }
 
-  /** A package's `manifest` check, from the package loader. */
-  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void {
+  /** A package's checks and claims, from the package loader. */
+  addPackage(pkg: LoadedPackage, problems: Problem[]): void {
     this.assertOpen();
     this.assembler.addPackage(pkg, problems);
   }
@@ -75,12 +75,6 @@ export class LogVerifier implements LogSink {
   setSpaceNote(space: string, note: string): void {
     this.assertOpen();
     this.assembler.setSpaceNote(space, note);
-  }
-
-  /** The manifest's `uncheckpointedReceipts`: tool receipts of `space` that must have no inclusion proof. */
-  expectUnprovenToolReceipts(space: string, count: bigint): void {
-    this.assertOpen();
-    this.assembler.expectUnprovenToolReceipts(space, count);
   }
 
   /** The log's checkpoints; after `finish`, with every check evaluated. */
@@ -93,6 +87,8 @@ export class LogVerifier implements LogSink {
     this.assertOpen();
     this.finished = true;
     await this.settle();
+    const views = this.assembler.settleEnvelopes();
+    if (this.onViews && views.length > 0) this.onViews(views);
     this.audit = await this.assembler.auditDialects(this.dialectOptions);
     if (this.onViews && this.audit.receipts.length > 0) this.onViews(this.audit.receipts.map((r) => r.view));
     return this.assembler.finish(!this.trust.isEmpty, onReceipt);

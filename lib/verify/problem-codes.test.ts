@@ -9,7 +9,7 @@ import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from './problems';
 import type { RecordRole } from './intake';
-import { capabilityToken, checkpoint, genAReceipt, goodLog, keyFromSeed, leafOf, lineageRowOf, ndjson, proof, writePackage } from '../testutil/forge';
+import { capabilityToken, chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, lineageRowOf, ndjson, proof, writePackage } from '../testutil/forge';
 import { loadPackage } from '../sources/package';
 import { nodeDir } from '../../bin/cli/node-source';
 import { readTestdataJson, readTestdataText as readTestdata } from '../testutil/testdata';
@@ -260,6 +260,35 @@ describe('every problem code of the contract', () => {
     mark('manifest_mismatch');
   });
 
+  it('read_boundary_missing: a package query without readBoundary is a warning; the package stays ok', async () => {
+    const { receipts } = goodLog(2, 0);
+    const dir = writePackage({ 'query.json': '{}', 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) });
+    const v = new LogVerifier();
+    await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
+    const r = await v.finish();
+    expectProblem(r, 'read_boundary_missing');
+    expect(r.problems.find((p) => p.code === 'read_boundary_missing')!.file).toBe('query.json');
+    expect(r.packages[0]!.checks).toEqual({ manifest: 'pass', read_boundary: 'skipped', scope: 'pass' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    expect(r.ok).toBe(true);
+    mark('read_boundary_missing');
+  });
+
+  it('query_scope_violation: a receipt of a package outside its query, at its file and line; the others verify', async () => {
+    const query = { readBoundary: { kind: 'admin_all' }, until: 1767225615 }; // receipt n has timestamp 1767225600 + 10n
+    const { receipts } = goodLog(3, 0);
+    const dir = writePackage({ 'query.json': JSON.stringify(query), 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) }, { manifest: { query } });
+    const v = new LogVerifier();
+    await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
+    const r = await v.finish();
+    expectProblem(r, 'query_scope_violation', { receipt_id: 'rcpt-test-000002', line: 2 });
+    expect(r.problems.filter((p) => p.code === 'query_scope_violation').map((p) => p.line)).toEqual([2, 3]);
+    expect(r.packages[0]!.checks.scope).toBe('fail');
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
+    expect(r.ok).toBe(false);
+    mark('query_scope_violation');
+  });
+
   it('unsigned_field: keys outside the signed set are reported, and the receipt still verifies', async () => {
     const r = await verify([{ value: { ...good(1), note: 'added later' } }]);
     expectProblem(r, 'unsigned_field', { receipt_id: 'rcpt-test-000001' });
@@ -386,6 +415,85 @@ describe('every problem code of the contract', () => {
     mark('attribution_mismatch');
   });
 
+  it('checkpoint_chain_invalid: a v2 chain_root that does not recompute, though the kernel signed it', async () => {
+    const rs = [1, 2, 3, 4].map(good);
+    const cp1 = checkpointV2({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key, chainBefore: [] });
+    const cp2 = checkpointV2({ seq: 2, start: 3, leaves: rs.slice(2).map(leafOf), key, previous: cp1.body, chainBefore: [], edit: (b) => (b.chain_root = '0x' + '55'.repeat(32)) });
+    const r = await verify([{ value: cp1 }, { value: cp2 }, ...rs.map((x, i) => ({ value: x, seq: i + 1 }))]);
+    expectProblem(r, 'checkpoint_chain_invalid', { line: 2 });
+    expect(r.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'failed']);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'unverified', 'unverified']);
+    mark('checkpoint_chain_invalid');
+  });
+
+  it('checkpoint_prefix_incomplete: a checkpoint whose predecessor is not in the log (a warning; its receipts verify)', async () => {
+    const rs = [1, 2, 3, 4].map(good);
+    const cp1 = checkpointV2({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key, chainBefore: [] });
+    const cp2 = checkpointV2({ seq: 2, start: 3, leaves: rs.slice(2).map(leafOf), key, previous: cp1.body, chainBefore: [chainLeafOf(cp1.body)] });
+    const r = await verify([{ value: cp2 }, { value: rs[2], seq: 3 }, { value: rs[3], seq: 4 }]);
+    expectProblem(r, 'checkpoint_prefix_incomplete', { line: 1 });
+    expect(r.ok).toBe(true);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    mark('checkpoint_prefix_incomplete');
+  });
+
+  it('transparency_record_mismatch: a publication record that differs from the signed checkpoint', async () => {
+    const { receipts, cp } = goodLog(2, 2);
+    const publication = { log_id: 'local-log-' + '0'.repeat(64), schema: 'chio.checkpoint_publication.v1', checkpoint_seq: 1 };
+    const r = await verify([{ value: cp }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), { value: publication }]);
+    expectProblem(r, 'transparency_record_mismatch', { line: 4 });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified']);
+    mark('transparency_record_mismatch');
+  });
+
+  it('inclusion_position_mismatch: a proof whose tree_size is not the checkpoint\'s (a warning; the path decides)', async () => {
+    const rs = [1, 2, 3].map(good);
+    const leaves = rs.map(leafOf);
+    const cp = checkpoint({ seq: 1, start: 1, leaves, key });
+    const p = proof(cp, 1, leaves, 0) as { proof: { tree_size: number } };
+    p.proof.tree_size = 4; // leaf 0's path in a tree of 3 also reaches the root for a claimed tree of 4
+    const r = await verify([{ value: cp }, ...rs.map((x, i) => ({ value: x, seq: i + 1 })), { value: p }, { value: proof(cp, 2, leaves, 1) }, { value: proof(cp, 3, leaves, 2) }]);
+    expectProblem(r, 'inclusion_position_mismatch', { receipt_id: 'rcpt-test-000001' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
+    expect(r.ok).toBe(true);
+    mark('inclusion_position_mismatch');
+  });
+
+  // Contract part 2 §5.4: the real Claude Code tool-result text (a chio-bridge outcome), tampered.
+  const ENVELOPE_KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
+  const envelope = () => JSON.parse(readTestdata('chio/realworld-2026-09/claude-code-tool-result-text.json')) as { requestId: string; result: { isError: boolean }; delivery: { resultHash: string }; receipt: { id: string } };
+
+  it('content_hash_mismatch: the output an envelope carries is not the one the receipt signed; the receipt itself still verifies its signature', async () => {
+    const o = envelope();
+    o.result.isError = true;
+    const r = await verify([{ value: good(1) }, { value: o }], [key.publicHex, ENVELOPE_KEY]);
+    expectProblem(r, 'content_hash_mismatch', { line: 2, receipt_id: o.receipt.id });
+    expect(r.receipts[1]!.checks).toMatchObject({ signature: 'pass', content_hash: 'fail' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'failed']);
+    mark('content_hash_mismatch');
+  });
+
+  it('delivery_mismatch: the delivery acknowledgement names another result hash', async () => {
+    const o = envelope();
+    o.delivery.resultHash = '00'.repeat(32);
+    const r = await verify([{ value: o }, { value: good(2) }], [key.publicHex, ENVELOPE_KEY]);
+    expectProblem(r, 'delivery_mismatch', { line: 1, receipt_id: o.receipt.id });
+    expect(r.receipts[0]!.checks).toMatchObject({ signature: 'pass', content_hash: 'pass', delivery: 'fail' });
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['failed', 'verified']);
+    mark('delivery_mismatch');
+  });
+
+  it('envelope_invalid: the envelope names another request than the signed receipt_context.request_id', async () => {
+    const o = envelope();
+    o.requestId = `${o.requestId}-replayed`;
+    const r = await verify([{ value: good(1) }, { value: o }], [key.publicHex, ENVELOPE_KEY]);
+    expectProblem(r, 'envelope_invalid', { line: 2, receipt_id: o.receipt.id });
+    expect(r.receipts[1]!.checks.signature).toBe('pass');
+    expect(r.receipts[0]!.verdict).toBe('verified');
+    expect(r.ok).toBe(false);
+    mark('envelope_invalid');
+  });
+
   it('covers the closed list', () => {
     expect([...tested].sort()).toEqual([...PROBLEM_CODES].sort());
   });
@@ -394,7 +502,9 @@ describe('every problem code of the contract', () => {
 describe('verdict rules (contract §6)', () => {
   it('the uncheckpointed tail is verified; a receipt in a gap before a later checkpoint is not', async () => {
     const rs = [1, 2, 3, 4, 5].map(good);
-    const cp2 = checkpoint({ seq: 2, start: 3, leaves: rs.slice(2, 4).map(leafOf), key });
+    // Checkpoint 1 is not in the log; checkpoint 2 names it (part 2 §5.1: a skip, not a failure).
+    const cp1 = checkpoint({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key });
+    const cp2 = checkpoint({ seq: 2, start: 3, leaves: rs.slice(2, 4).map(leafOf), key, previous: cp1.body });
     const r = await verify([{ value: cp2 }, ...rs.map((x, i) => ({ value: x, seq: i + 1 }))]);
     expect(r.receipts.map((x) => [x.verdict, x.details?.inclusion ?? x.checks.inclusion])).toEqual([
       ['unverified', expect.stringMatching(/no checkpoint covers seq 1/)],

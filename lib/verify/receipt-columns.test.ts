@@ -4,10 +4,11 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nodeDir } from '../../bin/cli/node-source';
-import { loadPackage } from '../sources/package';
-import { testdataPath } from '../testutil/testdata';
+import { loadFile, loadPackage } from '../sources/package';
+import { readTestdataText, testdataPath } from '../testutil/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { RowStore } from '../query/row-store';
+import { RECEIPT_CHECK_ORDER } from './check';
 import { LogVerifier } from './log-verifier';
 import { ReceiptColumnsEncoder, fromReceiptColumns, receiptTransfer } from './receipt-columns';
 import type { ReceiptView } from './receipt-view';
@@ -57,7 +58,7 @@ describe('receipt columns', () => {
     const encoded = encoder.finish();
     const cols = structuredClone(encoded, { transfer: receiptTransfer(encoded) });
     expect(encoded.type.length).toBe(0); // given away, not copied
-    expect(cols.checks.length).toBe(whole.receipts.length * 7);
+    expect(cols.checks.length).toBe(whole.receipts.length * RECEIPT_CHECK_ORDER.length);
     const rebuilt: ReportReceipt[] = new Array(cols.length);
     fromReceiptColumns(cols, 0, cols.length, rebuilt, idsFrom(rows));
     expect(reportToJson({ ...streamed, receipts: rebuilt })).toBe(reportToJson(whole));
@@ -79,6 +80,49 @@ describe('receipt columns', () => {
     const rebuilt: ReportReceipt[] = new Array(n);
     fromReceiptColumns(cols, 0, n, rebuilt, (i) => `r${i}`);
     expect(rebuilt.map((r) => r.details?.signature)).toEqual(receipts.map((r) => r.details!.signature));
+  });
+
+  it('receipts read out of envelopes keep their claims through the columns (the page exports what the command line prints)', async () => {
+    const real = readTestdataText('chio/realworld-2026-09/claude-code-tool-result-text.json');
+    const forged = JSON.parse(real) as { receipt: Record<string, unknown> };
+    forged.receipt.tool_name = 'delete_file';
+    const text = [
+      readTestdataText('derived/envelopes/codex-exec.jsonl').trimEnd(),
+      readTestdataText('derived/envelopes/claude-code-stream.jsonl').trimEnd(),
+      JSON.stringify(JSON.parse(readTestdataText('derived/envelopes/mcp-tool-result.json'))),
+      JSON.stringify(forged),
+      readTestdataText('corpus/good/receipts.ndjson').trimEnd(),
+    ].join('\n');
+    const rows = new RowStore();
+    const v = new LogVerifier({ onViews: (views) => rows.append(views) });
+    await loadFile({ name: 'host.jsonl', stream: async function* () { yield new TextEncoder().encode(text); } }, v, 'files');
+    const encoder = new ReceiptColumnsEncoder();
+    const streamed = await v.finish((r) => encoder.add(r));
+    const cols = structuredClone(encoder.finish());
+    const rebuilt: ReportReceipt[] = new Array(cols.length);
+    fromReceiptColumns(cols, 0, cols.length, rebuilt, idsFrom(rows));
+    const withEnvelope = rebuilt.filter((r) => r.envelope);
+    expect(withEnvelope.map((r) => [r.line, r.envelope])).toEqual([
+      [4, { kind: 'chio-bridge-outcome', host: 'codex-exec-json', state: 'completed', evidence: 'verified', claimed: true }],
+      [11, { kind: 'chio-bridge-outcome', state: 'completed', evidence: 'verified', claimed: true }],
+    ]);
+    expect(rebuilt.length).toBeGreaterThan(100);
+    // The single-thread report of the same log, built whole.
+    const whole = new LogVerifier();
+    await loadFile({ name: 'host.jsonl', stream: async function* () { yield new TextEncoder().encode(text); } }, whole, 'files');
+    expect(reportToJson({ ...streamed, receipts: rebuilt })).toBe(reportToJson(await whole.finish()));
+  });
+
+  it('an envelope table past 255 distinct claims widens its codes', () => {
+    const n = 300;
+    const receipts = Array.from({ length: n }, (_, i): ReportReceipt => ({ id: `r${i}`, type: 'tool', verdict: 'failed', checks: { parse: 'pass' }, file: 'f.jsonl', line: i + 1, envelope: { kind: 'chio-bridge-outcome', state: `s${i}`, claimed: true } }));
+    const encoder = new ReceiptColumnsEncoder(n);
+    for (const r of receipts) encoder.add(r);
+    const cols = encoder.finish();
+    expect(cols.envelope).toBeInstanceOf(Uint16Array);
+    const rebuilt: ReportReceipt[] = new Array(n);
+    fromReceiptColumns(cols, 0, n, rebuilt, (i) => `r${i}`);
+    expect(rebuilt.map((r) => r.envelope)).toEqual(receipts.map((r) => r.envelope));
   });
 
   it("rows that are not the report's receipts are an error, not a receipt under another's id", async () => {

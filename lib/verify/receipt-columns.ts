@@ -3,12 +3,13 @@
 // where a million small objects (each with its checks and details) took the
 // page's main thread 15 s to unpack. The page rebuilds ReportReceipt objects
 // in slices between frames, keys in the report's own order, so the exported
-// report stays byte-identical to the command line's. The ids do not travel:
+// report stays byte-identical to the command line's (the claims of an envelope
+// a receipt arrived in included). The ids do not travel:
 // the page has every receipt's id already, in the explorer's rows (see
 // RowStore.reportId), and a million of them again cost about 150 MB.
 import { ALL_RECEIPT_CHECKS, type CheckStatus, RECEIPT_CHECK_ORDER } from './check';
 import type { Verdict } from './entries';
-import type { ReportReceipt } from './report';
+import type { ReportEnvelope, ReportReceipt } from './report';
 
 const TYPES: readonly ReportReceipt['type'][] = ['tool', 'child', 'http', 'zeroclaw', 'codewhale-review', 'codewhale-turn'];
 const GENERATIONS = [undefined, 'A', 'B'] as const;
@@ -31,11 +32,15 @@ export interface ReceiptColumns {
   details: Uint8Array | Uint16Array | Uint32Array;
   file: Uint32Array;
   line: Float64Array;
-  /** The string table of details and files; entry 0 is unused. */
+  /** Index into `strings` (0 = none) of the receipt's envelope claims as JSON text (`report.ts` ReportEnvelope). */
+  envelope: Uint8Array | Uint16Array | Uint32Array;
+  /** The string table of details, files and envelope claims; entry 0 is unused. */
   strings: string[];
 }
 
-type Grown = 'type' | 'generation' | 'verdict' | 'seq' | 'hasSeq' | 'checks' | 'details' | 'file' | 'line';
+type Grown = 'type' | 'generation' | 'verdict' | 'seq' | 'hasSeq' | 'checks' | 'details' | 'file' | 'line' | 'envelope';
+/** Columns of string codes, as wide as the string table needs. */
+type CodeColumn = 'details' | 'envelope';
 
 /** The receipt at position `i` of the report has this id (the page: from its rows, checked against `file` and `line`). */
 export type IdAt = (i: number, file: string, line: number) => string;
@@ -77,10 +82,12 @@ export class ReceiptColumnsEncoder {
       const s = r.checks[name];
       if (s !== undefined) cols.checks[i * C + k] = STATUSES.indexOf(s);
       const d = r.details?.[name];
-      if (d !== undefined) this.detail(i * C + k, this.code(d));
+      if (d !== undefined) this.setCode('details', i * C + k, this.code(d));
     });
     cols.file[i] = this.code(r.file);
     cols.line[i] = r.line;
+    // Claims are strings only, so their JSON text is exact (and equal claims share one string).
+    if (r.envelope) this.setCode('envelope', i, this.code(JSON.stringify(r.envelope)));
   }
 
   /** The columns, each exactly as long as the receipts added (the encoder's own when it was sized right). */
@@ -101,6 +108,7 @@ export class ReceiptColumnsEncoder {
       details: c.details.slice(0, n * C),
       file: c.file.slice(0, n),
       line: c.line.slice(0, n),
+      envelope: c.envelope.slice(0, n),
       strings: this.strings,
     };
   }
@@ -115,18 +123,19 @@ export class ReceiptColumnsEncoder {
     return c;
   }
 
-  /** Sets a detail code, widening the column first when the code needs it. */
-  private detail(at: number, code: number): void {
+  /** Sets a string code, widening the column first when the code needs it. */
+  private setCode(column: CodeColumn, at: number, code: number): void {
     const Wide = code > 0xffff ? Uint32Array : code > 0xff ? Uint16Array : Uint8Array;
-    if (Wide.BYTES_PER_ELEMENT > this.cols.details.BYTES_PER_ELEMENT) this.cols.details = Wide.from(this.cols.details);
-    this.cols.details[at] = code;
+    if (Wide.BYTES_PER_ELEMENT > this.cols[column].BYTES_PER_ELEMENT) this.cols[column] = Wide.from(this.cols[column]);
+    this.cols[column][at] = code;
   }
 
   private grow(): void {
     this.capacity = Math.max(1024, this.capacity * 2);
     const next = allocate(this.capacity, this.names.length);
-    const Details = this.cols.details.constructor as new (n: number) => ReceiptColumns['details'];
-    next.details = new Details(this.capacity * this.names.length);
+    const widthOf = (column: CodeColumn) => this.cols[column].constructor as new (n: number) => ReceiptColumns[CodeColumn];
+    next.details = new (widthOf('details'))(this.capacity * this.names.length);
+    next.envelope = new (widthOf('envelope'))(this.capacity);
     for (const k of Object.keys(next) as Grown[]) (next[k] as { set(a: ArrayLike<number | bigint>): void }).set(this.cols[k] as ArrayLike<number | bigint>);
     this.cols = next;
   }
@@ -143,11 +152,25 @@ function allocate(n: number, C: number): Pick<ReceiptColumns, Grown> {
     details: new Uint8Array(n * C),
     file: new Uint32Array(n),
     line: new Float64Array(n),
+    envelope: new Uint8Array(n),
   };
 }
 
 /** Per columns, the shared checks/details objects already made, by their codes. */
 const sharedChecks = new WeakMap<ReceiptColumns, Map<string, Pick<ReportReceipt, 'checks' | 'details'>>>();
+/** Per columns, the envelope objects already made, by their string codes. */
+const sharedEnvelopes = new WeakMap<ReceiptColumns, Map<number, ReportEnvelope>>();
+
+function envelopeAt(cols: ReceiptColumns, i: number): ReportEnvelope | undefined {
+  const code = cols.envelope[i]!;
+  if (code === 0) return undefined;
+  let made = sharedEnvelopes.get(cols);
+  if (!made) sharedEnvelopes.set(cols, (made = new Map()));
+  let env = made.get(code);
+  // Plain JSON of strings written by the encoder above (not a signed or hashed value).
+  if (!env) made.set(code, (env = Object.freeze(JSON.parse(cols.strings[code]!) as ReportEnvelope)));
+  return env;
+}
 
 /**
  * Rebuilds receipts [from, to) into `out` (on the page, a slice at a time) with
@@ -195,11 +218,12 @@ export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: numbe
       details: both.details,
       file,
       line,
+      envelope: envelopeAt(cols, i),
     };
   }
 }
 
 /** The typed arrays of `cols`, to give away in postMessage (the sender keeps none of them). */
 export function receiptTransfer(cols: ReceiptColumns): ArrayBuffer[] {
-  return [cols.type, cols.generation, cols.verdict, cols.seq, cols.hasSeq, cols.checks, cols.details, cols.file, cols.line].map((a) => a.buffer as ArrayBuffer);
+  return [cols.type, cols.generation, cols.verdict, cols.seq, cols.hasSeq, cols.checks, cols.details, cols.file, cols.line, cols.envelope].map((a) => a.buffer as ArrayBuffer);
 }

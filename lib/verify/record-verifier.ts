@@ -12,17 +12,21 @@ import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
 import { decodeLineageRow } from '../chio/lineage-row';
 import { decodeToolReceipt } from '../chio/tool-receipt';
-import type { DecodedReceipt } from '../chio/types';
+import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
 import { type JsonValue, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
+import { type BundleClaims, readBundleClaims } from './bundle-claims';
 import { type CheckResult, fail, pass } from './check';
 import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
+import type { Envelope } from './envelope-intake';
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { addFailure, checkTokenSignature, judgeLineageRow } from './lineage';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
 import { type ReceiptView, receiptView } from './receipt-view';
+import { semanticsCode } from './receipt-semantics';
 
 /** Where one record came from. */
 export interface RecordOrigin {
@@ -53,6 +57,8 @@ export interface RecordOutput {
   lineage: LineageEntry[];
   /** Records of other runtimes (ZeroClaw, CodeWhale), audited once the whole log is in (lib/dialects/audit.ts). */
   dialect: DialectItem[];
+  /** Export bundles' own claims (uncheckpointedReceipts, query), judged once proofs are matched (bundle-claims.ts). */
+  bundles: BundleClaims[];
   problems: Problem[];
   /**
    * Set by packHashes: the one buffer every hash above is a view of. Once the
@@ -63,7 +69,7 @@ export interface RecordOutput {
 }
 
 export function emptyOutput(): RecordOutput {
-  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], lineage: [], dialect: [], problems: [] };
+  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], lineage: [], dialect: [], bundles: [], problems: [] };
 }
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
@@ -96,9 +102,19 @@ export class RecordVerifier {
       out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line }));
       return [];
     }
+    for (const issue of result.issues ?? []) {
+      out.problems.push(makeProblem(issue.code, `${issue.path}: ${issue.message}`, { file: origin.file, line: origin.line + issue.line - 1 }));
+    }
     const pending: Promise<void>[] = [];
-    result.items.forEach((item, i) => {
+    const { items } = result;
+    items.forEach((item, i) => {
       const located = { file: origin.file, line: origin.line, order: order + i };
+      if (item.kind === 'bundle') {
+        // Its receipts are the `items` right after it (intake.ts collectBundle).
+        const from = order + i + 1;
+        out.bundles.push(readBundleClaims(item.value, { space: origin.space, file: origin.file, line: origin.line, orderFrom: from, orderTo: from + (item.items ?? 0) }));
+        return;
+      }
       const p = this.item(item, origin, located, out);
       if (p) pending.push(p);
     });
@@ -131,6 +147,8 @@ export class RecordVerifier {
       }
       case 'lineage':
         return this.lineage(item, origin, located, out);
+      case 'bundle': // read in verify()
+        return undefined;
       case 'zc-call':
       case 'zc-message':
       case 'zc-trace':
@@ -181,6 +199,9 @@ export class RecordVerifier {
     if (r.type === 'tool') {
       // Repeated values: EntryCompactor keeps one unsliced copy of each.
       entry.capabilityId = r.capabilityId;
+      if (r.tenantId !== undefined) entry.tenantId = r.tenantId;
+      const semantics = semanticsCode(r);
+      if (semantics !== undefined) entry.semantics = semantics;
       if (r.decision) entry.decision = r.decision.verdict;
       if (r.financial) {
         const f = r.financial;
@@ -193,6 +214,7 @@ export class RecordVerifier {
         set('receipt_id', checkReceiptId(r), 'receipt_id_mismatch');
         set('semantics', checkSemantics(r), 'semantics_invalid');
       }
+      if (item.envelopes) checkEnvelopes(r, item.envelopes, entry, where, out);
     }
     if (r.unsigned.length > 0) {
       const shown = r.unsigned.slice(0, 20).join(', ') + (r.unsigned.length > 20 ? `, and ${r.unsigned.length - 20} more` : '');
@@ -266,12 +288,14 @@ export class RecordVerifier {
 /**
  * Once a batch's checks are done: marks the views of receipts a check of the
  * record itself failed, so the page shows them failed while the log is still
- * being read (views and receipt entries are pushed together, in order).
+ * being read.
  */
 export function markFailedViews(out: RecordOutput): void {
-  out.views.forEach((v, i) => {
-    if (Object.values(out.receipts[i]?.checks ?? {}).some((c) => c?.status === 'fail')) v.failedEarly = true;
-  });
+  if (out.views.length === 0) return;
+  // Paired by order: the log assembler may have taken envelope receipts' views out already.
+  const failed = new Set<number>();
+  for (const r of out.receipts) if (Object.values(r.checks).some((c) => c?.status === 'fail')) failed.add(r.order);
+  for (const v of out.views) if (failed.has(v.order)) v.failedEarly = true;
 }
 
 interface Located {
@@ -289,6 +313,33 @@ function readAttribution(metadata: JsonValue | undefined, entry: ReceiptEntry): 
   // Repeated values: EntryCompactor keeps one unsliced copy of each.
   if (typeof subject === 'string') entry.attributionSubjectKey = subject;
   if (typeof issuer === 'string') entry.attributionIssuerKey = issuer;
+}
+
+/**
+ * The §5.4 checks of a receipt against every envelope it arrived in (one, or more when the
+ * record repeats it): each check keeps the most telling result (fail, then pass, then skipped),
+ * and each distinct problem is raised once. The report shows the first envelope's claims.
+ */
+function checkEnvelopes(r: DecodedToolReceipt, envelopes: Envelope[], entry: ReceiptEntry, where: ProblemLocation, out: RecordOutput): void {
+  const raised = new Set<string>();
+  for (const env of envelopes) {
+    const outcome = checkEnvelope(r, env);
+    entry.checks.content_hash = combineResults(entry.checks.content_hash, outcome.content_hash);
+    entry.checks.delivery = combineResults(entry.checks.delivery, outcome.delivery);
+    for (const p of outcome.problems) {
+      const message = `${entry.id}: ${p.message}${envelopes.length > 1 ? ` (envelope at ${env.path})` : ''}`;
+      if (raised.has(`${p.code} ${p.message}`)) continue;
+      raised.add(`${p.code} ${p.message}`);
+      out.problems.push(makeProblem(p.code, message, where));
+    }
+  }
+  const claims = envelopeClaims(envelopes[0]!);
+  // Claims are kept past the record: copies that hold no slice of its text.
+  for (const k of ['kind', 'host', 'state', 'evidence', 'output_kind', 'decision'] as const) {
+    const v = claims[k];
+    if (v !== undefined) claims[k] = own(v);
+  }
+  entry.envelope = claims;
 }
 
 function shapeProblem(issues: { path: string; message: string }[], origin: RecordOrigin, out: RecordOutput, receiptId?: string): void {

@@ -28,13 +28,23 @@ export interface ReportReceipt {
   envelope?: ReportEnvelope;
 }
 
-/** The unsigned wrapper a receipt arrived in, and what it claimed. */
+/**
+ * The unsigned wrapper a receipt arrived in, and what it claimed (lib/verify/envelope-intake.ts).
+ * Claims are as written (a claim over 100 characters is cut, saying so).
+ */
 export interface ReportEnvelope {
-  /** `chio-bridge-outcome`, `mcp-tool-result`, `claude-code-stream-json`, `codex-exec-json`, `chio-bridge-export`. */
+  /** The wrapper that makes the claims: `chio-bridge-outcome` or `mcp-tool-result`. */
   kind: string;
-  /** The bridge's `state` and `evidence`, the MCP edge's `terminalState` / `outputKind`, as written. */
+  /** The transcript it was found in as text: `claude-code-stream-json` or `codex-exec-json`. */
+  host?: string;
+  /** The bridge's `state`; the MCP edge's `terminalState`. */
   state?: string;
+  /** The bridge's `evidence` (`verified` means the bridge says it checked the receipt). */
   evidence?: string;
+  /** The MCP edge's `outputKind` (`value`, `stream`, `none`). */
+  output_kind?: string;
+  /** The MCP edge's `_meta.chio.decision` (a projection of the signed decision). */
+  decision?: string;
   /** Always true: nothing here is verified by the wrapper's say-so. */
   claimed: true;
 }
@@ -158,7 +168,7 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
     counts.failed === 0 &&
     checkpoints.every((c) => c.verdict !== 'failed') &&
     lineage.every((l) => l.verdict !== 'failed') &&
-    input.packages.every((p) => p.checks.manifest !== 'fail') &&
+    input.packages.every((p) => Object.values(p.checks).every((status) => status !== 'fail')) &&
     problems.every((p) => p.severity !== 'error');
   const summary: VerificationReport['summary'] = { receipts: input.receipts.length + dialect.length, ...counts, checkpoints: checkpoints.length };
   // Only a log with lineage rows has these keys: older reports stay byte for byte the same.
@@ -174,10 +184,23 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
     ...(lineage.length > 0 ? { lineage } : {}),
     problems,
     finance: input.finance,
-    packages: input.packages,
+    packages: input.packages.map(inCheckOrder),
     trust: { pinned: input.trustPinned },
     keys: keysSeen(input.receipts, input.checkpoints),
   };
+}
+
+/** A package's checks and details in PACKAGE_CHECK_ORDER (they are evaluated in another order). */
+function inCheckOrder(p: PackageReport): PackageReport {
+  const checks = { manifest: p.checks.manifest } as PackageReport['checks'];
+  const details: NonNullable<PackageReport['details']> = {};
+  for (const name of PACKAGE_CHECK_ORDER) {
+    const status = p.checks[name];
+    if (status !== undefined) checks[name] = status;
+    const detail = p.details?.[name];
+    if (detail !== undefined) details[name] = detail;
+  }
+  return { path: p.path, checks, ...(Object.keys(details).length ? { details } : {}) };
 }
 
 function keysSeen(receipts: ReceiptEntry[], checkpoints: CheckpointEntry[]): VerificationReport['keys'] {
@@ -215,6 +238,7 @@ function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {
     ...checksAndDetails(RECEIPT_CHECK_ORDER, r.checks),
     file: r.file,
     line: r.line,
+    ...(r.envelope ? { envelope: r.envelope } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
 // `previous_checkpoint_sha256` names. Not part of the §8 report: the browser
 // remembers these between loads (lib/trust/checkpoint-memory.ts).
 import { toHex } from '../bytes/hex';
+import { chainLeafHash } from '../chio/checkpoint';
 import type { CheckpointEntry } from './entries';
 import { checkpointVerdict } from './report';
 
@@ -22,6 +23,16 @@ export interface VerifiedCheckpoint {
   /** The body's own link to its predecessor, as signed (attacker-controlled text). */
   previousSha256?: string;
   issuedAt: bigint;
+  /** `chio.checkpoint_statement.v1` or `…v2` (absent in a memory written before v2 existed). */
+  schema?: string;
+  /** Its chain leaf hash (§16.3), lowercase hex without `0x`. */
+  chainLeafHex?: string;
+  /** v2: the signed chain_root, lowercase hex without `0x`. */
+  chainRootHex?: string;
+  /** v2: the outcome of its `chain` check in this load. */
+  chain?: 'pass' | 'fail' | 'skipped';
+  /** The chain frontier after it, when this load held its whole prefix (see CheckpointEntry). */
+  chainFrontier?: { size: bigint; hashHex: string }[];
   /** Where in this load it was read (e.g. `checkpoints.ndjson`, a store's file name). */
   file: string;
 }
@@ -48,8 +59,20 @@ export function verifiedCheckpoints(entries: readonly CheckpointEntry[]): Verifi
       sha256: c.sha256,
       ...(c.cp.previousCheckpointSha256 !== undefined ? { previousSha256: c.cp.previousCheckpointSha256 } : {}),
       issuedAt: c.cp.issuedAt,
+      schema: c.cp.schema,
+      ...chainFields(c),
       file: c.file,
     });
   }
   return [...out.values()].sort((a, b) => (a.key !== b.key ? (a.key < b.key ? -1 : 1) : a.checkpointSeq < b.checkpointSeq ? -1 : a.checkpointSeq > b.checkpointSeq ? 1 : 0));
+}
+
+function chainFields(c: CheckpointEntry): Pick<VerifiedCheckpoint, 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> {
+  const out: Pick<VerifiedCheckpoint, 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> = {};
+  const leaf = chainLeafHash(c.cp);
+  if (leaf) out.chainLeafHex = toHex(leaf);
+  if (c.cp.chainRoot) out.chainRootHex = toHex(c.cp.chainRoot);
+  if (c.checks.chain) out.chain = c.checks.chain.status;
+  if (c.chainFrontier) out.chainFrontier = c.chainFrontier.map((f) => ({ size: f.size, hashHex: toHex(f.hash) }));
+  return out;
 }

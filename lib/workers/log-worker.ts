@@ -172,7 +172,6 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     },
     addProblem: (problem) => p.addProblem(problem),
     addPackage: (pkg, problems) => p.addPackage(pkg, problems),
-    expectUnprovenToolReceipts: (space, n) => p.expectUnprovenToolReceipts(space, n),
     setSpaceNote: (space, note) => p.setSpaceNote(space, note),
   };
   const progress = (phase: Progress['phase']): Progress => ({

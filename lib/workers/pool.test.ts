@@ -7,36 +7,22 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadFile, type SourceFile } from '../sources/package';
 import { testdataPath } from '../testutil/testdata';
-import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
-import { RecordVerifier } from '../verify/record-verifier';
 import { reportToJson } from '../verify/report-json';
-import type { VerifyRequest, VerifyResponse } from './protocol';
-import { VerifyPool, type WorkerLike } from './pool';
-import { verifyBatch } from './verify-batch';
+import { inProcessWorker } from '../testutil/in-process-worker';
+import { VerifyPool } from './pool';
+import type { WireBatch } from './wire';
 
 const MiB = 1024 * 1024;
 
-function inProcessWorker(spans: number[]): WorkerLike {
-  const verifier = new RecordVerifier(TrustStore.empty(), { views: true });
-  const worker: WorkerLike = {
-    onmessage: null,
-    onerror: null,
-    terminate() {},
-    postMessage(m: VerifyRequest) {
-      if (m.type !== 'batch') return;
-      const batch = structuredClone(m.records);
-      const ranges = batch.ranges ?? [];
-      const starts = ranges.filter((_, i) => i % 2 === 0 && ranges[i]! >= 0);
-      const ends = ranges.filter((_, i) => i % 2 === 1 && ranges[i]! >= 0);
-      if (starts.length > 0) spans.push(Math.max(...ends) - Math.min(...starts));
-      void verifyBatch(verifier, batch).then((output) => {
-        const data: VerifyResponse = structuredClone({ type: 'result', id: m.id, output });
-        worker.onmessage?.({ data } as MessageEvent<VerifyResponse>);
-      });
-    },
+/** Records how far each batch's byte ranges span. */
+function spanOf(spans: number[]) {
+  return (batch: WireBatch) => {
+    const ranges = batch.ranges ?? [];
+    const starts = ranges.filter((_, i) => i % 2 === 0 && ranges[i]! >= 0);
+    const ends = ranges.filter((_, i) => i % 2 === 1 && ranges[i]! >= 0);
+    if (starts.length > 0) spans.push(Math.max(...ends) - Math.min(...starts));
   };
-  return worker;
 }
 
 describe('VerifyPool', () => {
@@ -59,7 +45,7 @@ describe('VerifyPool', () => {
     const expected = reportToJson(await single.finish());
 
     const spans: number[] = [];
-    const pool = new VerifyPool(() => inProcessWorker(spans), { workers: 3, trust: [], batchSize: 40 });
+    const pool = new VerifyPool(() => inProcessWorker({ onBatch: spanOf(spans) }), { workers: 3, trust: [], batchSize: 40 });
     await loadFile(file(true), pool, 'files');
     const report = await pool.finish(false);
     expect(report.summary.receipts).toBeGreaterThan(200);

@@ -6,10 +6,10 @@
 import type { CheckpointEntry } from '../verify/entries';
 import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { LogAssembler } from '../verify/log-assembler';
-import type { LogSink, RecordBytes } from '../verify/log-sink';
+import type { LoadedPackage, LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verify/problems';
-import { ORDER_STRIDE, type RecordOrigin, type RecordOutput } from '../verify/record-verifier';
-import type { PackageReport, ReportReceipt, VerificationReport } from '../verify/report';
+import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, emptyOutput } from '../verify/record-verifier';
+import type { ReportReceipt, VerificationReport } from '../verify/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import { batchToWire, outputFromWire } from './wire';
 import type { PinnedKey } from '../trust/trust-store';
@@ -109,12 +109,8 @@ export class VerifyPool implements LogSink {
     this.assembler.addProblem(problem);
   }
 
-  addPackage(pkg: PackageReport & { space: string }, problems: Problem[]): void {
+  addPackage(pkg: LoadedPackage, problems: Problem[]): void {
     this.assembler.addPackage(pkg, problems);
-  }
-
-  expectUnprovenToolReceipts(space: string, count: bigint): void {
-    this.assembler.expectUnprovenToolReceipts(space, count);
   }
 
   setSpaceNote(space: string, note: string): void {
@@ -127,6 +123,9 @@ export class VerifyPool implements LogSink {
     while (this.waiting.size > 0) await this.nextWake();
     if (this.failure) throw this.failure;
     this.terminate();
+    // Receipts reached in several envelopes are one each now: their rows join the explorer's.
+    const views = this.assembler.settleEnvelopes();
+    if (views.length > 0) this.options.onOutput?.({ ...emptyOutput(), views });
     onDialect?.(await this.assembler.auditDialects(dialect));
     return this.assembler.finish(trustPinned, onReceipt);
   }

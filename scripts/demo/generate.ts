@@ -8,7 +8,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Checkpointer } from './checkpoints';
+import { CHECKPOINT_V2_FRACTION, Checkpointer } from './checkpoints';
 import { DemoModel, type ToolEvent } from './model';
 import { signChildReceipt, signToolReceipt } from './receipts';
 import { DEMO_SEED_DEFAULT, demoKernelKey } from './sign';
@@ -34,6 +34,8 @@ export interface DemoCounts {
   toolReceipts: number;
   childReceipts: number;
   checkpoints: number;
+  /** Of them, `chio.checkpoint_statement.v2` (after the midway kernel upgrade). */
+  checkpointsV2: number;
   /** Tool receipts after the last checkpoint. */
   uncheckpointedTail: number;
   /** capability_lineage rows (initial capabilities plus renewals). */
@@ -76,7 +78,7 @@ export interface GenerateResult {
 
 function emptyCounts(): DemoCounts {
   return {
-    toolReceipts: 0, childReceipts: 0, checkpoints: 0, uncheckpointedTail: 0, capabilities: 0, sessions: 0, sessionToolReceipts: 0,
+    toolReceipts: 0, childReceipts: 0, checkpoints: 0, checkpointsV2: 0, uncheckpointedTail: 0, capabilities: 0, sessions: 0, sessionToolReceipts: 0,
     decisions: { allow: 0, deny: 0, cancelled: 0, incomplete: 0, none: 0 },
     generations: { A: 0, B: 0 },
     receiptKinds: { mediated_decision: 0, trace_observation: 0, advisory_evaluation: 0 },
@@ -134,7 +136,7 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
       store.addLineage(row);
       counts.capabilities++;
     });
-    const checkpointer = new Checkpointer(kernel, options.checkpointEvery);
+    const checkpointer = new Checkpointer(kernel, options.checkpointEvery, Math.floor(count * CHECKPOINT_V2_FRACTION));
     const writeChild = (e: Parameters<typeof signChildReceipt>[0]) => {
       store.addChild(signChildReceipt(e, kernel));
       counts.childReceipts++;
@@ -153,6 +155,7 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
     }
     for (const child of model.sessions.drain()) writeChild(child);
     counts.checkpoints = checkpointer.count;
+    counts.checkpointsV2 = checkpointer.v2;
     counts.uncheckpointedTail = checkpointer.tail;
     counts.sessions = model.sessions.opened;
     counts.budgetGroups = groups.size;
@@ -208,7 +211,7 @@ async function main(argv: string[]): Promise<number> {
       `tool receipts ${c.toolReceipts} (Gen A ${c.generations.A}, Gen B ${c.generations.B}: ${c.receiptKinds.trace_observation} trace, ${c.receiptKinds.advisory_evaluation} advisory)`,
       `decisions allow ${c.decisions.allow}, deny ${c.decisions.deny}, cancelled ${c.decisions.cancelled}, incomplete ${c.decisions.incomplete}, none ${c.decisions.none}`,
       `child receipts ${c.childReceipts} in ${c.sessions} sessions (${c.sessionToolReceipts} tool receipts linked)`,
-      `checkpoints ${c.checkpoints}, uncheckpointed tail ${c.uncheckpointedTail}`,
+      `checkpoints ${c.checkpoints} (${c.checkpoints - c.checkpointsV2} v1, then ${c.checkpointsV2} v2 after the upgrade), uncheckpointed tail ${c.uncheckpointedTail}`,
       `financial receipts ${c.financialReceipts} in ${c.budgetGroups} budgets (${c.budgetDenials} budget denials, ${c.oracleReceipts} with oracle evidence)`,
       `capabilities ${c.capabilities}, tenant receipts ${c.tenantReceipts}`,
       `verify: npx receipt-audit verify ${result.storePath} --trust-key ${result.kernelKeyHex}`,

@@ -4,7 +4,8 @@
 // text. Pages carry each receipt's stored bytes, untouched, with the inclusion proofs and
 // checkpoints they need, grouped by kernel (one seq space each), so the browser verifies them.
 // Counts and sums are the index's figures: the response says so, and the page labels them.
-import type { EvidenceQuery } from '../../../lib/query/evidence-query';
+import { type EvidenceQuery, exportChildScope, exportedQuery } from '../../../lib/query/evidence-query';
+import type { ChildReceiptScope } from '../../../lib/verify/package-query';
 import type { FleetKernels, FleetSummary } from '../../../lib/query/fleet-api';
 import { type ReceiptQuery, toFilterKey } from '../../../lib/query/receipt-query';
 import { ClickHouse } from './clickhouse';
@@ -307,7 +308,7 @@ function exportFilter(q: EvidenceQuery, kind: 'tool' | 'child'): Sql {
 
 export interface FleetExport {
   query: EvidenceQuery & { kernelKey: string };
-  scoped: boolean;
+  childScope: ChildReceiptScope;
   tools: { seq: string; receipt_id: string; raw_json: string }[];
   children: { seq: string; raw_json: string }[];
   proofs: { seq: string; raw: string }[];
@@ -318,13 +319,14 @@ export interface FleetExport {
 
 /**
  * The evidence of an export query for one kernel (`q.kernelKey` set), read from the cluster.
- * Child receipts come with unscoped queries only, as from a store.
+ * Child receipts come as a store's do: with the query's window, unless a capability or agent
+ * filter without a window leaves them no join path (chio-format-v2.md §16.8.2).
  */
 export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey: string }): Promise<FleetExport> {
-  const scoped = q.capabilityId !== undefined || q.agentSubject !== undefined;
+  const childScope = exportChildScope(q);
   const [toolKeys, childKeys] = await Promise.all([
     ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; fleet_seq: string }>(sql`SELECT seq, receipt_id, checkpoint_seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`),
-    scoped ? [] : ch.rows<{ seq: string; fleet_seq: string }>(sql`SELECT seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
+    childScope === 'omitted_no_join_path' ? [] : ch.rows<{ seq: string; fleet_seq: string }>(sql`SELECT seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
   ]);
   // The kernel's bodies over the positions needed, kept in JS (a list of them could pass the
   // server's query size limit).
@@ -352,15 +354,15 @@ export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey
   const checkpoints = wanted.size ? (await ch.rows<{ checkpoint_seq: string; raw: string }>(sql`SELECT checkpoint_seq, raw FROM checkpoints WHERE ${kernel} ORDER BY checkpoint_seq`)).filter((c) => wanted.has(c.checkpoint_seq)) : [];
   const proven = new Set(proofs.map((p) => p.seq));
   const unproven = tools.filter((r) => !proven.has(r.seq)).map((r) => ({ seq: Number(r.seq), receiptId: r.receipt_id }));
-  return { query: q, scoped, tools, children, proofs, checkpoints, unproven };
+  return { query: q, childScope, tools, children, proofs, checkpoints, unproven };
 }
 
 /** The bundle of chio-format.md §11.2 with the stored bytes (held whole already: the cluster's rows are read whole). */
 export function fleetBundleText(e: FleetExport): string {
   const items = (rows: { seq: string; raw_json: string }[]) => rows.map((r) => `{"seq":${r.seq},"receipt":${r.raw_json}}`).join(',');
   return (
-    `{"bundle":{"query":${JSON.stringify(e.query)},"toolReceipts":[${items(e.tools)}],"childReceipts":[${items(e.children)}]` +
-    `,"childReceiptScope":${JSON.stringify(e.scoped ? 'omitted_no_join_path' : 'full_query_window')}` +
+    `{"bundle":{"query":${JSON.stringify(exportedQuery(e.query))},"toolReceipts":[${items(e.tools)}],"childReceipts":[${items(e.children)}]` +
+    `,"childReceiptScope":${JSON.stringify(e.childScope)}` +
     `,"inclusionProofs":[${e.proofs.map((p) => p.raw).join(',')}],"checkpoints":[${e.checkpoints.map((c) => c.raw).join(',')}]` +
     `,"capabilityLineage":[],"uncheckpointedReceipts":${JSON.stringify(e.unproven)}` +
     `},"transparency":{"publications":[],"witnesses":[],"consistency_proofs":[],"equivocations":[]}}`
