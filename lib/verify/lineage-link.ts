@@ -52,3 +52,19 @@ export function linkLineage(lineage: readonly LineageEntry[], receipts: readonly
   }
   return problems;
 }
+
+/**
+ * Per source, each capability's agent (`subject_key`) as its verified signed_token row states it:
+ * what a package query's `agentSubject` is held to (package-scope.ts SubjectOf). A failed row, an
+ * unsigned federation anchor or a row whose signature was not checked shows no agent.
+ */
+export function verifiedSubjects(lineage: readonly LineageEntry[]): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const e of lineage) {
+    if (e.provenance !== 'signed_token' || e.failures.length > 0 || e.skipped !== undefined) continue;
+    let rows = out.get(e.space);
+    if (!rows) out.set(e.space, (rows = new Map()));
+    if (!rows.has(e.capabilityId)) rows.set(e.capabilityId, e.subjectKey);
+  }
+  return out;
+}

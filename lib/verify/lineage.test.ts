@@ -3,7 +3,10 @@
 // rule keeps its own code, a bad row never stops the log, and lineage never
 // touches a receipt's own checks.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { nodeDir } from '../../bin/cli/node-source';
 import { decodeCapabilityToken } from '../chio/capability-token';
 import { verifyChioSignature } from '../crypto/chio-signature';
@@ -313,6 +316,43 @@ describe('linking receipts to lineage (warnings, beyond upstream)', () => {
     const r = await pkg([lineageRowOf(t), lineageRowOf(t), lineageRowOf(t, { provenance: 'legacy_projection' }), lineageRowOf(t, { subject_key: otherKey.publicHex })]);
     expect(rowCodes(r)).toEqual([[], [], ['lineage_downgraded', 'lineage_mismatch'], ['lineage_mismatch']]);
     expect(r.lineage![2]!.details!.lineage).toMatch(/another row for this capability_id \(capability-lineage.ndjson:1\) names another provenance, subject or issuer/);
+  });
+});
+
+describe("a package query's agentSubject is held to the verified lineage", () => {
+  const SUBJECT = 'c43ce1a6e958d9bed1506ebc39626b4dfcd08ee443e4b1100af8cce90566dac6';
+  /** The real package with `agentSubject` in its query (and the childReceiptScope it implies), its manifest rehashed. */
+  function scoped(agentSubject: string, lineageFrom = 'minimal-evidence'): string {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ra-agent-'));
+    cpSync(testdataPath(`${REAL}/minimal-evidence`), dir, { recursive: true });
+    cpSync(testdataPath(`${REAL}/${lineageFrom}/capability-lineage.ndjson`), path.join(dir, 'capability-lineage.ndjson'));
+    const query = { agentSubject, readBoundary: { kind: 'admin_all' } };
+    writeFileSync(path.join(dir, 'query.json'), JSON.stringify(query));
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { query: unknown; childReceiptScope: string; files: { path: string; sha256: string; bytes: number }[] };
+    manifest.query = query;
+    manifest.childReceiptScope = 'omitted_no_join_path';
+    for (const f of manifest.files) {
+      const bytes = readFileSync(path.join(dir, f.path));
+      f.sha256 = createHash('sha256').update(bytes).digest('hex');
+      f.bytes = bytes.length;
+    }
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+    return dir;
+  }
+
+  it("the receipt's capability has a verified row whose subject is the agent: scope passes", async () => {
+    const r = await verifyPackageDir(scoped(SUBJECT), [KERNEL]);
+    expect(r.packages[0]!.checks.scope).toBe('pass');
+    expect(r.problems.filter((p) => p.code === 'query_scope_violation')).toEqual([]);
+  });
+
+  it('another agent, or a row that failed its check, puts the receipt outside the query', async () => {
+    const other = await verifyPackageDir(scoped('01'.repeat(32)), [KERNEL]);
+    expect(other.packages[0]!.checks.scope).toBe('fail');
+    expect(other.problems.find((p) => p.code === 'query_scope_violation')!.message).toMatch(/its capability's subject c43ce1a6.* is not the query's agent/);
+    const tampered = await verifyPackageDir(scoped(SUBJECT, 'rehashed-changed-signed-token'), [KERNEL]);
+    expect(tampered.packages[0]!.checks.scope).toBe('fail');
+    expect(tampered.problems.find((p) => p.code === 'query_scope_violation')!.message).toMatch(/has no verified lineage to show its agent/);
   });
 });
 

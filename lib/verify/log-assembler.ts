@@ -14,7 +14,7 @@ import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
 import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
 import { InclusionIndex } from './inclusion';
-import { linkLineage } from './lineage-link';
+import { linkLineage, verifiedSubjects } from './lineage-link';
 import type { LoadedPackage } from './log-sink';
 import { type PackageClaims, evaluatePackageClaims } from './package-claims';
 import { ParseErrorCap } from './parse-error-cap';
@@ -213,17 +213,19 @@ export class LogAssembler {
   /**
    * Packages' and bundles' claims about their receipts (counts, proofCoverage, receiptSemantics,
    * query scope, uncheckpointedReceipts), once every receipt's checks settled and proofs matched.
-   * `subjectOf` (agent subject through lineage) is not given yet: see package-scope.ts SubjectOf.
+   * An `agentSubject` query is held to the source's verified lineage rows (after linkLineage).
    */
   private judgeClaims(): void {
+    const subjects = verifiedSubjects(this.lineage);
+    const subjectOf = (space: string) => (capabilityId: string) => subjects.get(space)?.get(capabilityId);
     for (const [pkg, { space, claims }] of this.packageClaims) {
       if (!claims) continue;
       const own = this.receipts.filter((r) => r.space === space);
-      this.problems.push(...evaluatePackageClaims(pkg, claims, own));
+      this.problems.push(...evaluatePackageClaims(pkg, claims, own, subjectOf(space)));
     }
     for (const b of this.bundles) {
       const own = this.receipts.filter((r) => r.space === b.space && r.order >= b.orderFrom && r.order < b.orderTo);
-      this.problems.push(...evaluateBundle(b, own));
+      this.problems.push(...evaluateBundle(b, own, subjectOf(b.space)));
     }
   }
 
