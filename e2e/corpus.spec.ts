@@ -14,6 +14,7 @@ type Report = {
   summary: unknown;
   receipts: { id: string; verdict: string; checks: unknown; details?: unknown }[];
   checkpoints: unknown[];
+  lineage?: unknown[];
   problems: { code: string; file?: string; line?: number; receipt_id?: string; message: string }[];
   finance: unknown;
   packages: { checks: unknown }[];
@@ -24,6 +25,7 @@ const comparable = (r: Report) => ({
   summary: r.summary,
   receipts: r.receipts,
   checkpoints: r.checkpoints,
+  lineage: r.lineage,
   problems: r.problems,
   finance: r.finance,
   packages: r.packages.map((p) => p.checks),

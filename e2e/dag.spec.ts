@@ -103,6 +103,9 @@ test('the demo: each session draws the receipts the CLI verified for it; a node 
   const cap = page.getByTestId('lineage-node').last();
   const capId = (await cap.getAttribute('data-capability-id'))!;
   expect(Number(await lineage.getAttribute('data-lineage-rows'))).toBeGreaterThan(0);
+  // The demo signs every capability token: each drawn link is signed and verified, none failed.
+  await expect(cap).toHaveAttribute('data-link', 'verified');
+  await expect(page.locator('[data-testid="lineage-node"][data-link="failed"]')).toHaveCount(0);
   await cap.click();
   await expect(page).toHaveURL(new RegExp(`/receipts\\?capabilityId=${encodeURIComponent(capId)}$`));
   await page.goBack();

@@ -10,6 +10,7 @@ import { buildConsistencyRecordV2 } from '../../lib/chio/consistency-proof';
 import { receiptLeafHash } from '../../lib/chio/leaf';
 import { canonicalize } from '../../lib/json/canonicalize';
 import { parseJson } from '../../lib/json/parse';
+import { compactJson } from '../../lib/json/pretty';
 import { isJsonObject } from '../../lib/json/value';
 import { type EvidenceQuery, exportChildScope } from '../../lib/query/evidence-query';
 import { type ClaimLogRow, type CheckpointRow, type ReceiptRow } from '../../lib/sources/sqlite-store';
@@ -18,6 +19,19 @@ import type { CheckpointEntry } from '../../lib/verify/entries';
 import type { ChildReceiptScope } from '../../lib/verify/package-query';
 import { expectedPublication, expectedWitness } from '../../lib/verify/transparency';
 import type { StoreDb } from './db';
+
+/** One exported lineage row, in CapabilitySnapshot's field order. */
+function lineageLine(row: Record<string, unknown>): string {
+  const { federated_parent_capability_id: federated, provenance, signed_capability_json: token, ...projection } = row;
+  let line = JSON.stringify(projection).slice(0, -1);
+  if (typeof federated === 'string') line += `,"federated_parent_capability_id":${JSON.stringify(federated)}`;
+  line += `,"provenance":${JSON.stringify(provenance)}`;
+  if (typeof token === 'string') {
+    const parsed = parseJson(token);
+    line += `,"signed_capability":${parsed.ok && isJsonObject(parsed.value) ? compactJson(parsed.value) : 'null'}`;
+  }
+  return `${line}}`;
+}
 
 export type ChildScope = ChildReceiptScope;
 
@@ -219,10 +233,23 @@ export class StoreEvidence {
     return e;
   }
 
-  /** Lineage rows for `capabilityIds` and their ancestors, as JSON lines. */
+  /**
+   * Lineage rows for `capabilityIds` and their ancestors, as JSON lines (format v2 §16.9). Only rows
+   * that may cross a trust boundary are exported: a signed token or a federation anchor, with its
+   * provenance and token. A legacy_projection row (every row of an older store, which has no
+   * provenance column) is allowed only in the local store: in a package it is a downgrade
+   * (contract part 2 §5.3.1), so it is left out. The token is exported as stored, compacted from
+   * its lossless parse (one line, exact numbers); one that does not parse is exported as null, so
+   * the verifier says the row has no token.
+   */
   lineage(capabilityIds: Set<string>): string[] {
     if (!this.tables.has('capability_lineage')) return [];
-    const stmt = this.db.prepare('SELECT capability_id, subject_key, issuer_key, issued_at, expires_at, grants_json, delegation_depth, parent_capability_id FROM capability_lineage WHERE capability_id = ?');
+    const columns = new Set((this.db.prepare("SELECT name FROM pragma_table_info('capability_lineage')").all() as { name: string }[]).map((c) => c.name));
+    if (!columns.has('provenance')) return [];
+    const extra = ['federated_parent_capability_id', 'signed_capability_json'].filter((c) => columns.has(c));
+    const stmt = this.db.prepare(
+      `SELECT capability_id, subject_key, issuer_key, issued_at, expires_at, grants_json, delegation_depth, parent_capability_id, provenance${extra.map((c) => `, ${c}`).join('')} FROM capability_lineage WHERE capability_id = ?`,
+    );
     const seen = new Set<string>();
     const rows: Record<string, unknown>[] = [];
     const queue = [...capabilityIds];
@@ -232,9 +259,9 @@ export class StoreEvidence {
       seen.add(id);
       const row = stmt.get(id) as Record<string, unknown> | undefined;
       if (!row) continue;
-      rows.push(row);
+      if (row.provenance === 'signed_token' || row.provenance === 'synthetic_anchor') rows.push(row);
       if (typeof row.parent_capability_id === 'string') queue.push(row.parent_capability_id);
     }
-    return rows.sort((a, b) => String(a.capability_id).localeCompare(String(b.capability_id))).map((r) => JSON.stringify(r));
+    return rows.sort((a, b) => String(a.capability_id).localeCompare(String(b.capability_id))).map(lineageLine);
   }
 }

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
-import { createChioStore } from '../../lib/sources/sqlite-store-writer';
+import Database from 'better-sqlite3';
+import { CAPABILITY_LINEAGE_PROVENANCE_SQL, createChioStore } from '../../lib/sources/sqlite-store-writer';
 import { testdataPath } from '../../lib/testutil/testdata';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogVerifier } from '../../lib/verify/log-verifier';
@@ -109,6 +110,57 @@ describe('evidence export from a Chio store', () => {
     expect(report.problems).toEqual([]);
     expect(report.summary.receipts).toBe(parsed.bundle.toolReceipts.length + parsed.bundle.childReceipts.length);
     expect(report.summary.verified).toBe(report.summary.receipts);
+  });
+});
+
+describe('capability lineage in an export (format v2 §16.9)', () => {
+  const row = (id: string, provenance: string | null, token: string | null = null) => ({
+    capability_id: id, subject_key: KEY, issuer_key: KEY, issued_at: 10, expires_at: 20, grants_json: '{"grants":[]}', delegation_depth: 0, parent_capability_id: null, provenance, token,
+  });
+  function withLineage(file: string, rows: ReturnType<typeof row>[], newer: boolean): void {
+    const db = new Database(file);
+    try {
+      if (newer) db.exec(CAPABILITY_LINEAGE_PROVENANCE_SQL);
+      for (const r of rows) {
+        const cols = ['capability_id', 'subject_key', 'issuer_key', 'issued_at', 'expires_at', 'grants_json', 'delegation_depth', 'parent_capability_id'];
+        const values: unknown[] = cols.map((c) => r[c as keyof typeof r]);
+        if (newer) {
+          cols.push('provenance', 'signed_capability_json');
+          values.push(r.provenance ?? 'legacy_projection', r.token);
+        }
+        db.prepare(`INSERT INTO capability_lineage (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...values);
+      }
+    } finally {
+      db.close();
+    }
+  }
+  const anchorId = `fed-del-${'1'.repeat(64)}`;
+
+  it('an older store: its rows are legacy projections, allowed only locally, so none is exported', async () => {
+    const file = await corpusStore();
+    withLineage(file, [row('cap-billing-1', null)], false);
+    const out = path.join(path.dirname(file), 'package');
+    expect(writeEvidencePackage(openStore(file), file, out, {}, 1767999999).capabilityLineage).toBe(0);
+    expect(readFileSync(path.join(out, 'capability-lineage.ndjson'), 'utf8')).toBe('');
+  });
+
+  it('a newer store: anchors and signed rows are exported with their provenance and token, legacy rows are not', async () => {
+    const file = await corpusStore();
+    withLineage(file, [row('cap-billing-1', 'legacy_projection'), row(anchorId, 'synthetic_anchor'), row('cap-billing-2', 'signed_token', '{"id": "cut')], true);
+    // Lineage follows the exported receipts' capabilities (the anchor is no receipt's): the
+    // signed row of cap-billing-2 alone, its unreadable token exported as null.
+    const out = path.join(path.dirname(file), 'package');
+    expect(writeEvidencePackage(openStore(file), file, out, {}, 1767999999).capabilityLineage).toBe(1);
+    const lines = readFileSync(path.join(out, 'capability-lineage.ndjson'), 'utf8').trim().split('\n');
+    expect(lines).toEqual([
+      `{"capability_id":"cap-billing-2","subject_key":"${KEY}","issuer_key":"${KEY}","issued_at":10,"expires_at":20,"grants_json":"{\\"grants\\":[]}","delegation_depth":0,"parent_capability_id":null,"provenance":"signed_token","signed_capability":null}`,
+    ]);
+    const report = await verifyPaths([out], trust());
+    expect(report.lineage!.map((l) => [l.capability_id, l.problems])).toEqual([['cap-billing-2', ['lineage_signature_invalid']]]);
+    // The package carries lineage, so the other capabilities' receipts say theirs is missing, and
+    // cap-billing-2's receipts name other subjects than this made-up row.
+    expect([...new Set(report.problems.map((p) => p.code))].sort()).toEqual(['attribution_mismatch', 'lineage_missing', 'lineage_signature_invalid']);
+    expect(report.receipts.every((r) => r.verdict === 'verified')).toBe(true);
   });
 });
 

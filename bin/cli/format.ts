@@ -34,6 +34,26 @@ const FAMILY_NOTES: Record<string, string> = {
   'CodeWhale turn': 'unsigned draft: internal consistency, not authenticity',
 };
 
+const MAX_LINEAGE_FAILURES = 20;
+
+/** The capability-lineage rows (contract part 2 §5.3.1), when the log has any: counts, then each failed row and its codes. */
+function lineageLines(report: VerificationReport): string[] {
+  const rows = report.lineage;
+  if (!rows || rows.length === 0) return [];
+  const anchors = rows.filter((l) => l.verdict === 'verified' && l.provenance === 'synthetic_anchor').length;
+  const signed = rows.filter((l) => l.verdict === 'verified').length - anchors;
+  const unverified = rows.filter((l) => l.verdict === 'unverified').length;
+  const failed = rows.filter((l) => l.verdict === 'failed');
+  const parts = [`${signed} signed and verified`];
+  if (anchors > 0) parts.push(`${anchors} unsigned federation anchor${anchors === 1 ? '' : 's'}`);
+  if (unverified > 0) parts.push(`${unverified} not checked here`);
+  parts.push(`${failed.length} failed`);
+  const lines = [`Capability lineage: ${rows.length} row${rows.length === 1 ? '' : 's'} (${parts.join(', ')})`];
+  for (const l of failed.slice(0, MAX_LINEAGE_FAILURES)) lines.push(`  failed  ${l.capability_id}  ${l.file}:${l.line}  ${l.problems.join(', ')}`);
+  if (failed.length > MAX_LINEAGE_FAILURES) lines.push(`  … and ${failed.length - MAX_LINEAGE_FAILURES} more failed rows (use --json for all)`);
+  return lines;
+}
+
 /**
  * Receipts that arrived in envelopes, by wrapper and claims: what the wrapper says is its claim,
  * never a verdict (contract part 2 §1 principle 6). A success claim on a failed receipt is named.
@@ -89,6 +109,7 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   lines.push(`Checkpoints: ${s.checkpoints} (verified ${s.checkpoints - cpFailed}, failed ${cpFailed})`);
   if (report.checkpoints.length) lines.push(...checkTable(checkTotals(report.checkpoints)));
+  lines.push(...lineageLines(report));
   for (const p of report.packages) lines.push(...packageLines(p));
   lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel keys pinned, so signer_trusted is skipped (signatures show self-consistency only)');
   for (const k of report.keys) lines.push(`  signing key ${k.key}: ${k.receipts} receipts, ${k.checkpoints} checkpoints`);

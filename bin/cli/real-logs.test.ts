@@ -42,20 +42,31 @@ function failedChecks(report: VerificationReport): string[] {
 }
 
 describe('the real showcase data (released Chio binaries)', () => {
-  it('the federation evidence package: manifest and 5 of 5 receipts verify', async () => {
+  // Both packages predate signed lineage (format §16.9): their lineage rows carry no provenance,
+  // which the contract reads as legacy_projection and refuses in an exported package
+  // (lineage_downgraded, part 2 §5.3.1). Their receipts are untouched by it.
+  it('the federation evidence package: manifest and 5 of 5 receipts verify; its unsigned lineage row is a downgrade', async () => {
     const report = await verifyPaths([testdataPath(`${CHIO}/showcase/app/tests/fixtures/good-bundle/federation/evidence-export-package`)], TrustStore.empty());
     expect(report.packages.map((p) => p.checks.manifest)).toEqual(['pass']);
     expect(failedChecks(report)).toEqual([]);
     expect(verdicts(report)).toEqual({ verified: 5 });
     expect(report.receipts.every((r) => r.checks.signer_trusted === 'skipped')).toBe(true);
-    expect(report.ok).toBe(true);
+    expect(report.lineage!.map((l) => [l.capability_id, l.provenance, l.problems])).toEqual([['cap-ioa-web3-provider', 'legacy_projection', ['lineage_downgraded']]]);
+    // Each receipt's signed attribution names the kernel (7f0f…) as issuer; the row of this delegated
+    // (depth 1) capability names its delegator (a090…). A warning, as the contract asks; whether
+    // attribution.issuer_key means the root issuer for delegated capabilities is not confirmed.
+    // (And its query has no readBoundary: it predates that field too.)
+    expect(report.problems.map((p) => [p.code, p.severity])).toEqual([['lineage_downgraded', 'error'], ['read_boundary_missing', 'warning'], ...Array(5).fill(['attribution_mismatch', 'warning'])]);
+    expect(report.ok).toBe(false);
   });
 
-  it('the minimal evidence package of hello-receipt-verify: 1 of 1', async () => {
+  it('the minimal evidence package of hello-receipt-verify: 1 of 1; its unsigned lineage row is a downgrade', async () => {
     const report = await verifyPaths([testdataPath(`${CHIO}/gen-a-upstream/examples/hello-receipt-verify/fixtures/minimal-evidence`)], TrustStore.empty());
     expect(report.packages.map((p) => p.checks.manifest)).toEqual(['pass']);
     expect(verdicts(report)).toEqual({ verified: 1 });
-    expect(report.ok).toBe(true);
+    expect(report.lineage!.map((l) => l.problems)).toEqual([['lineage_downgraded']]);
+    expect(report.problems.map((p) => p.code)).toEqual(['lineage_downgraded', 'read_boundary_missing']);
+    expect(report.ok).toBe(false);
   });
 
   it('the 16 store rows (10 tool receipts, 6 HTTP receipts) as NDJSON files, one log', async () => {

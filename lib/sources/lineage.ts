@@ -1,9 +1,9 @@
 // Capability delegation lineage (chio-format.md §10 `capability_lineage`,
 // §11.1 `capability-lineage.ndjson`): which capability was delegated from
-// which, to whom and by whom. Nothing signs these rows: they are context a
-// package or store carries beside the receipts, never verified evidence, and
-// they never enter the §8 report. Attacker-controlled input; a bad row is
-// counted and skipped, never a throw. Pure.
+// which, to whom and by whom, read leniently as context for the DAG view.
+// Verifying a row (its signed token, format v2 §16.9) is not done here but in
+// ../verify/lineage.ts, and the DAG takes each row's verdict from the report.
+// Attacker-controlled input; a bad row is counted and skipped, never a throw. Pure.
 import { parseJson } from '../json/parse';
 import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
 

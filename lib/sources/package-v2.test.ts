@@ -233,12 +233,13 @@ describe('scope (part 2 §5.3): each receipt outside the query is a query_scope_
     ]);
   });
 
-  it('an agentSubject query cannot be checked without verified lineage: scope skipped, never passed', async () => {
+  it('an agentSubject query: a receipt whose capability has no verified lineage row lies outside it (upstream needs the row)', async () => {
+    // The verified rows themselves: lib/verify/lineage.test.ts, on the real signed-lineage package.
     const query = { readBoundary: { kind: 'admin_all' }, agentSubject: 'ab'.repeat(32) };
     const r = await verifyDir(forgePackage([genAReceipt({ seq: 1, key })], { query, childReceiptScope: 'omitted_no_join_path' }));
-    expect(r.packages[0]!.checks.scope).toBe('skipped');
-    expect(r.packages[0]!.details!.scope).toMatch(/^query\.agentSubject cannot be checked/);
-    expect(r.ok).toBe(true);
+    expect(r.packages[0]!.checks.scope).toBe('fail');
+    expect(r.problems).toEqual([expect.objectContaining({ code: 'query_scope_violation', message: expect.stringMatching(/has no verified lineage to show its agent/) })]);
+    expect(r.ok).toBe(false);
   });
 
   it(`a million-receipt package cannot make a million problems: the first ${MAX_SCOPE_PROBLEMS}, then one counted summary`, async () => {

@@ -26,6 +26,8 @@ function readPackage(rel: string): Files {
 }
 const MINIMAL = readPackage('chio/gen-a-upstream/examples/hello-receipt-verify/fixtures/minimal-evidence');
 const CORPUS_GOOD = readPackage('corpus/good');
+/** The Gen B package of 2026-09, whose lineage row carries a signed capability token. */
+const SIGNED_LINEAGE = readPackage('chio/realworld-2026-09/minimal-evidence');
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -219,12 +221,15 @@ async function load(files: Files, chunkSize: number): Promise<VerificationReport
 
 describe('loadPackage on mutated real packages', () => {
   it('the unmutated packages pass (or the properties below would prove nothing)', async () => {
-    for (const files of [MINIMAL, CORPUS_GOOD]) {
+    for (const files of [MINIMAL, CORPUS_GOOD, SIGNED_LINEAGE]) {
       expect(manifestHolds(files)).toBe(true);
-      expect(part2Holds(files)).toBe(true);
+      // The reference cannot recompute receiptSemantics, which the 2026-09 package states: it says null, never false.
+      expect(part2Holds(files)).toBe(files === SIGNED_LINEAGE ? null : true);
       const report = await load(files, 4096);
       expect(report.packages[0]!.checks.manifest).toBe('pass');
-      expect(report.ok).toBe(true);
+      // The Gen A package predates signed lineage: its row has no provenance, a downgrade (contract part 2 §5.3.1), and no other error.
+      expect(report.problems.filter((p) => p.severity === 'error' && p.code !== 'lineage_downgraded')).toEqual([]);
+      expect(report.ok).toBe(files !== MINIMAL);
     }
   });
 
@@ -246,6 +251,10 @@ describe('loadPackage on mutated real packages', () => {
 
   it('the upstream minimal evidence package: never throws, and `manifest` passes exactly when the files match it', async () => {
     await fc.assert(property(MINIMAL), fuzzParams(300, { caseTimeoutMs: 60_000 }));
+  }, fuzzTimeout());
+
+  it('the 2026-09 package with a signed lineage row: the same', async () => {
+    await fc.assert(property(SIGNED_LINEAGE), fuzzParams(100, { caseTimeoutMs: 60_000 }));
   }, fuzzTimeout());
 
   it('the corpus package (280 receipts, 200 proofs): the same', async () => {

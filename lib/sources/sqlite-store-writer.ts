@@ -29,6 +29,9 @@ export interface CapabilityLineageInput {
   grantsJson: string;
   delegationDepth: number;
   parentCapabilityId?: string | null;
+  /** Newer stores (CAPABILITY_LINEAGE_PROVENANCE_SQL): the row's provenance and its signed token's JSON. */
+  provenance?: 'signed_token' | 'synthetic_anchor' | 'legacy_projection';
+  signedCapabilityJson?: string | null;
 }
 
 export interface CheckpointInput {
@@ -48,6 +51,18 @@ export const INSERT_TOOL = `INSERT INTO chio_tool_receipts (receipt_id, timestam
 export const INSERT_CHILD = `INSERT INTO chio_child_receipts (receipt_id, timestamp, session_id, parent_request_id,
   request_id, operation_kind, terminal_state, policy_hash, outcome_hash, raw_json)
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS TEXT))`;
+/**
+ * The columns newer Chio stores add to capability_lineage for signed lineage (format v2 §16.9; upstream
+ * chio-store-sqlite's capability_lineage): absent from the older real store CHIO_STORE_SCHEMA_SQL was
+ * read from, so they are added as a migration adds them.
+ */
+export const CAPABILITY_LINEAGE_PROVENANCE_SQL = `ALTER TABLE capability_lineage ADD COLUMN federated_parent_capability_id TEXT;
+ALTER TABLE capability_lineage ADD COLUMN provenance TEXT NOT NULL DEFAULT 'legacy_projection'
+    CHECK (provenance IN ('signed_token', 'synthetic_anchor', 'legacy_projection'));
+ALTER TABLE capability_lineage ADD COLUMN signed_capability_json TEXT;`;
+/** A capability_lineage row with its provenance and token (after CAPABILITY_LINEAGE_PROVENANCE_SQL). */
+export const INSERT_LINEAGE = `INSERT INTO capability_lineage (capability_id, subject_key, issuer_key, issued_at, expires_at,
+  grants_json, delegation_depth, parent_capability_id, provenance, signed_capability_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 export const INSERT_CHECKPOINT = `INSERT INTO kernel_checkpoints (checkpoint_seq, batch_start_seq, batch_end_seq,
   tree_size, merkle_root, issued_at, statement_json, signature, kernel_key)
   VALUES (?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?)`;

@@ -12,6 +12,7 @@ import type { Database, SqlJsStatic, SqlValue, Statement } from 'sql.js';
 import { applyWal, readDbPageSize } from './sqlite-wal';
 import { resumeKey } from './sqlite-skip';
 import { type CapabilityLineage, MAX_LINEAGE, lineageRow } from './lineage';
+import { type LineageRecordRow, type LineageRowError, signedLineageRows } from './sqlite-lineage';
 
 export type ChioTable =
   | 'chio_tool_receipts'
@@ -52,6 +53,8 @@ export interface ChioStoreReader {
    * MAX_LINEAGE; `skipped` counts unreadable rows. Empty when the table is absent.
    */
   capabilityLineage(name: string): { entries: CapabilityLineage[]; skipped: number };
+  /** The `capability_lineage` rows the verifier judges: those with a token or a provenance other than legacy_projection (sqlite-lineage.ts). */
+  signedLineage(): Generator<LineageRecordRow | LineageRowError>;
   /** Frees the database and any statement still open. Iterating afterwards yields one RowError. */
   close(): void;
 }
@@ -274,6 +277,11 @@ function walHintFor(db: Uint8Array, wal: WalInfo | null, walGiven: boolean): str
 
 const LINEAGE_COLUMNS = ['capability_id', 'subject_key', 'issuer_key', 'issued_at', 'expires_at', 'grants_json', 'delegation_depth', 'parent_capability_id'];
 
+function* readSignedLineage(ctx: Ctx): Generator<LineageRecordRow | LineageRowError> {
+  if (ctx.closed) yield { rowid: null, error: 'the store is closed' };
+  else yield* signedLineageRows(ctx.db, ctx.decoder, ctx.open);
+}
+
 /** capability_lineage, read leniently: it is context, so a missing column is left out and a bad row skipped. */
 function readLineage(ctx: Ctx, name: string): { entries: CapabilityLineage[]; skipped: number } {
   const entries: CapabilityLineage[] = [];
@@ -373,6 +381,7 @@ export function openChioStore(SQL: SqlJsStatic, db: Uint8Array, wal?: Uint8Array
     checkpoints: () => readTable(ctx, 'kernel_checkpoints', checkpoint),
     httpReceipts: () => readTable(ctx, 'http_receipts', (r) => ({ id: r.id as string, receiptJson: r.receipt_json as string })),
     capabilityLineage: (name) => readLineage(ctx, name),
+    signedLineage: () => readSignedLineage(ctx),
     close() {
       if (ctx.closed) return;
       ctx.closed = true;

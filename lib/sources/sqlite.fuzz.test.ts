@@ -43,6 +43,10 @@ function expectWellFormed(r: StoreOpenResult): void {
     }
   }
   store.capabilityLineage('store');
+  for (const row of store.signedLineage()) {
+    if ('error' in row) expect(row.error.length).toBeGreaterThan(0);
+    else expect(row.text.startsWith('{')).toBe(true);
+  }
   store.close();
 }
 

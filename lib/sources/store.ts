@@ -1,7 +1,8 @@
 // Feeds a Chio SQLite receipt store (chio-format.md §10) into the verifier:
 // kernel checkpoints from `kernel_checkpoints` (statement_json + signature),
-// tool and child receipts from their `raw_json` (the source of truth), and HTTP
-// sidecar receipts from `http_receipts`.
+// tool and child receipts from their `raw_json` (the source of truth), HTTP
+// sidecar receipts from `http_receipts`, and the `capability_lineage` rows that
+// claim a signed token or a federation anchor (sqlite-lineage.ts).
 //
 // Which sequence do checkpoints cover? §10 says the claim log's `entry_seq`
 // (tool and child receipts interleaved); §9.6 notes the kernel's trigger
@@ -29,10 +30,15 @@ export function checkpointRecordText(row: CheckpointRow): string {
   return `{"body":${row.statementJson},"signature":${JSON.stringify(row.signature)}}`;
 }
 
+/** A rowid as a line number, when it is a safe integer. */
+function rowLine(rowid: string | null): number | undefined {
+  return rowid !== null && /^\d+$/.test(rowid) && Number.isSafeInteger(Number(rowid)) ? Number(rowid) : undefined;
+}
+
 export async function loadStore(store: ChioStoreReader, name: string, verifier: LogSink, space: string): Promise<void> {
   const rowProblem = (e: RowError) => {
     const file = `${name}#${e.table}`;
-    const line = e.rowid !== null && /^\d+$/.test(e.rowid) && Number.isSafeInteger(Number(e.rowid)) ? Number(e.rowid) : undefined;
+    const line = rowLine(e.rowid);
     verifier.addProblem(makeProblem('parse_error', `${file} row ${e.rowid ?? '?'}: ${e.error}`, line !== undefined ? { file, line } : { file }));
   };
   if (store.wal?.walIgnored) {
@@ -79,6 +85,14 @@ export async function loadStore(store: ChioStoreReader, name: string, verifier: 
         ...(logSeq !== undefined ? { logSeq } : {}),
       });
     }
+  }
+
+  // Lineage rows that claim a signed token or a federation anchor (legacy rows stay unsigned context).
+  const lineageFile = `${name}#capability_lineage`;
+  for (const row of store.signedLineage()) {
+    const line = rowLine(row.rowid);
+    if ('error' in row) verifier.addProblem(makeProblem('parse_error', `${lineageFile} row ${row.rowid ?? '?'}: ${row.error}`, line !== undefined ? { file: lineageFile, line } : { file: lineageFile }));
+    else await verifier.addRecord(row.text, { file: lineageFile, line: line ?? 0, role: 'lineage', space, localStore: true });
   }
 
   let index = 0;

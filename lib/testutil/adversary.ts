@@ -31,6 +31,7 @@ import { parseJson } from '../json/parse';
 import { JsonNumber, isJsonArray, isJsonNumber, isJsonObject, type JsonObject, type JsonValue } from '../json/value';
 import { decodeToolReceipt } from '../chio/tool-receipt';
 import { decodeChildReceipt } from '../chio/child-receipt';
+import { decodeCapabilityToken } from '../chio/capability-token';
 import type { ProblemCode } from '../verify/problems';
 
 export const TAMPER_CLASSES = [
@@ -61,6 +62,7 @@ export const TAMPER_CLASSES = [
   'chain-root',
   'transparency',
   'proof-position',
+  'lineage',
 ] as const;
 export type TamperClass = (typeof TAMPER_CLASSES)[number];
 
@@ -95,13 +97,14 @@ const CHILDREN = 'child-receipts.ndjson';
 const CHECKPOINTS = 'checkpoints.ndjson';
 const PROOFS = 'inclusion-proofs.ndjson';
 const MANIFEST = 'manifest.json';
+const LINEAGE = 'capability-lineage.ndjson';
 /** manifest `counts` key → the file whose records it counts. */
 const COUNTED: Record<string, string> = {
   toolReceipts: RECEIPTS,
   childReceipts: CHILDREN,
   checkpoints: CHECKPOINTS,
   inclusionProofs: PROOFS,
-  capabilityLineage: 'capability-lineage.ndjson',
+  capabilityLineage: LINEAGE,
 };
 
 /** Ed25519 group order L. */
@@ -1214,6 +1217,83 @@ const proofPosition: Maker = (base, rng, n) => {
   return out;
 };
 
+/**
+ * Signed capability lineage (contract part 2 §5.3.1): the demo signs each capability token, so
+ * every row of the base log verifies. One row tampered per variant, in turn: a token field changed
+ * (subject, scope), the token stripped with its provenance, the row relabelled legacy_projection
+ * with its token kept, a delegation-depth lie, grants_json
+ * widened, the row's subject swapped (its receipts' attribution then disagrees), the row deleted
+ * (its receipts then have none), an `algorithm` that lies, and the token re-issued under an
+ * attacker's key with the row rewritten to match: intact under its own issuer, so the row is
+ * verified; only its receipts' signed attribution shows the swap (a warning). Nothing pins who a
+ * token's issuer must be: the variant keeps that gap visible.
+ */
+const lineage: Maker = (base, rng, n) => {
+  const out: Variant[] = [];
+  const rows = (base.files.get(LINEAGE) as Line[] | undefined) ?? [];
+  if (rows.length === 0) return out;
+  const capOf = (l: Line) => /"capability_id":"([^"]*)"/.exec(l.text)?.[1];
+  const used = new Set(new Draft(base, 'lineage', '').records(['tool']).map((l) => capOf(l)));
+  const usedRows = rows.map((_, i) => i).filter((i) => used.has(capOf(rows[i]!)));
+  const kinds = ['token-subject', 'token-scope', 'downgrade', 'relabel', 'depth', 'grants', 'row-subject', 'drop', 'algorithm', 'reissued'] as const;
+  // Each kind at least ten times, so every lineage code is required by many variants.
+  for (let k = 0; k < Math.max(n, 10 * kinds.length); k++) {
+    const kind = kinds[k % kinds.length]!;
+    const i = rng.pick(usedRows);
+    const d = new Draft(base, 'lineage', `${LINEAGE}:${i + 1}: ${kind}`);
+    const lines = d.lines(LINEAGE);
+    const row = parse(lines[i]!.text);
+    const token = row.get('signed_capability') as JsonObject;
+    const cap = row.get('capability_id') as string;
+    const fail = (...codes: ProblemCode[]) => (lines[i] = { text: compactJson(row), target: { verdict: 'failed', codes } });
+    const receiptsOf = () => d.lines(RECEIPTS).filter((l) => capOf(l) === cap);
+    const warnReceipts = (code: ProblemCode) => {
+      for (const l of receiptsOf()) d.replace(l, { target: { verdict: 'verified', codes: [code] } });
+    };
+    if (kind === 'token-subject') {
+      token.set('subject', base.attacker.publicHex);
+      fail('lineage_signature_invalid', 'lineage_mismatch');
+    } else if (kind === 'token-scope') {
+      token.set('scope', parse('{"grants":[{"server_id":"*","tool_name":"*","operations":["invoke"]}]}'));
+      fail('lineage_signature_invalid', 'lineage_mismatch');
+    } else if (kind === 'downgrade') {
+      row.delete('signed_capability');
+      row.delete('provenance');
+      fail('lineage_downgraded');
+    } else if (kind === 'relabel') {
+      row.set('provenance', 'legacy_projection');
+      fail('lineage_downgraded');
+    } else if (kind === 'depth') {
+      row.set('delegation_depth', new JsonNumber(String(Number((row.get('delegation_depth') as JsonNumber).raw) + 1)));
+      fail('lineage_mismatch');
+    } else if (kind === 'grants') {
+      row.set('grants_json', '{"grants":[{"server_id":"*","tool_name":"*","operations":["invoke"]}]}');
+      fail('lineage_mismatch');
+    } else if (kind === 'row-subject') {
+      row.set('subject_key', base.attacker.publicHex);
+      fail('lineage_mismatch');
+      warnReceipts('attribution_mismatch');
+    } else if (kind === 'drop') {
+      lines.splice(i, 1);
+      warnReceipts('lineage_missing');
+    } else if (kind === 'algorithm') {
+      token.set('algorithm', 'p256');
+      fail('lineage_signature_invalid');
+    } else {
+      token.set('issuer', base.attacker.publicHex);
+      const decoded = decodeCapabilityToken(token);
+      if (!decoded.ok) throw new Error('adversary: the demo token does not decode');
+      token.set('signature', base.attacker.sign(canonicalBytes(decoded.token.signingBody)));
+      row.set('issuer_key', base.attacker.publicHex);
+      lines[i] = { text: compactJson(row), target: { verdict: 'verified', codes: [] } };
+      warnReceipts('attribution_mismatch');
+    }
+    d.ok = kind === 'drop' || kind === 'reissued';
+    out.push(d.build());
+  }
+  return out;
+};
+
 const MAKERS: Record<TamperClass, Maker> = {
   'signed-field': signedField,
   'checkpoint-field': checkpointField,
@@ -1242,6 +1322,7 @@ const MAKERS: Record<TamperClass, Maker> = {
   'chain-root': chainRoot,
   transparency,
   'proof-position': proofPosition,
+  lineage,
 };
 
 /** All variants of `classes` from `seed`; `scale` multiplies the seeded draws (the fixed enumerations stay whole). */
@@ -1257,6 +1338,7 @@ export interface JudgedReport {
   ok: boolean;
   receipts: { id: string; verdict: string; file: string; line: number }[];
   checkpoints: { checkpoint_seq: number | bigint; verdict: string; file: string; line: number }[];
+  lineage?: { capability_id: string; verdict: string; file: string; line: number }[];
   problems: { code: string; file?: string; line?: number; receipt_id?: string; checkpoint_seq?: number | bigint }[];
 }
 
@@ -1279,6 +1361,7 @@ export function judge(v: Variant, report: JudgedReport): Judgement {
   const entries = [
     ...report.receipts.map((r) => ({ kind: 'receipt', loc: locOf(r), verdict: r.verdict, id: r.id as string | undefined })),
     ...report.checkpoints.map((c) => ({ kind: 'checkpoint', loc: locOf(c), verdict: c.verdict, id: undefined })),
+    ...(report.lineage ?? []).map((l) => ({ kind: 'lineage row', loc: locOf(l), verdict: l.verdict, id: undefined })),
   ];
   for (const e of entries) {
     seen.add(e.loc);
@@ -1288,8 +1371,8 @@ export function judge(v: Variant, report: JudgedReport): Judgement {
       if (e.verdict !== t.verdict) mismatches.push(`${e.kind} ${e.loc}: verdict ${e.verdict}, expected ${t.verdict}`);
       const have = codesAt(e.loc, e.id);
       for (const c of t.codes) if (!have.has(c)) mismatches.push(`${e.kind} ${e.loc}: no ${c} (has ${[...have].join(', ') || 'none'})`);
-    } else if (e.kind === 'receipt') {
-      if (e.verdict === 'failed') invariant.push(`receipt ${e.loc} is untampered but reported failed`);
+    } else if (e.kind === 'receipt' || e.kind === 'lineage row') {
+      if (e.verdict === 'failed') invariant.push(`${e.kind} ${e.loc} is untampered but reported failed`);
       else if (e.verdict !== 'verified' && (v.harmless || !v.zone.has(e.loc))) mismatches.push(`receipt ${e.loc}: ${e.verdict}, expected verified`);
     } else if (e.verdict !== 'verified' && (v.harmless || !v.zone.has(e.loc))) mismatches.push(`checkpoint ${e.loc}: ${e.verdict}, expected verified`);
   }

@@ -182,3 +182,59 @@ export function childReceipt(o: { seq: number; timestamp: number; key: { secret:
   };
   return { ...body, signature: signHex(o.key.secret, canonicalBytes(tree(body))) };
 }
+
+export interface CapabilityTokenOptions {
+  id: string;
+  /** Signs; also the issuer unless `issuer` says otherwise. */
+  key: { secret: Uint8Array; publicHex: string };
+  subject: string;
+  issuer?: string;
+  scope?: Plain;
+  issuedAt?: number;
+  expiresAt?: number;
+  /** `delegation_chain` links (each with at least `capability_id`). */
+  chain?: Plain[];
+  /** More token fields, signed. */
+  extra?: Plain;
+  /** Fields added after signing (`algorithm` is never signed). */
+  after?: Plain;
+  /** Sign the plain body (no `schema`), as older issuers did. */
+  plain?: boolean;
+  /** Leave `schema` out of the token as written (it still means chio.capability.v1). */
+  omitSchema?: boolean;
+}
+
+/** A `chio.capability.v1` capability token (format §16.9), signed over its schema-aware body (or the plain one). */
+export function capabilityToken(o: CapabilityTokenOptions): Plain {
+  const body: Plain = {
+    id: o.id,
+    issuer: o.issuer ?? o.key.publicHex,
+    subject: o.subject,
+    scope: o.scope ?? { grants: [{ server_id: '*', tool_name: 'read_file', operations: ['invoke'] }] },
+    issued_at: o.issuedAt ?? 1789065516,
+    expires_at: o.expiresAt ?? 1789069116,
+    ...(o.chain && o.chain.length > 0 ? { delegation_chain: o.chain } : {}),
+    ...o.extra,
+  };
+  const signed = o.plain ? body : { schema: 'chio.capability.v1', ...body };
+  const signature = signHex(o.key.secret, canonicalBytes(tree(signed)));
+  return { ...(o.omitSchema ? {} : { schema: 'chio.capability.v1' }), ...body, ...o.after, signature };
+}
+
+/** The `capability-lineage.ndjson` row that projects `token` (signed_token provenance), with `overrides`. */
+export function lineageRowOf(token: Plain, overrides: Plain = {}): Plain {
+  const chain = (token.delegation_chain as Plain[] | undefined) ?? [];
+  return {
+    capability_id: token.id,
+    subject_key: token.subject,
+    issuer_key: token.issuer,
+    issued_at: token.issued_at,
+    expires_at: token.expires_at,
+    grants_json: JSON.stringify(token.scope),
+    delegation_depth: chain.length,
+    parent_capability_id: chain.length > 0 ? chain[chain.length - 1]!.capability_id : null,
+    provenance: 'signed_token',
+    signed_capability: token,
+    ...overrides,
+  };
+}

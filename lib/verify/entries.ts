@@ -1,7 +1,9 @@
 // The compact per-record state the orchestrator keeps after intake: enough for
 // inclusion, trust, finance, verdicts and the report, without the parsed trees.
+import type { Provenance } from '../chio/lineage-row';
 import type { DecodedCheckpoint, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
 import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from './check';
+import type { LineageFailure } from './lineage';
 import type { ReportEnvelope } from './report';
 
 export interface Located {
@@ -30,6 +32,9 @@ export interface ReceiptEntry extends Located {
    */
   leafHashes: Uint8Array;
   capabilityId?: string;
+  /** The signed `metadata.attribution` keys, when the receipt carries them (checked against its lineage row). */
+  attributionSubjectKey?: string;
+  attributionIssuerKey?: string;
   /** A tool receipt's `tenant_id`, when it has one (a package's tenant scope, part 2 §5.3). */
   tenantId?: string;
   /**
@@ -80,6 +85,19 @@ export interface TransparencyEntry extends Located {
   kind: 'publication' | 'witness' | 'consistency' | 'equivocation';
   /** Each field's canonical JSON text (clone-safe; compared with the rebuilt record). */
   fields: Record<string, string>;
+}
+
+/** One capability-lineage row and its `lineage` check (contract part 2 §5.3.1). Clone-safe. */
+export interface LineageEntry extends Located {
+  space: string;
+  capabilityId: string;
+  provenance: Provenance;
+  subjectKey: string;
+  issuerKey: string;
+  /** The failing rules, one per code (a signature still being checked may add one). */
+  failures: LineageFailure[];
+  /** Why the token's signature could not be checked on this engine (the row is then neither verified nor failed). */
+  skipped?: string;
 }
 
 export type Verdict = 'verified' | 'failed' | 'unverified';

@@ -10,7 +10,7 @@
 // the report stay the same. Check results are never changed in place (the
 // verifiers assign new ones), so sharing them is safe.
 import { type CheckResult, resultKey } from './check';
-import type { CheckpointEntry, ProofEntry, ReceiptEntry } from './entries';
+import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry } from './entries';
 import { mapProofHashes } from './pack-hashes';
 import { own } from './record-verifier';
 
@@ -32,6 +32,8 @@ export class EntryCompactor {
     if (r.kernelKey !== null) r.kernelKey = this.string(r.kernelKey);
     if (r.decision !== undefined) r.decision = this.string(r.decision);
     if (r.capabilityId !== undefined) r.capabilityId = this.string(r.capabilityId);
+    if (r.attributionSubjectKey !== undefined) r.attributionSubjectKey = this.string(r.attributionSubjectKey);
+    if (r.attributionIssuerKey !== undefined) r.attributionIssuerKey = this.string(r.attributionIssuerKey);
     if (r.tenantId !== undefined) r.tenantId = this.string(r.tenantId);
     if (r.semantics !== undefined) r.semantics = this.string(r.semantics);
     const checks = r.checks as Record<string, CheckResult | undefined>;
@@ -42,6 +44,15 @@ export class EntryCompactor {
     r.leafHashes = this.hash(r.leafHashes);
     // A wrapped tool receipt's seq is also its log position: one bigint, not two equal ones.
     if (r.logSeq !== undefined && r.logSeq === r.seq) r.logSeq = r.seq;
+  }
+
+  /** A lineage row: its repeated strings (file, source, keys) shared. */
+  lineage(l: LineageEntry): void {
+    l.file = this.string(l.file);
+    l.space = this.string(l.space);
+    l.provenance = this.string(l.provenance) as LineageEntry['provenance'];
+    l.subjectKey = this.string(l.subjectKey);
+    l.issuerKey = this.string(l.issuerKey);
   }
 
   /** Its root in memory of its own (the batch's buffer of hashes is freed after intake). */

@@ -94,6 +94,11 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: Collected, d
     return null;
   }
   if (!isJsonObject(v)) return shapeError(`expected a JSON object, found ${jsonTypeName(v)}`, path);
+  // A lineage file holds lineage rows only: its keys never make a row read as a receipt or a store row.
+  if (role === 'lineage') {
+    out.items.push({ kind: 'lineage', value: v, path });
+    return null;
+  }
 
   if (role === 'auto') {
     // A chat transcript as one document, `{"messages": [...]}`: its messages, in order.
@@ -177,6 +182,7 @@ const BUNDLE_LISTS: [string, RecordRole][] = [
   ['childReceipts', 'child'],
   ['checkpoints', 'checkpoint'],
   ['inclusionProofs', 'proof'],
+  ['capabilityLineage', 'lineage'],
 ];
 
 /** The export's `transparency` keeps the kernel's snake_case keys (chio-format-v2.md §16.10.3). */

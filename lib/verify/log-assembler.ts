@@ -3,17 +3,18 @@
 // evaluates what needs the whole log — one record per receipt reached in
 // several envelopes, checkpoint structure, continuity, chain and equivocation,
 // inclusion, transparency records, package and bundle claims (counts,
-// receiptSemantics, query scope), budget reconciliation, verdicts — then builds
-// the report. The report is ordered by each item's `order`, so it does not
-// depend on which worker finished first.
+// receiptSemantics, query scope), capability lineage links, budget
+// reconciliation, verdicts — then builds the report. The report is ordered by
+// each item's `order`, so it does not depend on which worker finished first.
 import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
 import { type BundleClaims, evaluateBundle } from './bundle-claims';
-import type { CheckpointEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import type { CheckpointEntry, LineageEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
 import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
 import { InclusionIndex } from './inclusion';
+import { linkLineage, verifiedSubjects } from './lineage-link';
 import type { LoadedPackage } from './log-sink';
 import { type PackageClaims, evaluatePackageClaims } from './package-claims';
 import { ParseErrorCap } from './parse-error-cap';
@@ -28,6 +29,7 @@ export class LogAssembler {
   private readonly checkpoints: CheckpointEntry[] = [];
   private readonly inclusion = new InclusionIndex();
   private readonly transparency: TransparencyEntry[] = [];
+  private readonly lineage: LineageEntry[] = [];
   private readonly problems: Problem[] = [];
   /** Parse errors, at most a hundred per file plus a summary (a garbage file must not hold millions). */
   private readonly parseErrors = new ParseErrorCap();
@@ -69,6 +71,10 @@ export class LogAssembler {
     if (enveloped) this.holdViews(out.views, enveloped);
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
+    for (const l of out.lineage) {
+      this.compactor.lineage(l);
+      this.lineage.push(l);
+    }
     for (const d of out.dialect) this.dialect.push(d);
     for (const b of out.bundles) this.bundles.push(b);
     this.keepUncapped(out.problems);
@@ -157,6 +163,7 @@ export class LogAssembler {
     // Workers deliver in any order; every decision below reads entries in log order.
     this.settleEnvelopes();
     this.checkpoints.sort((a, b) => a.order - b.order);
+    this.lineage.sort((a, b) => a.order - b.order);
     for (const list of this.recordProblems) {
       this.keepUncapped(list);
       for (const p of list) this.problems.push(p);
@@ -174,6 +181,8 @@ export class LogAssembler {
     this.problems.push(...transparency.problems);
     this.setTransparencyChecks(transparency.bySpace);
     this.problems.push(...this.audit.problems);
+    const packageSpaces = new Set([...this.packageClaims.values()].map((p) => p.space));
+    this.problems.push(...linkLineage(this.lineage, this.receipts, packageSpaces));
     this.judgeClaims();
     const finance = reconcileBudgets(this.financeInputs());
     // Receipts by id, built only when a break needs locating (at a million receipts the map alone is tens of MB).
@@ -188,7 +197,7 @@ export class LogAssembler {
       this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(find(m.receipt_id))));
     }
     const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
-    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
+    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
   }
 
   /** Each package's `transparency` check (contract part 2 §5.3), where it supplied records. */
@@ -204,17 +213,19 @@ export class LogAssembler {
   /**
    * Packages' and bundles' claims about their receipts (counts, proofCoverage, receiptSemantics,
    * query scope, uncheckpointedReceipts), once every receipt's checks settled and proofs matched.
-   * `subjectOf` (agent subject through lineage) is not given yet: see package-scope.ts SubjectOf.
+   * An `agentSubject` query is held to the source's verified lineage rows (after linkLineage).
    */
   private judgeClaims(): void {
+    const subjects = verifiedSubjects(this.lineage);
+    const subjectOf = (space: string) => (capabilityId: string) => subjects.get(space)?.get(capabilityId);
     for (const [pkg, { space, claims }] of this.packageClaims) {
       if (!claims) continue;
       const own = this.receipts.filter((r) => r.space === space);
-      this.problems.push(...evaluatePackageClaims(pkg, claims, own));
+      this.problems.push(...evaluatePackageClaims(pkg, claims, own, subjectOf(space)));
     }
     for (const b of this.bundles) {
       const own = this.receipts.filter((r) => r.space === b.space && r.order >= b.orderFrom && r.order < b.orderTo);
-      this.problems.push(...evaluateBundle(b, own));
+      this.problems.push(...evaluateBundle(b, own, subjectOf(b.space)));
     }
   }
 

@@ -26,9 +26,9 @@ export interface ScopeClaim {
 }
 
 /**
- * The capability lineage subject (`subject_key`) of a capability, from verified lineage rows.
- * HOOK: the signed-lineage check (contract part 2 §5.3.1) supplies it; until then a query with
- * `agentSubject` leaves `scope` skipped, never passed.
+ * The capability lineage subject (`subject_key`) of a capability, from verified lineage rows:
+ * the signed-lineage check (contract part 2 §5.3.1, lineage-link.ts verifiedSubjects) supplies
+ * it. Without it, a query with `agentSubject` leaves `scope` skipped, never passed.
  */
 export type SubjectOf = (capabilityId: string) => string | undefined;
 

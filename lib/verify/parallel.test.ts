@@ -14,6 +14,7 @@ import { LogVerifier } from './log-verifier';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from './record-verifier';
 import { reportToJson } from './report-json';
 import { outputFromWire, outputToWire } from '../workers/wire';
+import { capabilityToken, keyFromSeed, lineageRowOf } from '../testutil/forge';
 
 const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
 
@@ -68,6 +69,40 @@ describe('parallel verification equals single-thread verification', () => {
     }
     const assembler = new LogAssembler();
     for (const out of shuffled(batches, 7)) assembler.add(out);
+    expect(reportToJson(assembler.finish(true))).toBe(expected);
+  });
+});
+
+describe('lineage rows cross the worker boundary intact', () => {
+  it('signed, failed and anchor rows with linked receipts: 3 workers, batches of 3, cloned, shuffled', async () => {
+    const real = await recordsOf(testdataPath('chio/realworld-2026-09/minimal-evidence'));
+    const rehashed = readFileSync(testdataPath('chio/realworld-2026-09/rehashed-changed-signed-token/capability-lineage.ndjson'), 'utf8').trim();
+    const key = keyFromSeed(41);
+    const lineage = (text: string, line: number) => ({ text, origin: { file: 'capability-lineage.ndjson', line, role: 'lineage' as const, space: 'pkg' } });
+    const forged = capabilityToken({ id: 'cap-x', key, subject: keyFromSeed(42).publicHex });
+    const records = [
+      ...real,
+      lineage(rehashed, 2),
+      lineage(JSON.stringify(lineageRowOf(forged, { delegation_depth: 3 })), 3),
+      lineage(JSON.stringify({ ...lineageRowOf(forged), capability_id: `fed-del-${'f'.repeat(64)}`, provenance: 'synthetic_anchor', signed_capability: undefined }), 4),
+      lineage('{"capability_id": 7}', 5),
+    ];
+    const single = new LogVerifier({ trust: trust() });
+    for (const r of records) await single.addRecord(r.text, r.origin);
+    const report = await single.finish();
+    expect(report.lineage!.map((l) => l.verdict)).toEqual(['verified', 'failed', 'failed', 'verified']);
+    const expected = reportToJson(report);
+
+    const workers = [0, 1, 2].map(() => new RecordVerifier(trust()));
+    const batches: RecordOutput[] = [];
+    for (let start = 0; start < records.length; start += 3) {
+      const out = emptyOutput();
+      const pending = records.slice(start, start + 3).flatMap((r, i) => workers[(start / 3) % 3]!.verify(r.text, r.origin, (start + i) * ORDER_STRIDE, out));
+      await Promise.all(pending);
+      batches.push(outputFromWire(structuredClone(outputToWire(out))));
+    }
+    const assembler = new LogAssembler();
+    for (const out of shuffled(batches, 11)) assembler.add(out);
     expect(reportToJson(assembler.finish(true))).toBe(expected);
   });
 });

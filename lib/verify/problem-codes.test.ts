@@ -9,7 +9,7 @@ import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from './problems';
 import type { RecordRole } from './intake';
-import { chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, ndjson, proof, writePackage } from '../testutil/forge';
+import { capabilityToken, chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, lineageRowOf, ndjson, proof, writePackage } from '../testutil/forge';
 import { loadPackage } from '../sources/package';
 import { nodeDir } from '../../bin/cli/node-source';
 import { readTestdataJson, readTestdataText as readTestdata } from '../testutil/testdata';
@@ -359,6 +359,60 @@ describe('every problem code of the contract', () => {
     expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([['codewhale-turn', 'failed'], ['tool', 'verified']]);
     expect(r.receipts[0]!.checks.reasoning_custody).toBe('fail');
     mark('turn_receipt_inconsistent');
+  });
+
+  // Capability lineage (contract part 2 §5.3.1): rows of a capability-lineage.ndjson.
+  const subject = keyFromSeed(21).publicHex;
+  const capToken = (o: Partial<Parameters<typeof capabilityToken>[0]> = {}) => capabilityToken({ id: 'cap-test-1', key, subject, ...o });
+  const lineageLine = (value: unknown): Rec => ({ value, role: 'lineage' });
+
+  it('lineage_downgraded: a row without provenance (read as legacy_projection); the receipt still verifies', async () => {
+    const { provenance: _, signed_capability: __, ...stripped } = lineageRowOf(capToken());
+    const r = await verify([{ value: good(1) }, lineageLine(stripped)]);
+    expectProblem(r, 'lineage_downgraded', { line: 2 });
+    expect(r.lineage!.map((l) => [l.verdict, l.problems])).toEqual([['failed', ['lineage_downgraded']]]);
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['verified']);
+    expect(r.ok).toBe(false);
+    mark('lineage_downgraded');
+  });
+
+  it('lineage_signature_invalid: a token re-signed by another key; the other row verifies', async () => {
+    const forged = capToken({ key: keyFromSeed(22), issuer: key.publicHex });
+    const r = await verify([lineageLine(lineageRowOf(forged)), lineageLine(lineageRowOf(capToken({ id: 'cap-test-2' })))]);
+    expectProblem(r, 'lineage_signature_invalid', { line: 1 });
+    expect(r.lineage!.map((l) => l.verdict)).toEqual(['failed', 'verified']);
+    expect(r.ok).toBe(false);
+    mark('lineage_signature_invalid');
+  });
+
+  it('lineage_mismatch: a delegation depth the signed token does not have', async () => {
+    const r = await verify([lineageLine(lineageRowOf(capToken(), { delegation_depth: 1 }))]);
+    expectProblem(r, 'lineage_mismatch', { line: 1 });
+    expect(r.lineage![0]!.problems).toEqual(['lineage_mismatch']);
+    mark('lineage_mismatch');
+  });
+
+  it('lineage_missing: a package receipt whose capability has no lineage row (a warning)', async () => {
+    const row = lineageRowOf(capToken({ id: 'cap-other' }));
+    const dir = writePackage({ 'receipts.ndjson': ndjson([{ seq: 1, receipt: good(1) }]), 'capability-lineage.ndjson': ndjson([row]) });
+    const v = new LogVerifier();
+    await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
+    const r = await v.finish();
+    expectProblem(r, 'lineage_missing', { receipt_id: 'rcpt-test-000001', line: 1 });
+    expect(r.receipts[0]!.verdict).toBe('verified');
+    expect(r.ok).toBe(true);
+    mark('lineage_missing');
+  });
+
+  it('attribution_mismatch: a receipt whose signed attribution names another subject than its lineage row (a warning)', async () => {
+    const attribution = { subject_key: keyFromSeed(23).publicHex, issuer_key: key.publicHex };
+    const receipt = genAReceipt({ seq: 1, key, extra: { metadata: { attribution } } });
+    const r = await verify([lineageLine(lineageRowOf(capToken())), { value: receipt, seq: 1 }]);
+    expectProblem(r, 'attribution_mismatch', { receipt_id: 'rcpt-test-000001', line: 2 });
+    expect(r.receipts[0]!.checks).toMatchObject({ signature: 'pass', inclusion: 'skipped' });
+    expect(r.lineage![0]!.verdict).toBe('verified');
+    expect(r.ok).toBe(true);
+    mark('attribution_mismatch');
   });
 
   it('checkpoint_chain_invalid: a v2 chain_root that does not recompute, though the kernel signed it', async () => {

@@ -10,16 +10,19 @@ import { leafHash } from '../merkle';
 import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chio/checkpoint';
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
+import { decodeLineageRow } from '../chio/lineage-row';
 import { decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
+import { type JsonValue, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
 import { type BundleClaims, readBundleClaims } from './bundle-claims';
 import { type CheckResult, fail, pass } from './check';
-import type { CheckpointEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
 import type { Envelope } from './envelope-intake';
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
+import { addFailure, checkTokenSignature, judgeLineageRow } from './lineage';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
 import { type ReceiptView, receiptView } from './receipt-view';
@@ -38,6 +41,8 @@ export interface RecordOrigin {
   seq?: bigint;
   /** The position checkpoints cover (store: claim log entry_seq). Defaults to the wrapper seq of tool receipts. */
   logSeq?: bigint;
+  /** A row of the local SQLite store's `capability_lineage`, where `legacy_projection` is allowed (format §16.9). */
+  localStore?: boolean;
 }
 
 /** What one or more records produced, for LogAssembler. */
@@ -48,6 +53,8 @@ export interface RecordOutput {
   checkpoints: CheckpointEntry[];
   proofs: ProofEntry[];
   transparency: TransparencyEntry[];
+  /** Capability-lineage rows with their `lineage` check (contract part 2 §5.3.1). */
+  lineage: LineageEntry[];
   /** Records of other runtimes (ZeroClaw, CodeWhale), audited once the whole log is in (lib/dialects/audit.ts). */
   dialect: DialectItem[];
   /** Export bundles' own claims (uncheckpointedReceipts, query), judged once proofs are matched (bundle-claims.ts). */
@@ -62,7 +69,7 @@ export interface RecordOutput {
 }
 
 export function emptyOutput(): RecordOutput {
-  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], dialect: [], bundles: [], problems: [] };
+  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], lineage: [], dialect: [], bundles: [], problems: [] };
 }
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
@@ -139,6 +146,7 @@ export class RecordVerifier {
         return undefined;
       }
       case 'lineage':
+        return this.lineage(item, origin, located, out);
       case 'bundle': // read in verify()
         return undefined;
       case 'zc-call':
@@ -200,6 +208,7 @@ export class RecordVerifier {
         entry.financial = { ...f, currency: own(f.currency), rootBudgetHolder: own(f.rootBudgetHolder), settlementStatus: own(f.settlementStatus), ...(f.paymentReference !== undefined ? { paymentReference: own(f.paymentReference) } : {}) };
       }
       if (r.financialError !== undefined) entry.financialError = r.financialError;
+      readAttribution(r.metadata, entry);
       set('parameter_hash', checkParameterHash(r), 'parameter_hash_mismatch');
       if (r.generation === 'B') {
         set('receipt_id', checkReceiptId(r), 'receipt_id_mismatch');
@@ -217,6 +226,36 @@ export class RecordVerifier {
     return checkReceiptSignature(r, where, r.generation === 'B' ? undefined : anchorBytes).then((outcome) => {
       entry.checks.signature = outcome.check;
       out.problems.push(...outcome.problems);
+    });
+  }
+
+  /** A capability-lineage row: the rules its own fields decide now, its token's signature once checked. */
+  private lineage(item: LogItem, origin: RecordOrigin, located: Located, out: RecordOutput): Promise<void> | undefined {
+    const local = origin.localStore === true;
+    const decoded = decodeLineageRow(item.value, item.path, local);
+    if (!decoded.ok) {
+      shapeProblem(decoded.issues, origin, out);
+      return undefined;
+    }
+    const row = decoded.row;
+    const judged = judgeLineageRow(row, local);
+    if (judged.context) return undefined;
+    const entry: LineageEntry = {
+      file: located.file,
+      line: located.line,
+      order: located.order,
+      space: origin.space,
+      capabilityId: own(row.capabilityId),
+      provenance: row.provenance,
+      subjectKey: row.subjectKey,
+      issuerKey: row.issuerKey,
+      failures: judged.failures,
+    };
+    out.lineage.push(entry);
+    if (!judged.token) return undefined;
+    return checkTokenSignature(judged.token).then((result) => {
+      if (result.status === 'fail') addFailure(entry.failures, 'lineage_signature_invalid', result.detail);
+      else if (result.status === 'skipped') entry.skipped = result.detail;
     });
   }
 
@@ -263,6 +302,17 @@ interface Located {
   file: string;
   line: number;
   order: number;
+}
+
+/** `metadata.attribution.{subject_key, issuer_key}` of a tool receipt, when written as strings. */
+function readAttribution(metadata: JsonValue | undefined, entry: ReceiptEntry): void {
+  const a = isJsonObject(metadata) ? metadata.get('attribution') : undefined;
+  if (!isJsonObject(a)) return;
+  const subject = a.get('subject_key');
+  const issuer = a.get('issuer_key');
+  // Repeated values: EntryCompactor keeps one unsliced copy of each.
+  if (typeof subject === 'string') entry.attributionSubjectKey = subject;
+  if (typeof issuer === 'string') entry.attributionIssuerKey = issuer;
 }
 
 /**

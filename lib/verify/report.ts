@@ -2,7 +2,8 @@
 // line and the browser. Checks that do not apply to a record are left out.
 import type { FinanceReport } from '../finance/reconcile';
 import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, RECEIPT_CHECK_ORDER, UNCHECKPOINTED } from './check';
-import type { CheckpointEntry, ReceiptEntry, Verdict } from './entries';
+import type { CheckpointEntry, LineageEntry, ReceiptEntry, Verdict } from './entries';
+import { ANCHOR_NOTE, LINEAGE_RULE_ORDER, type LineageCode } from './lineage';
 import type { Problem } from './problems';
 
 /** Receipts of other runtimes (lib/dialects/audit.ts). */
@@ -76,11 +77,16 @@ export interface ReportLineage {
   capability_id: string;
   /** As written (`signed_token`, `synthetic_anchor`, `legacy_projection`), or `legacy_projection` when absent. */
   provenance: string;
-  verdict: 'verified' | 'failed';
+  /**
+   * `unverified` only when nothing failed but this engine could not check the token's signature
+   * (an ECDSA or ML-DSA issuer): never collapsed into either of the contract's two verdicts.
+   */
+  verdict: 'verified' | 'failed' | 'unverified';
   checks: { lineage: CheckStatus };
+  /** Why it failed, could not be checked, or (a synthetic anchor) what its pass means. */
   details?: { lineage: string };
   /** The error codes its failing rules raised, in rule order. */
-  problems: string[];
+  problems: LineageCode[];
   file: string;
   line: number;
 }
@@ -126,6 +132,8 @@ export interface ReportInput {
   /** Other runtimes' receipts, already judged (lib/dialects/audit.ts), each at its place in log order. */
   dialect?: { order: number; report: ReportReceipt }[];
   checkpoints: CheckpointEntry[];
+  /** Capability-lineage rows, settled (their token signatures checked). */
+  lineage?: LineageEntry[];
   problems: Problem[];
   packages: PackageReport[];
   finance: FinanceReport;
@@ -154,17 +162,26 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
   }
   while (d < dialect.length) take(dialect[d++]!.report);
   const checkpoints = [...input.checkpoints].sort((a, b) => a.order - b.order).map(toReportCheckpoint);
+  const lineage = [...(input.lineage ?? [])].sort((a, b) => a.order - b.order).map(toReportLineage);
   const problems = [...input.problems].sort(compareProblems);
   const ok =
     counts.failed === 0 &&
     checkpoints.every((c) => c.verdict !== 'failed') &&
+    lineage.every((l) => l.verdict !== 'failed') &&
     input.packages.every((p) => Object.values(p.checks).every((status) => status !== 'fail')) &&
     problems.every((p) => p.severity !== 'error');
+  const summary: VerificationReport['summary'] = { receipts: input.receipts.length + dialect.length, ...counts, checkpoints: checkpoints.length };
+  // Only a log with lineage rows has these keys: older reports stay byte for byte the same.
+  if (lineage.length > 0) {
+    summary.lineage = lineage.length;
+    summary.lineage_failed = lineage.filter((l) => l.verdict === 'failed').length;
+  }
   return {
     ok,
-    summary: { receipts: input.receipts.length + dialect.length, ...counts, checkpoints: checkpoints.length },
+    summary,
     receipts,
     checkpoints,
+    ...(lineage.length > 0 ? { lineage } : {}),
     problems,
     finance: input.finance,
     packages: input.packages.map(inCheckOrder),
@@ -236,6 +253,19 @@ function toReportCheckpoint(c: CheckpointEntry): ReportCheckpoint {
     file: c.file,
     line: c.line,
   };
+}
+
+function toReportLineage(e: LineageEntry): ReportLineage {
+  const failed = LINEAGE_RULE_ORDER.map((code) => e.failures.find((f) => f.code === code)).filter((f) => f !== undefined);
+  const problems = failed.map((f) => f.code);
+  const [verdict, lineage, detail]: [ReportLineage['verdict'], CheckStatus, string | undefined] =
+    failed.length > 0 ? ['failed', 'fail', failed.map((f) => f.detail).join('; ')]
+    : e.skipped !== undefined ? ['unverified', 'skipped', e.skipped]
+    : ['verified', 'pass', e.provenance === 'synthetic_anchor' ? ANCHOR_NOTE : undefined];
+  // Literals, not spreads: a log may hold a hundred thousand rows, and a spread costs microseconds.
+  return detail === undefined
+    ? { capability_id: e.capabilityId, provenance: e.provenance, verdict, checks: { lineage }, problems, file: e.file, line: e.line }
+    : { capability_id: e.capabilityId, provenance: e.provenance, verdict, checks: { lineage }, details: { lineage: detail }, problems, file: e.file, line: e.line };
 }
 
 function compareProblems(a: Problem, b: Problem): number {

@@ -1,9 +1,12 @@
 // The demo's organizations, agents and capabilities: delegation chains, tenants, budgeted grants, renewals and their capability_lineage rows.
+// Each capability is a chio.capability.v1 token signed by its issuer (format v2 §16.9), kept in its lineage row.
+import { canonicalBytes } from '../../lib/json/canonicalize';
+import type { JsonObject } from '../../lib/json/value';
 import type { CapabilityLineageInput } from '../../lib/sources/sqlite-store-writer';
 import { TOOLS, type ToolName, type ToolSpec } from './catalog';
 import { compactJson, int, struct } from './json-tree';
 import type { Prng } from './prng';
-import { demoKey } from './sign';
+import { type DemoKey, demoKey } from './sign';
 
 export interface Org {
   id: string;
@@ -11,12 +14,16 @@ export interface Org {
   tenantId?: string;
   currency: 'USD' | 'EUR';
   authorityKey: string;
+  /** Signs the org's root capabilities. */
+  authority: DemoKey;
 }
 
 export interface Agent {
   name: string;
   org: Org;
   subjectKey: string;
+  /** The agent's key: signs the capabilities it delegates. */
+  key: DemoKey;
   weight: number;
   parent?: Agent;
   grants: { tool: ToolSpec; budgetTotal?: bigint }[];
@@ -38,11 +45,13 @@ export interface Capability {
   expiresAt: number;
   depth: number;
   parentId?: string;
+  /** The signed delegation links from the root capability to this one (empty for a root). */
+  chain: JsonObject[];
   /** Budgets per grant index (budgeted grants only). */
   budgets: Map<number, Budget>;
 }
 
-export type LineageRow = CapabilityLineageInput & { parentCapabilityId: string | null };
+export type LineageRow = CapabilityLineageInput & { parentCapabilityId: string | null; provenance: 'signed_token'; signedCapabilityJson: string };
 
 const DAY = 86_400;
 const LIFETIME = 30 * DAY;
@@ -79,14 +88,17 @@ export class Actors {
   ) {
     const orgs = new Map<string, Org>();
     for (const [id, currency, tenantId] of ORGS) {
-      orgs.set(id, { id, currency, authorityKey: demoKey(seed, `authority:${id}`).publicHex, ...(tenantId ? { tenantId } : {}) });
+      const authority = demoKey(seed, `authority:${id}`);
+      orgs.set(id, { id, currency, authorityKey: authority.publicHex, authority, ...(tenantId ? { tenantId } : {}) });
     }
     const byName = new Map<string, Agent>();
     for (const [name, orgId, weight, grants, parent, eth] of AGENTS) {
+      const key = demoKey(seed, `agent:${name}`);
       const agent: Agent = {
         name,
         org: orgs.get(orgId)!,
-        subjectKey: demoKey(seed, `agent:${name}`).publicHex,
+        subjectKey: key.publicHex,
+        key,
         weight,
         grants: grants.map(([t, budget]) => ({ tool: TOOLS[t], ...(budget ? { budgetTotal: BigInt(budget) } : {}) })),
         ...(parent ? { parent: byName.get(parent)! } : {}),
@@ -123,33 +135,72 @@ export class Actors {
     agent.grants.forEach((g, i) => {
       if (g.budgetTotal !== undefined) budgets.set(i, { total: g.budgetTotal, remaining: g.budgetTotal, currency: agent.org.currency });
     });
+    const id = `cap-${this.r.uuidV7(issuedAt * 1000 + this.r.int(0, 999))}`;
+    // A delegated capability's issuer is the parent's holder, who also signs the link to it.
+    const issuer = parent ? parent.agent.key : agent.org.authority;
+    const chain = parent ? [...parent.chain, delegationLink(parent.id, issuer, agent.subjectKey, issuedAt)] : [];
     const cap: Capability = {
-      id: `cap-${this.r.uuidV7(issuedAt * 1000 + this.r.int(0, 999))}`,
+      id,
       agent,
-      issuerKey: parent ? parent.agent.subjectKey : agent.org.authorityKey,
+      issuerKey: issuer.publicHex,
       issuedAt,
       expiresAt,
       depth: parent ? parent.depth + 1 : 0,
       ...(parent ? { parentId: parent.id } : {}),
+      chain,
       budgets,
     };
     this.current.set(agent, cap);
+    const scope = grantsScope(agent);
     this.onLineage({
       capabilityId: cap.id,
       subjectKey: agent.subjectKey,
       issuerKey: cap.issuerKey,
       issuedAt,
       expiresAt,
-      grantsJson: grantsJson(agent),
+      grantsJson: compactJson(scope),
       delegationDepth: cap.depth,
       parentCapabilityId: cap.parentId ?? null,
+      provenance: 'signed_token',
+      signedCapabilityJson: compactJson(capabilityToken(cap, scope, issuer)),
     });
     return cap;
   }
 }
 
+/**
+ * The capability as a `chio.capability.v1` token, fields in CapabilityToken's order, signed by
+ * its issuer over RFC 8785 of the token without `signature` (the schema-aware signing body).
+ */
+function capabilityToken(cap: Capability, scope: JsonObject, issuer: DemoKey): JsonObject {
+  const body = struct([
+    ['schema', 'chio.capability.v1'],
+    ['id', cap.id],
+    ['issuer', cap.issuerKey],
+    ['subject', cap.agent.subjectKey],
+    ['scope', scope],
+    ['issued_at', int(cap.issuedAt)],
+    ['expires_at', int(cap.expiresAt)],
+    ['delegation_chain', cap.chain.length > 0 ? cap.chain : undefined],
+  ]);
+  body.set('signature', issuer.sign(canonicalBytes(body)));
+  return body;
+}
+
+/** A DelegationLink: `delegator` handed capability `capabilityId` on to `delegatee`, signed by the delegator. */
+function delegationLink(capabilityId: string, delegator: DemoKey, delegatee: string, timestamp: number): JsonObject {
+  const link = struct([
+    ['capability_id', capabilityId],
+    ['delegator', delegator.publicHex],
+    ['delegatee', delegatee],
+    ['timestamp', int(timestamp)],
+  ]);
+  link.set('signature', delegator.sign(canonicalBytes(link)));
+  return link;
+}
+
 /** `{"grants":[ToolGrant…]}` in struct order, as the kernel stores a capability's scope. */
-function grantsJson(agent: Agent): string {
+function grantsScope(agent: Agent): JsonObject {
   const grants = agent.grants.map((g) =>
     struct([
       ['server_id', g.tool.server],
@@ -158,5 +209,5 @@ function grantsJson(agent: Agent): string {
       ['max_total_cost', g.budgetTotal !== undefined ? struct([['units', int(g.budgetTotal)], ['currency', agent.org.currency]]) : undefined],
     ]),
   );
-  return compactJson(struct([['grants', grants]]));
+  return struct([['grants', grants]]);
 }

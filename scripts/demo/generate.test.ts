@@ -88,7 +88,9 @@ describe('verification through the CLI path (demo key pinned)', () => {
     const failed = report.receipts.filter((r) => r.verdict !== 'verified').map((r) => `${r.id}: ${JSON.stringify(r.details)}`);
     expect(failed).toEqual([]);
     expect(report.problems).toEqual([]);
-    expect(report.summary).toEqual({ receipts: COUNT + store.children.length, verified: COUNT + store.children.length, failed: 0, unverified: 0, checkpoints: 12 });
+    expect(report.summary).toEqual({ receipts: COUNT + store.children.length, verified: COUNT + store.children.length, failed: 0, unverified: 0, checkpoints: 12, lineage: run.counts.capabilities, lineage_failed: 0 });
+    // Every capability_lineage row carries its token, signed by its issuer (format v2 §16.9).
+    expect(report.lineage!.every((l) => l.provenance === 'signed_token' && l.verdict === 'verified')).toBe(true);
     expect(report.checkpoints.every((c) => c.verdict === 'verified' && c.checks.continuity === 'pass' && c.checks.signer_trusted === 'pass')).toBe(true);
     expect(report.ok).toBe(true);
   });

@@ -6,18 +6,17 @@
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import {
+  CAPABILITY_LINEAGE_PROVENANCE_SQL,
   CHIO_STORE_SCHEMA_SQL,
   type CheckpointInput,
   type ChildReceiptInput,
   INSERT_CHECKPOINT,
   INSERT_CHILD,
+  INSERT_LINEAGE,
   INSERT_TOOL,
   type ToolReceiptInput,
 } from '../../lib/sources/sqlite-store-writer';
 import type { LineageRow } from './actors';
-
-const INSERT_LINEAGE = `INSERT INTO capability_lineage (capability_id, subject_key, issuer_key, issued_at,
-  expires_at, grants_json, delegation_depth, parent_capability_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
 
 export const ROWS_PER_TRANSACTION = 10_000;
 /** SQLite page cache while writing (KiB): fixed, so memory stays flat at any count. */
@@ -40,6 +39,8 @@ export class StoreWriter {
     this.db.pragma(`cache_size = -${CACHE_KIB}`);
     this.db.pragma('foreign_keys = ON'); // as Chio opens its store
     this.db.exec(CHIO_STORE_SCHEMA_SQL);
+    // Signed lineage (format v2 §16.9): each capability_lineage row keeps its signed token.
+    this.db.exec(CAPABILITY_LINEAGE_PROVENANCE_SQL);
     this.tool = this.db.prepare(INSERT_TOOL);
     this.child = this.db.prepare(INSERT_CHILD);
     this.checkpoint = this.db.prepare(INSERT_CHECKPOINT);
@@ -69,6 +70,7 @@ export class StoreWriter {
   addLineage(l: LineageRow): void {
     this.run(this.lineage, [
       l.capabilityId, l.subjectKey, l.issuerKey, l.issuedAt, l.expiresAt, l.grantsJson, l.delegationDepth, l.parentCapabilityId,
+      l.provenance, l.signedCapabilityJson,
     ]);
   }
 

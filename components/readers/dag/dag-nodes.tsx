@@ -7,6 +7,7 @@ import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
 import Link from 'next/link';
 import { createContext, memo, useContext } from 'react';
 import type { DagNode, LineageNode } from '../../../lib/readers/dag';
+import { type LinkStatus, linkText } from '../../../lib/readers/lineage-status';
 import { formatTime } from '../../explorer/format';
 import { SafeText } from '../../ui/safe-text';
 import { revealPlain } from '../../../lib/text/reveal';
@@ -110,15 +111,28 @@ export const RequestNodeView = memo(function RequestNodeView({ data }: NodeProps
   );
 });
 
-export type CapabilityData = LineageNode & Record<string, unknown>;
+/** A capability of the lineage, with what verification said of its row (absent when it has none). */
+export type CapabilityData = LineageNode & { status?: LinkStatus } & Record<string, unknown>;
 
 export const CapabilityNodeView = memo(function CapabilityNodeView({ data }: NodeProps<Node<CapabilityData>>) {
   const r = data.row;
+  const status = data.status;
   return (
-    <div className={`dag-node dag-capability${r ? '' : ' unknown'}`} data-testid="lineage-node" data-capability-id={data.capabilityId} data-used={data.used}>
+    <div
+      className={`dag-node dag-capability${r ? '' : ' unknown'}${status ? ` link-${status.kind}` : ''}`}
+      data-testid="lineage-node"
+      data-capability-id={data.capabilityId}
+      data-used={data.used}
+      data-link={status?.kind}
+    >
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="dag-node-top">
         <span className="dag-kind">{r ? (r.delegationDepth === 0 ? 'capability, issued' : `delegated, depth ${r.delegationDepth ?? '?'}`) : 'capability, no lineage row'}</span>
+        {status && (
+          <span className="dag-link" title={linkText(status)}>
+            {linkText(status)}
+          </span>
+        )}
       </div>
       <div className="dag-node-mid">
         <code className="dag-id"><SafeText text={shortId(data.capabilityId, 10)} /></code>

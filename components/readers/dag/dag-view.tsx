@@ -24,6 +24,8 @@ import {
   lineageGraph,
 } from '../../../lib/readers/dag';
 import type { LineageSet } from '../../../lib/sources/lineage';
+import { lineageVerdicts, linkStatus } from '../../../lib/readers/lineage-status';
+import type { ReportLineage } from '../../../lib/verify/report';
 import { useLog } from '../../data/log-provider';
 import { formatTime } from '../../explorer/format';
 import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';
@@ -111,7 +113,7 @@ function DagReader({ store, report, scope, label }: ReaderData) {
         <SessionPicker index={index} state={state} setState={setState} search={search} chosen={graph?.session ?? null} />
         <div className="dag-main">
           {graph && <GraphPanel graph={graph} state={state} setState={setState} toggle={toggle} />}
-          {graph && <LineagePanel graph={graph} lineage={lineage} />}
+          {graph && <LineagePanel graph={graph} lineage={lineage} verdicts={report.lineage} />}
         </div>
       </div>
     </DagActions.Provider>
@@ -401,12 +403,16 @@ function Legend({ graph }: { graph: DagGraph }) {
   );
 }
 
-function LineagePanel({ graph, lineage }: { graph: DagGraph; lineage: LineageSet | null }) {
+function LineagePanel({ graph, lineage, verdicts }: { graph: DagGraph; lineage: LineageSet | null; verdicts: readonly ReportLineage[] | undefined }) {
   const router = useRouter();
   const lg: LineageGraph | null = useMemo(() => (lineage ? lineageGraph(graph.capabilities, lineage.entries) : null), [graph, lineage]);
+  const byRow = useMemo(() => lineageVerdicts(verdicts), [verdicts]);
   const nodes = useMemo<CanvasNode<CapabilityData>[]>(
-    () => (lg ? lg.nodes.map((n) => ({ id: n.capabilityId, type: 'capability', data: n as CapabilityData, ...CAPABILITY_SIZE })) : []),
-    [lg],
+    () =>
+      lg
+        ? lg.nodes.map((n) => ({ id: n.capabilityId, type: 'capability', data: (n.row ? { ...n, status: linkStatus(n.row, byRow) } : n) as CapabilityData, ...CAPABILITY_SIZE }))
+        : [],
+    [lg, byRow],
   );
   const edges = useMemo<CanvasEdge[]>(() => (lg ? lg.edges.map((e) => ({ ...e })) : []), [lg]);
   const onNodeClick = useCallback<NodeMouseHandler<Node<CapabilityData>>>((_e, node) => router.push(explorerHref({ capabilityId: [node.data.capabilityId] })), [router]);
@@ -415,8 +421,10 @@ function LineagePanel({ graph, lineage }: { graph: DagGraph; lineage: LineageSet
     <section className="dag-lineage" aria-label="Capability lineage" data-testid="dag-lineage" data-capabilities={used} data-lineage-rows={lineage?.entries.length ?? 0}>
       <h2>Who granted the capabilities {graph.session === null ? 'these sessions' : 'this session'} used</h2>
       <p className="muted">
-        From the capability lineage the log&apos;s package or store carries: which capability was delegated from which, to whom. The kernel does not sign
-        these rows, so they are context, <strong>not verified evidence</strong>. Click a capability to see its receipts in the explorer.
+        From the capability lineage the log&apos;s package or store carries: which capability was delegated from which, to whom. A row that carries
+        its capability token, signed by the issuer, is checked against it: <strong>signed and verified</strong>, or <strong>failed</strong> with the
+        reason. Any other row is <strong>unsigned context</strong>, not evidence; an unsigned federation anchor only marks where a delegation crossed
+        from another federation. Click a capability to see its receipts in the explorer.
       </p>
       {used === 0 ? (
         <p data-testid="dag-lineage-empty">
