@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyInProcess, writeVariant, type BaseLog, type JudgedReport } from '../lib/testutil/adversary';
 import { planSample, type SamplePlan } from '../lib/testutil/adversary-sample';
-import { CHIO_PROBLEM_CODES } from '../lib/verify/problems';
+import { PACKAGE_PROBLEM_CODES } from '../lib/verify/problems';
 import { pinKey } from './helpers';
 
 // Journey: an auditor drops tampered logs into the page. A sample of the adversarial corpus
@@ -105,7 +105,7 @@ it('the sample holds every tamper class and every problem code of §7', ({ corpu
   const { picks, sizes, codes } = corpus.plan;
   const thin = TAMPER_CLASSES.filter((cls) => picks.get(cls)!.length < Math.min(PER_CLASS, sizes.get(cls)!) || picks.get(cls)!.length === 0);
   expect(thin).toEqual([]);
-  expect(CHIO_PROBLEM_CODES.filter((c) => !codes.has(c))).toEqual([]);
+  expect(PACKAGE_PROBLEM_CODES.filter((c) => !codes.has(c))).toEqual([]);
   const total = [...picks.values()].reduce((n, p) => n + p.length, 0);
   console.log(`adversarial page sample (seed ${SEED}, scale ${SCALE}, ${PER_CLASS_SETTING} a class): ${total} variants over ${TAMPER_CLASSES.length} classes`);
 });

@@ -1,6 +1,6 @@
 // The page's sample of the adversarial corpus (adversary-sample.ts), on a small corpus (scale 0.05).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CHIO_PROBLEM_CODES } from '../verify/problems';
+import { PACKAGE_PROBLEM_CODES } from '../verify/problems';
 import { TAMPER_CLASSES, buildBaseLog, makeVariants, type BaseLog, type TamperClass, type Variant } from './adversary';
 import { planSample, requiredCodes } from './adversary-sample';
 
@@ -17,10 +17,10 @@ beforeAll(async () => {
 describe('planSample', () => {
   it('with no floor, it still chooses a variant requiring each problem code of §7, and counts their codes', () => {
     const plan = planSample(base, SEED, SCALE, 0);
-    expect(CHIO_PROBLEM_CODES.filter((c) => !plan.codes.has(c))).toEqual([]);
+    expect(PACKAGE_PROBLEM_CODES.filter((c) => !plan.codes.has(c))).toEqual([]);
     const chosen = TAMPER_CLASSES.flatMap((cls) => plan.picks.get(cls)!.map((i) => corpus.get(cls)![i]!));
     expect(chosen.length).toBeGreaterThan(0);
-    expect(chosen.length).toBeLessThanOrEqual(CHIO_PROBLEM_CODES.length);
+    expect(chosen.length).toBeLessThanOrEqual(PACKAGE_PROBLEM_CODES.length);
     const counted = new Map<string, number>();
     for (const v of chosen) for (const c of requiredCodes(v)) counted.set(c, (counted.get(c) ?? 0) + 1);
     expect(plan.codes).toEqual(counted);

@@ -8,7 +8,7 @@
 //     variant of the corpus that requires it.
 // `perClass` Infinity chooses the whole corpus.
 import { Prng } from '../../scripts/demo/prng';
-import { CHIO_PROBLEM_CODES, type ProblemCode } from '../verify/problems';
+import { PACKAGE_PROBLEM_CODES, type ProblemCode } from '../verify/problems';
 import { TAMPER_CLASSES, makeVariants, type BaseLog, type TamperClass, type Variant } from './adversary';
 
 /** The codes a variant requires: anywhere in the report, or at one of its targets. */
@@ -51,7 +51,7 @@ export function planSample(base: BaseLog, seed: string, scale: number, perClass:
     for (const i of chosen) count(all[i]!);
     all.forEach((variant, index) => requiredCodes(variant).forEach((c) => firstWith.has(c) || firstWith.set(c, { cls, index, variant })));
   }
-  for (const code of CHIO_PROBLEM_CODES) {
+  for (const code of PACKAGE_PROBLEM_CODES) {
     const first = firstWith.get(code);
     if (codes.has(code) || !first) continue;
     picks.set(first.cls, [...picks.get(first.cls)!, first.index].sort((a, b) => a - b));

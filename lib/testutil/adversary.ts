@@ -63,6 +63,7 @@ export const TAMPER_CLASSES = [
   'transparency',
   'proof-position',
   'lineage',
+  'package-query',
 ] as const;
 export type TamperClass = (typeof TAMPER_CLASSES)[number];
 
@@ -1294,6 +1295,55 @@ const lineage: Maker = (base, rng, n) => {
   return out;
 };
 
+/**
+ * The package's query (contract part 2 §5.3): the attacker rewrites query.json and the manifest's
+ * query (and recomputes the manifest) to claim a narrower export than the receipts it holds, or
+ * drops the read boundary. A receipt outside the query is genuine, so it stays verified; the
+ * package's claim about it is what fails (`scope`).
+ */
+const packageQuery: Maker = (base, rng, n) => {
+  const out: Variant[] = [];
+  const tools = new Draft(base, 'package-query', '').records(['tool']);
+  const stamp = (l: Line) => Number((receiptOf(l).get('timestamp') as JsonNumber).raw);
+  const setQuery = (d: Draft, query: Record<string, unknown>) => {
+    const text = JSON.stringify(query, null, 2);
+    d.files.set('query.json', text);
+    const m = JSON.parse(d.files.get(MANIFEST) as string) as Record<string, unknown>;
+    m.query = query;
+    d.files.set(MANIFEST, JSON.stringify(m, null, 2));
+  };
+  // The read boundary dropped (upstream refuses such a package; the contract warns): alone, or
+  // beside a time window that still holds every receipt.
+  const first = Math.min(...tools.map(stamp));
+  const last = Math.max(...tools.map(stamp));
+  for (let i = 0; i < 12; i++) {
+    const window = i === 0 ? {} : { since: first - rng.int(0, 3600), until: last + rng.int(0, 3600) };
+    const d = new Draft(base, 'package-query', `the read boundary dropped from the query ${JSON.stringify(window)}`);
+    setQuery(d, window);
+    d.codes.push('read_boundary_missing');
+    d.ok = true;
+    out.push(d.build());
+  }
+  for (let i = 0; i < n; i++) {
+    const mode = rng.pick(['since', 'until'] as const);
+    const cut = rng.pick(tools.slice(1, -1));
+    const at = stamp(cut);
+    const d = new Draft(base, 'package-query', `query narrowed: ${mode} ${at} (seq ${cut.seq})`);
+    setQuery(d, { readBoundary: { kind: 'admin_all' }, [mode]: at });
+    const outside = (l: Line) => (mode === 'since' ? stamp(l) < at : stamp(l) > at);
+    let any = false;
+    for (const l of d.lines(RECEIPTS)) {
+      if (l.kind !== 'tool' || !outside(l)) continue;
+      d.replace(l, { target: { verdict: 'verified', codes: ['query_scope_violation'] } });
+      any = true;
+    }
+    if (!any) continue;
+    d.ok = false;
+    out.push(d.build());
+  }
+  return out;
+};
+
 const MAKERS: Record<TamperClass, Maker> = {
   'signed-field': signedField,
   'checkpoint-field': checkpointField,
@@ -1322,6 +1372,7 @@ const MAKERS: Record<TamperClass, Maker> = {
   'chain-root': chainRoot,
   transparency,
   'proof-position': proofPosition,
+  'package-query': packageQuery,
   lineage,
 };
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHIO_PROBLEM_CODES } from './problems';
+import { PACKAGE_PROBLEM_CODES } from './problems';
 import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyArgs, verifyInProcess, writeVariant, type BaseLog, type JudgedReport, type Variant } from '../testutil/adversary';
 import { requiredCodes } from '../testutil/adversary-sample';
 
@@ -59,9 +59,9 @@ describe('adversarial corpus through the command line', () => {
     const variants = makeVariants(base, SEED, SCALE);
     const required = new Map<string, number>();
     for (const v of variants) for (const c of requiredCodes(v)) required.set(c, (required.get(c) ?? 0) + 1);
-    const thin = CHIO_PROBLEM_CODES.filter((c) => (required.get(c) ?? 0) < 10).map((c) => `${c}: ${required.get(c) ?? 0}`);
+    const thin = PACKAGE_PROBLEM_CODES.filter((c) => (required.get(c) ?? 0) < 10).map((c) => `${c}: ${required.get(c) ?? 0}`);
     expect(thin).toEqual([]);
-    console.log(`variants requiring each problem code: ${CHIO_PROBLEM_CODES.map((c) => `${c} ${required.get(c)}`).join(', ')}`);
+    console.log(`variants requiring each problem code: ${PACKAGE_PROBLEM_CODES.map((c) => `${c} ${required.get(c)}`).join(', ')}`);
   });
 
   it('the judge can fail: a tampered record shown verified, or an honest one shown failed, is caught', async () => {

@@ -46,8 +46,16 @@ export type Severity = 'error' | 'warning';
 export const PROBLEM_CODES = Object.keys(PROBLEM_SEVERITY) as ProblemCode[];
 /** Raised only for other runtimes' receipts (lib/dialects/audit.ts): claims, review gates, turn receipts. */
 export const DIALECT_PROBLEM_CODES: readonly ProblemCode[] = ['fabricated_tool_call', 'review_gate_failed', 'turn_receipt_inconsistent'];
-/** The codes Chio logs can raise (the adversarial corpus of Chio logs must require each). */
+/** The codes Chio logs can raise. */
 export const CHIO_PROBLEM_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((c) => !DIALECT_PROBLEM_CODES.includes(c));
+/**
+ * Raised only for receipts read out of an envelope (a bridge outcome, an MCP result, a host
+ * transcript), which an evidence package never holds: their own adversarial suite requires each
+ * (lib/verify/envelope-adversarial.test.ts).
+ */
+export const ENVELOPE_PROBLEM_CODES: readonly ProblemCode[] = ['content_hash_mismatch', 'delivery_mismatch', 'envelope_invalid'];
+/** The codes a tampered evidence package can raise: the package adversary (lib/testutil/adversary.ts) must require each. */
+export const PACKAGE_PROBLEM_CODES: readonly ProblemCode[] = CHIO_PROBLEM_CODES.filter((c) => !ENVELOPE_PROBLEM_CODES.includes(c));
 
 /** A short plain-English headline per code; the problem's message adds the specifics. */
 export const PROBLEM_TITLE: Record<ProblemCode, string> = {
