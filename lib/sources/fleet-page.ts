@@ -1,7 +1,9 @@
 // A page of `/v1/receipts/query` from a fleet server (CLICKHOUSE_URL, issue 9) as the files the
 // verifier reads: per kernel, its receipts (`{"seq":N,"receipt":R}` lines with R's bytes exactly
 // as served), the checkpoints and the inclusion proofs that came with them. Each kernel is its own
-// log (seq space): checkpoint 3 of one kernel is not checkpoint 3 of another. The server is not
+// log (seq space): checkpoint 3 of one kernel is not checkpoint 3 of another. The kernel's signed
+// capability lineage for the page's receipts and the consistency records between its checkpoints
+// come along, as `capability-lineage.ndjson` and `checkpoint-consistency-proofs.ndjson`. The server is not
 // trusted: its grouping only says where to look, and every receipt, proof and checkpoint is
 // verified as if read from a file. A receipt the page lists but no kernel group claims is still
 // verified, alone (no seq, so no inclusion). Counts the server gives are index figures.
@@ -92,12 +94,17 @@ export function splitFleetPage(text: string): Result {
     };
     const checkpoints = records('checkpoints');
     const proofs = records('inclusionProofs');
-    if (!checkpoints || !proofs) return fail(`fleet.kernels[${g}]: checkpoints and inclusionProofs must be arrays`);
+    // The kernel's signed lineage for these receipts and its consistency records (absent from older servers).
+    const lineage = records('capabilityLineage');
+    const consistency = records('consistencyProofs');
+    if (!checkpoints || !proofs || !lineage || !consistency) return fail(`fleet.kernels[${g}]: checkpoints, inclusionProofs, capabilityLineage and consistencyProofs must be arrays`);
     const dir = `fleet/${kernelKey}`;
     const files = [
       { name: `${dir}/receipts.ndjson`, text: lines.join('\n') },
       { name: `${dir}/checkpoints.ndjson`, text: checkpoints.join('\n') },
       { name: `${dir}/inclusion-proofs.ndjson`, text: proofs.join('\n') },
+      { name: `${dir}/capability-lineage.ndjson`, text: lineage.join('\n') },
+      { name: `${dir}/checkpoint-consistency-proofs.ndjson`, text: consistency.join('\n') },
     ].filter((f) => f.text !== '');
     groups.push({ kernelKey, files, receipts: lines.length });
   }

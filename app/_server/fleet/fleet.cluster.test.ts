@@ -5,7 +5,7 @@
 // own SQLite stores (their indexed columns, not our ingest's). The cluster is this file's own
 // (FLEET_TEST_DIR, FLEET_TEST_BASE_PORT) and is stopped afterwards, also when a test fails.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,7 @@ import { LogVerifier } from '../../../lib/verify/log-verifier';
 import { TrustStore } from '../../../lib/trust/trust-store';
 import { sha256Ready } from '../../../lib/crypto/sha256';
 import { type FleetDemoKernel, fleetDemo } from '../../../scripts/fleet-demo';
+import { exportDemoPackage } from '../../../scripts/demo/generate';
 import { type LoopbackApi, startApiServer } from '../loopback-api';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -72,7 +73,7 @@ let windowed: LoopbackApi;
 let kernels: FleetDemoKernel[] = [];
 let firstIngest: { code: number; report: any; stderr: string };
 const refs: Ref[] = [];
-const expected = new Map<string, { tool: number; child: number; checkpoints: number; covered: number }>();
+const expected = new Map<string, { tool: number; child: number; checkpoints: number; covered: number; records: number }>();
 
 beforeAll(async () => {
   try {
@@ -87,7 +88,12 @@ beforeAll(async () => {
         refs.push({ kernel: k.kernelKey, seq: r.seq, id: r.receipt_id, raw: r.raw_json, timestamp: BigInt(r.timestamp), capabilityId: r.capability_id, subjectKey: r.subject_key, toolServer: r.tool_server, toolName: r.tool_name, decision: r.decision_kind, cost: typeof cost === 'number' ? BigInt(cost) : null });
       }
       const n = (q: string) => (db.prepare(q).pluck().get() as number) ?? 0;
+      // The kernel's signed lineage rows and v2 consistency records, as its package (or the export of its store) holds them.
+      const pkg = path.join(DIR, `records-${k.kernelKey.slice(0, 8)}`);
+      await exportDemoPackage(k.store, pkg);
+      const lines = (f: string) => readFileSync(path.join(pkg, f), 'utf8').split('\n').filter(Boolean).length;
       expected.set(k.kernelKey, {
+        records: lines('capability-lineage.ndjson') + lines('checkpoint-consistency-proofs.ndjson'),
         tool: rows.length,
         child: n('SELECT count(*) FROM chio_child_receipts'),
         checkpoints: n('SELECT count(*) FROM kernel_checkpoints'),
@@ -182,8 +188,9 @@ describe('ingest', () => {
     for (const k of kernels) {
       const want = expected.get(k.kernelKey)!;
       const got = report.kernels[k.kernelKey];
-      expect(got).toEqual({ toolAdded: want.tool, childAdded: want.child, checkpointsAdded: want.checkpoints, proofsAdded: want.covered, alreadyPresent: 0 });
+      expect(got).toEqual({ toolAdded: want.tool, childAdded: want.child, checkpointsAdded: want.checkpoints, proofsAdded: want.covered, recordsAdded: want.records, alreadyPresent: 0 });
       expect(want.covered).toBeLessThan(want.tool); // the tail is uncheckpointed
+      expect(want.records).toBeGreaterThan(1); // signed lineage rows and a v2 consistency record
     }
     expect(report.rejected).toEqual([]);
     expect(report.receiptsRead).toBe([...expected.values()].reduce((a, e) => a + e.tool + e.child, 0));
@@ -272,6 +279,9 @@ describe('GET /v1/receipts/query from the cluster', () => {
     expect(proven).toBeGreaterThan(0);
     expect(tail.length).toBeGreaterThan(0); // the third page reaches the uncheckpointed tail
     expect(tail.every((r) => r.checks.inclusion === 'skipped')).toBe(true);
+    // The signed lineage of the capabilities the pages use came with them, and verifies.
+    expect(report.lineage?.length).toBeGreaterThan(0);
+    expect(report.lineage!.every((l) => l.verdict === 'verified' && l.provenance === 'signed_token')).toBe(true);
   });
 
   it('the command line verifies a saved page as the browser does: per kernel, with proofs', async () => {
@@ -310,6 +320,14 @@ describe('GET /v1/receipts/query from the cluster', () => {
     expect(report.ok).toBe(true);
     expect(report.receipts.length).toBe(want.tool + want.child);
     expect(report.receipts.filter((r) => r.checks.inclusion === 'pass').length).toBe(want.covered);
+    // Every checkpoint of the kernel: the v2 chains recompute, the consistency records verify, the lineage is signed.
+    expect(report.checkpoints).toHaveLength(want.checkpoints);
+    const v2 = report.checkpoints.filter((c) => c.schema === 'chio.checkpoint_statement.v2');
+    expect(v2.length).toBeGreaterThan(0);
+    expect(v2.every((c) => c.checks.chain === 'pass')).toBe(true);
+    expect(report.problems).toEqual([]);
+    expect(report.lineage!.length).toBeGreaterThan(0);
+    expect(report.lineage!.every((l) => l.verdict === 'verified')).toBe(true);
     const all = await fetch(`${api.origin}/v1/evidence/export`, { method: 'POST', body: '{}' });
     expect(all.status).toBe(400);
     expect((await all.json()).error.param).toBe('query.kernelKey');
@@ -356,7 +374,7 @@ describe('hostile input', () => {
     expect(again.code, again.stderr).toBe(0);
     for (const k of kernels) {
       const want = expected.get(k.kernelKey)!;
-      expect(again.report.kernels[k.kernelKey]).toEqual({ toolAdded: 0, childAdded: 0, checkpointsAdded: 0, proofsAdded: 0, alreadyPresent: want.tool + want.child + want.checkpoints + want.covered });
+      expect(again.report.kernels[k.kernelKey]).toEqual({ toolAdded: 0, childAdded: 0, checkpointsAdded: 0, proofsAdded: 0, recordsAdded: 0, alreadyPresent: want.tool + want.child + want.checkpoints + want.covered + want.records });
     }
     expect(await count(url, 'SELECT count() FROM receipts')).toBe(before);
     expect(await count(url, 'SELECT count() FROM checkpoints')).toBe([...expected.values()].reduce((a, e) => a + e.checkpoints, 0));

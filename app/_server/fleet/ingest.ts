@@ -33,6 +33,8 @@ export interface KernelCounts {
   childAdded: number;
   checkpointsAdded: number;
   proofsAdded: number;
+  /** Capability-lineage rows and checkpoint consistency records (the `records` table). */
+  recordsAdded: number;
   /** Records already in the cluster (skipped). */
   alreadyPresent: number;
 }
@@ -79,6 +81,19 @@ async function* lines(file: string): AsyncGenerator<[line: string, n: number]> {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line.trim() !== '') yield [line, n];
   }
+}
+
+/** The `kernel_key` of a package's first tool receipt: the log of a package without checkpoints. */
+async function firstSigner(file: string): Promise<string | undefined> {
+  for await (const [line] of lines(file)) {
+    try {
+      const receipt = obj(obj(JSON.parse(line))?.receipt);
+      return typeof receipt?.kernel_key === 'string' ? receipt.kernel_key : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
@@ -153,7 +168,7 @@ export class FleetIngest {
 
   private counts(kernel: string): KernelCounts {
     let c = this.report.kernels.get(kernel);
-    if (!c) this.report.kernels.set(kernel, (c = { toolAdded: 0, childAdded: 0, checkpointsAdded: 0, proofsAdded: 0, alreadyPresent: 0 }));
+    if (!c) this.report.kernels.set(kernel, (c = { toolAdded: 0, childAdded: 0, checkpointsAdded: 0, proofsAdded: 0, recordsAdded: 0, alreadyPresent: 0 }));
     return c;
   }
 
@@ -236,6 +251,58 @@ export class FleetIngest {
     await this.ingestFile(src, 'child-receipts.ndjson', 'child', pkg);
     await this.insertCheckpoints(checkpoints);
     await this.ingestFile(src, 'inclusion-proofs.ndjson', 'proof', pkg);
+    // The signed lineage and the v2 consistency records of the kernel's log, as exported.
+    const owner = kernel ?? (await firstSigner(path.join(src.dir, 'receipts.ndjson')));
+    if (owner !== undefined) {
+      await this.insertRecords(src, owner, 'lineage', 'capability-lineage.ndjson', (o) => (typeof o.capability_id === 'string' ? o.capability_id : null));
+      await this.insertRecords(src, owner, 'consistency', 'checkpoint-consistency-proofs.ndjson', (o) =>
+        typeof o.from_checkpoint_seq === 'number' && typeof o.to_checkpoint_seq === 'number' ? `${o.from_checkpoint_seq}:${o.to_checkpoint_seq}` : null,
+      );
+    }
+  }
+
+  /**
+   * One file of records of a kernel (lineage rows, consistency records) into `records`, each line
+   * as written, keyed by `keyOf`: a record already there is counted present, another record under
+   * the same key is rejected, a line without its key is rejected with its file and line.
+   */
+  private async insertRecords(src: Source, kernel: string, kind: 'lineage' | 'consistency', file: string, keyOf: (o: Record<string, unknown>) => string | null): Promise<void> {
+    const items: { key: string; raw: string; where: string }[] = [];
+    for await (const [line, n] of lines(path.join(src.dir, file))) {
+      let key: string | null = null;
+      try {
+        const o = obj(JSON.parse(line));
+        key = o ? keyOf(o) : null;
+      } catch {
+        key = null;
+      }
+      if (key === null) this.reject(src.where(file, n), `not a ${kind === 'lineage' ? 'capability-lineage row (no capability_id)' : 'consistency record (no from/to checkpoint_seq)'}`);
+      else items.push({ key, raw: line, where: src.where(file, n) });
+    }
+    const fresh: typeof items = [];
+    const freshRaw = new Map<string, string>();
+    for (let i = 0; i < items.length; i += 1000) {
+      const chunk = items.slice(i, i + 1000);
+      const there = new Map(
+        (await this.ch.rows<{ k: string; v: string }>(
+          sql`SELECT ${col('record_key')} AS k, ${col('raw')} AS v FROM ${table('records')} WHERE kernel_key = ${str(kernel)} AND record_kind = ${str(kind)} AND record_key IN (${list(chunk.map((it) => str(it.key)))})`,
+        )).map((r) => [r.k, r.v]),
+      );
+      for (const it of chunk) {
+        const seen = there.get(it.key) ?? freshRaw.get(it.key);
+        if (seen === undefined) {
+          fresh.push(it);
+          freshRaw.set(it.key, it.raw);
+        }
+        else if (seen === it.raw) this.counts(kernel).alreadyPresent++;
+        else this.reject(it.where, `kernel ${kernel.slice(0, 12)}… already has a different ${kind} record ${it.key} in the fleet`);
+      }
+    }
+    if (fresh.length === 0) return;
+    this.counts(kernel).recordsAdded += fresh.length;
+    const tsv = fresh.map((it) => [kernel, kind, it.key, src.label, it.raw].map(tsvField).join('\t'));
+    const columns = list((['kernel_key', 'record_kind', 'record_key', 'source', 'raw'] as const).map((c) => col(c)));
+    await this.ch.insert(sql`${table('records')} (${columns})`, tsv, { insert_distributed_sync: '1' });
   }
 
   /**

@@ -9,7 +9,7 @@ import type { ChildReceiptScope } from '../../../lib/verify/package-query';
 import type { FleetKernels, FleetSummary } from '../../../lib/query/fleet-api';
 import { type ReceiptQuery, toFilterKey } from '../../../lib/query/receipt-query';
 import { ClickHouse } from './clickhouse';
-import { list, sql, str, u64, type Sql } from './sql';
+import { col, list, sql, str, table, u64, type Sql } from './sql';
 
 const clients = new Map<string, ClickHouse>();
 
@@ -49,6 +49,7 @@ interface PageKey {
   kernel_key: string;
   seq: string;
   checkpoint_seq: string;
+  capability_id: string;
 }
 
 /** `(kernel_key = K AND col BETWEEN lo AND hi AND col IN (…)) OR …`: each kernel's values, found through the primary key. */
@@ -90,7 +91,7 @@ async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number,
   for (let window = FIRST_WINDOW, n = 0; found.length < want && n < maxWindows; window *= 8n, n++) {
     const open = window > OPEN_AFTER;
     const range = open ? sql`fleet_seq >= ${u64(lo)}` : sql`fleet_seq BETWEEN ${u64(lo)} AND ${u64(lo + window - 1n)}`;
-    const rows = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} AND ${range} ORDER BY fleet_seq LIMIT ${u64(BigInt(want - found.length))}`);
+    const rows = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} AND ${range} ORDER BY fleet_seq LIMIT ${u64(BigInt(want - found.length))}`);
     found.push(...rows);
     if (open) break;
     lo += window;
@@ -181,7 +182,7 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
     const more = await pageKeys(ch, where, from, want - first.length);
     return { keys: [...first, ...more], count, current: Promise.resolve(true) };
   }
-  const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
+  const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
   remember(stateKey, { version: v, count, keys: all });
   const from = firstAfter(all, after);
   return { keys: all.slice(from, from + want), count, current: Promise.resolve(true) };
@@ -203,10 +204,11 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
   const page = keys.slice(0, q.limit);
   const nextCursor = keys.length > q.limit ? page[page.length - 1]!.fleet_seq : null;
   const covered = page.filter((r) => r.checkpoint_seq !== '0');
-  const [raws, proofs, checkpoints, stillCurrent] = await Promise.all([
+  const [raws, proofs, checkpoints, records, stillCurrent] = await Promise.all([
     page.length ? ch.rows<{ fleet_seq: string; raw_json: string }>(sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE ${perKernel(sql`fleet_seq`, byKernel(page, (r) => r.fleet_seq))}`) : [],
     covered.length ? ch.rows<{ kernel_key: string; seq: string; raw: string }>(sql`SELECT kernel_key, seq, raw FROM proofs WHERE ${perKernel(sql`seq`, byKernel(covered, (r) => r.seq))} ORDER BY kernel_key, seq`) : [],
     covered.length ? ch.rows<{ kernel_key: string; checkpoint_seq: string; raw: string }>(sql`SELECT kernel_key, checkpoint_seq, raw FROM checkpoints WHERE ${perKernel(sql`checkpoint_seq`, byKernel(covered, (r) => r.checkpoint_seq))} ORDER BY kernel_key, checkpoint_seq`) : [],
+    pageRecords(ch, page),
     current,
   ]);
   const rawOf = new Map(raws.map((r) => [r.fleet_seq, r.raw_json]));
@@ -216,10 +218,10 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
     forgetFleetStates();
     return fleetPage(ch, q, true);
   }
-  const kernels = new Map<string, { receipts: string[]; checkpoints: string[]; proofs: string[] }>();
+  const kernels = new Map<string, { receipts: string[]; checkpoints: string[]; proofs: string[]; lineage: string[]; consistency: string[] }>();
   const kernel = (k: string) => {
     let g = kernels.get(k);
-    if (!g) kernels.set(k, (g = { receipts: [], checkpoints: [], proofs: [] }));
+    if (!g) kernels.set(k, (g = { receipts: [], checkpoints: [], proofs: [], lineage: [], consistency: [] }));
     return g;
   };
   const receipts: string[] = [];
@@ -231,9 +233,42 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
   }
   for (const p of proofs) kernel(p.kernel_key).proofs.push(p.raw);
   for (const c of checkpoints) kernel(c.kernel_key).checkpoints.push(c.raw);
-  const groups = [...kernels].map(([k, g]) => `{"kernelKey":${JSON.stringify(k)},"receipts":[${g.receipts.join(',')}],"checkpoints":[${g.checkpoints.join(',')}],"inclusionProofs":[${g.proofs.join(',')}]}`);
+  for (const r of records) kernel(r.kernel_key)[r.record_kind === 'lineage' ? 'lineage' : 'consistency'].push(r.raw);
+  const groups = [...kernels].map(
+    ([k, g]) =>
+      `{"kernelKey":${JSON.stringify(k)},"receipts":[${g.receipts.join(',')}],"checkpoints":[${g.checkpoints.join(',')}],"inclusionProofs":[${g.proofs.join(',')}]` +
+      `,"capabilityLineage":[${g.lineage.join(',')}],"consistencyProofs":[${g.consistency.join(',')}]}`,
+  );
   const text = `{"totalCount":${count},"nextCursor":${nextCursor ?? 'null'},"receipts":[${receipts.join(',')}],"fleet":{"figures":"index","kernels":[${groups.join(',')}]}}`;
   return enc.encode(text);
+}
+
+/**
+ * A page's records (the `records` table): per kernel, the lineage rows of the capabilities its
+ * receipts use, and the consistency records between checkpoints the page carries (both ends on
+ * the page, so each one can be verified there).
+ */
+async function pageRecords(ch: ClickHouse, page: PageKey[]): Promise<{ kernel_key: string; record_kind: string; raw: string }[]> {
+  const wanted: Sql[] = [];
+  for (const [k, rows] of groupByKernel(page)) {
+    const caps = [...new Set(rows.map((r) => r.capability_id).filter((c) => c !== ''))];
+    const seqs = new Set(rows.filter((r) => r.checkpoint_seq !== '0').map((r) => BigInt(r.checkpoint_seq)));
+    const pairs = [...seqs].filter((s) => seqs.has(s - 1n)).map((s) => `${s - 1n}:${s}`);
+    const keys = [...caps.map((c) => sql`(record_kind = 'lineage' AND record_key = ${str(c)})`), ...(pairs.length ? [sql`(record_kind = 'consistency' AND record_key IN (${list(pairs.map((x) => str(x)))}))`] : [])];
+    if (keys.length) wanted.push(sql`(kernel_key = ${str(k)} AND (${list(keys, ' OR ')}))`);
+  }
+  if (wanted.length === 0) return [];
+  return ch.rows(sql`SELECT kernel_key, ${col('record_kind')} AS record_kind, raw FROM ${table('records')} WHERE ${list(wanted, ' OR ')} ORDER BY kernel_key, record_kind, ${col('record_key')}`);
+}
+
+function groupByKernel(rows: PageKey[]): Map<string, PageKey[]> {
+  const out = new Map<string, PageKey[]>();
+  for (const r of rows) {
+    const list = out.get(r.kernel_key);
+    if (list) list.push(r);
+    else out.set(r.kernel_key, [r]);
+  }
+  return out;
 }
 
 /** `GET /v1/fleet/kernels`: every kernel of the fleet with its index figures. */
@@ -313,6 +348,9 @@ export interface FleetExport {
   children: { seq: string; raw_json: string }[];
   proofs: { seq: string; raw: string }[];
   checkpoints: { raw: string }[];
+  /** The lineage rows of the capabilities its tool receipts use, and the kernel's consistency records. */
+  lineage: { raw: string }[];
+  consistency: { raw: string }[];
   /** Tool receipts of the query with no inclusion proof in the index. */
   unproven: { seq: number; receiptId: string }[];
 }
@@ -325,7 +363,7 @@ export interface FleetExport {
 export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey: string }): Promise<FleetExport> {
   const childScope = exportChildScope(q);
   const [toolKeys, childKeys] = await Promise.all([
-    ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; fleet_seq: string }>(sql`SELECT seq, receipt_id, checkpoint_seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`),
+    ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; fleet_seq: string; capability_id: string }>(sql`SELECT seq, receipt_id, checkpoint_seq, fleet_seq, capability_id FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`),
     childScope === 'omitted_no_join_path' ? [] : ch.rows<{ seq: string; fleet_seq: string }>(sql`SELECT seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
   ]);
   // The kernel's bodies over the positions needed, kept in JS (a list of them could pass the
@@ -350,11 +388,18 @@ export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey
         sql`SELECT seq, checkpoint_seq, raw FROM proofs WHERE ${kernel} AND seq BETWEEN ${u64(seqs.reduce((a, b) => (a < b ? a : b)))} AND ${u64(seqs.reduce((a, b) => (a > b ? a : b)))} ORDER BY seq`,
       )).filter((p) => covered.has(p.seq))
     : [];
-  const wanted = new Set(proofs.map((p) => p.checkpoint_seq));
-  const checkpoints = wanted.size ? (await ch.rows<{ checkpoint_seq: string; raw: string }>(sql`SELECT checkpoint_seq, raw FROM checkpoints WHERE ${kernel} ORDER BY checkpoint_seq`)).filter((c) => wanted.has(c.checkpoint_seq)) : [];
+  // Every checkpoint of the kernel, as a store's export carries them: with the whole prefix the
+  // chain of each v2 checkpoint recomputes, and continuity is checked end to end.
+  const [checkpoints, records] = await Promise.all([
+    ch.rows<{ checkpoint_seq: string; raw: string }>(sql`SELECT checkpoint_seq, raw FROM checkpoints WHERE ${kernel} ORDER BY checkpoint_seq`),
+    ch.rows<{ record_kind: string; record_key: string; raw: string }>(sql`SELECT ${col('record_kind')} AS record_kind, ${col('record_key')} AS record_key, raw FROM ${table('records')} WHERE ${kernel} ORDER BY record_kind, record_key`),
+  ]);
+  const caps = new Set(toolKeys.map((r) => r.capability_id));
+  const lineage = records.filter((r) => r.record_kind === 'lineage' && caps.has(r.record_key));
+  const consistency = records.filter((r) => r.record_kind === 'consistency').sort((a, b) => Number(a.record_key.split(':')[1]) - Number(b.record_key.split(':')[1]));
   const proven = new Set(proofs.map((p) => p.seq));
   const unproven = tools.filter((r) => !proven.has(r.seq)).map((r) => ({ seq: Number(r.seq), receiptId: r.receipt_id }));
-  return { query: q, childScope, tools, children, proofs, checkpoints, unproven };
+  return { query: q, childScope, tools, children, proofs, checkpoints, lineage, consistency, unproven };
 }
 
 /** The bundle of chio-format.md §11.2 with the stored bytes (held whole already: the cluster's rows are read whole). */
@@ -364,7 +409,7 @@ export function fleetBundleText(e: FleetExport): string {
     `{"bundle":{"query":${JSON.stringify(exportedQuery(e.query))},"toolReceipts":[${items(e.tools)}],"childReceipts":[${items(e.children)}]` +
     `,"childReceiptScope":${JSON.stringify(e.childScope)}` +
     `,"inclusionProofs":[${e.proofs.map((p) => p.raw).join(',')}],"checkpoints":[${e.checkpoints.map((c) => c.raw).join(',')}]` +
-    `,"capabilityLineage":[],"uncheckpointedReceipts":${JSON.stringify(e.unproven)}` +
-    `},"transparency":{"publications":[],"witnesses":[],"consistency_proofs":[],"equivocations":[]}}`
+    `,"capabilityLineage":[${e.lineage.map((r) => r.raw).join(',')}],"uncheckpointedReceipts":${JSON.stringify(e.unproven)}` +
+    `},"transparency":{"publications":[],"witnesses":[],"consistency_proofs":[${e.consistency.map((r) => r.raw).join(',')}],"equivocations":[]}}`
   );
 }

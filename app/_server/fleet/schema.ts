@@ -11,6 +11,10 @@
 //   non-negative integer, '' otherwise, and `currency` metadata.financial.currency ('' when none). `checkpoint_seq` is 0 when no proof was ingested.
 // checkpoints: one row per signed checkpoint of a kernel, its record as exported.
 // proofs: one inclusion proof per checkpointed tool receipt, as exported.
+// records: a kernel's other evidence, as exported: its capability-lineage rows (record_kind
+//   'lineage', keyed by capability_id) and its checkpoint consistency records ('consistency',
+//   keyed by `<from>:<to>`), so a page and an export carry the signed lineage and v2 chain
+//   proofs of what they show (contract part 2 §5.1, §5.3.1).
 //
 // The JSON lives apart from the filter columns, in small granules (64 rows), because a page reads
 // 200 bodies found by key, often scattered (a sparse filter's matches): in one wide table with
@@ -49,6 +53,12 @@ const LOCAL_TABLES: [name: string, ddl: Sql][] = [
   kernel_key String, seq UInt64, checkpoint_seq UInt64, source String, raw String
 ) ENGINE = MergeTree() ORDER BY (kernel_key, seq) SETTINGS index_granularity = 1024`,
   ],
+  [
+    'records_local',
+    sql`CREATE TABLE IF NOT EXISTS records_local (
+  kernel_key String, record_kind String, record_key String, source String, raw String
+) ENGINE = MergeTree() ORDER BY (kernel_key, record_kind, record_key)`,
+  ],
 ];
 
 const DISTRIBUTED: Sql[] = [
@@ -56,6 +66,7 @@ const DISTRIBUTED: Sql[] = [
   sql`CREATE TABLE IF NOT EXISTS receipt_json AS receipt_json_local ENGINE = Distributed(fleet, default, receipt_json_local, cityHash64(kernel_key))`,
   sql`CREATE TABLE IF NOT EXISTS checkpoints AS checkpoints_local ENGINE = Distributed(fleet, default, checkpoints_local, cityHash64(kernel_key))`,
   sql`CREATE TABLE IF NOT EXISTS proofs AS proofs_local ENGINE = Distributed(fleet, default, proofs_local, cityHash64(kernel_key))`,
+  sql`CREATE TABLE IF NOT EXISTS records AS records_local ENGINE = Distributed(fleet, default, records_local, cityHash64(kernel_key))`,
 ];
 
 /** Creates the local tables on every shard and the Distributed tables on the first. Idempotent. */
@@ -72,7 +83,7 @@ export async function createSchema(shardUrls: string[]): Promise<void> {
 export async function schemaProblem(ch: ClickHouse): Promise<string | null> {
   const rows = await ch.rows<{ name: string; engine: string }>(sql`SELECT name, engine FROM system.tables WHERE database = 'default'`);
   const engines = new Map(rows.map((r) => [r.name, r.engine]));
-  const missing = ['receipts', 'receipt_json', 'checkpoints', 'proofs'].filter((t) => engines.get(t) !== 'Distributed');
+  const missing = ['receipts', 'receipt_json', 'checkpoints', 'proofs', 'records'].filter((t) => engines.get(t) !== 'Distributed');
   if (missing.length === 0) return null;
-  return `${ch.url.origin} has no Distributed table${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: point at the node fleet:up printed, or run npm run fleet:up`;
+  return `${ch.url.origin} has no Distributed table${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: point at the node fleet:up printed, or run npm run fleet:up (it adds what a cluster made by an older version lacks)`;
 }
