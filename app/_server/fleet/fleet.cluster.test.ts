@@ -365,7 +365,7 @@ describe('hostile input', () => {
       expect(JSON.parse(await res.text()).bundle.toolReceipts).toEqual([]);
     }
     expect(await count(url, 'SELECT count() FROM receipts')).toBe(before);
-    for (const i of [1, 2]) expect(await count(shardUrl(i), "SELECT count() FROM system.tables WHERE database = 'default' AND name LIKE '%_local'")).toBe(4);
+    for (const i of [1, 2]) expect(await count(shardUrl(i), "SELECT count() FROM system.tables WHERE database = 'default' AND name LIKE '%_local'")).toBe(5);
   });
 
   it('re-ingesting the same packages and store adds nothing', async () => {
