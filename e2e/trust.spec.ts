@@ -15,7 +15,8 @@ test('pinning the demo key on /trust makes every demo receipt pass signer_truste
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
   await expect(summary).toHaveAttribute('data-ok', 'true');
   await expect(page.getByTestId('count-verified')).toHaveText('2769');
-  await expect(page.getByRole('row', { name: /signer_trusted/ })).toContainText('2769');
+  await expect(page.getByTestId('receipt-checks').getByRole('row', { name: /signer_trusted/ })).toContainText('2769');
+  await expect(page.getByTestId('checkpoint-checks').getByRole('row', { name: /signer_trusted/ })).toContainText('24');
   await expect(page.getByText('pinned', { exact: true })).toBeVisible();
 });
 

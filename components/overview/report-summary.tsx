@@ -78,10 +78,10 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
         </section>
       )}
       {families === null ? (
-        <>
+        <section data-testid="receipt-checks">
           <h2>Checks</h2>
           <CheckTable totals={totals} />
-        </>
+        </section>
       ) : (
         <>
           <h2>By runtime</h2>
