@@ -111,6 +111,11 @@ for (const c of cases) {
     c.check(cli);
     await openFiles(page, c.files.map((f) => join(c.cwd, f)));
     await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-ok', String(cli.ok));
+    if (cli.lineage) {
+      const lineage = page.getByTestId('lineage-summary');
+      await expect(lineage).toHaveAttribute('data-rows', String(cli.lineage.length));
+      await expect(lineage).toHaveAttribute('data-failed', String(cli.lineage.filter((l) => l.verdict === 'failed').length));
+    }
     await page.screenshot({ path: join(testInfo.project.outputDir, `realworld-${c.name}.png`), fullPage: true });
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
     const browser = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;

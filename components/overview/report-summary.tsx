@@ -115,6 +115,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
         </>
       )}
       {report.packages.length > 0 && <PackageChecks packages={report.packages} />}
+      {report.lineage && report.lineage.length > 0 && <LineageSummary lineage={report.lineage} />}
       <h2>Signing keys</h2>
       <ul>
         {report.keys.map((k) => (
@@ -177,5 +178,32 @@ function PackageChecks({ packages }: { packages: VerificationReport['packages'] 
         </table>
       </div>
     </>
+  );
+}
+
+/** The capability-lineage rows the log carried (contract part 2 §5.3.1): how many verified against their signed token, and which failed. */
+function LineageSummary({ lineage }: { lineage: NonNullable<VerificationReport['lineage']> }) {
+  const failed = lineage.filter((l) => l.verdict === 'failed');
+  const verified = lineage.filter((l) => l.verdict === 'verified').length;
+  const other = lineage.length - verified - failed.length;
+  return (
+    <section data-testid="lineage-summary" data-rows={lineage.length} data-failed={failed.length}>
+      <h2>Capability lineage</h2>
+      <p>
+        {lineage.length} {lineage.length === 1 ? 'row' : 'rows'}: <span className={verified ? 'good' : ''}>{verified} signed and verified</span> (the issuer&apos;s token checks, and the row matches it),{' '}
+        <span className={failed.length ? 'bad' : ''}>{failed.length} failed</span>
+        {other > 0 ? `, ${other} not checked` : ''}. Who delegated what to whom is drawn on the <Link href="/dag">DAG</Link>.
+      </p>
+      {failed.length > 0 && (
+        <ul>
+          {failed.slice(0, 20).map((l) => (
+            <li key={`${l.file}:${l.line}`}>
+              <code><SafeText text={l.capability_id} max={80} /></code> (<SafeText text={`${l.file}:${l.line}`} max={120} />): {l.problems.map((p) => <code key={p}>{p}</code>).reduce<React.ReactNode[]>((acc, el, i) => (i === 0 ? [el] : [...acc, ', ', el]), [])}
+            </li>
+          ))}
+          {failed.length > 20 && <li>and {failed.length - 20} more (see the problems below)</li>}
+        </ul>
+      )}
+    </section>
   );
 }
