@@ -120,5 +120,12 @@ for (const c of cases) {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
     const browser = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;
     expect(comparable(browser)).toEqual(comparable(cli));
+    // Its receipt page lays the receipt open, read again from the file (out of its envelope, if it came in one).
+    await page.getByRole('link', { name: 'Receipts', exact: true }).click();
+    await page.locator('[data-receipt-id]').first().click();
+    await expect(page.getByTestId('receipt-verdict')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('The receipt cannot be laid open')).toHaveCount(0);
+    await expect(page.getByTestId('receipt-envelope')).toHaveCount(cli.receipts[0]!.envelope ? 1 : 0);
+    await page.screenshot({ path: join(testInfo.project.outputDir, `realworld-${c.name}-receipt.png`), fullPage: true });
   });
 }

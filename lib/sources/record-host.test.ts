@@ -12,7 +12,8 @@ import { verifyBundle } from '../share/bundle';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verify/report';
-import { loadPackage } from './package';
+import { loadFile, loadPackage } from './package';
+import { buildDossier } from '../receipt/dossier';
 import { RecordHost } from './record-host';
 import { openChioStore } from './sqlite-store';
 import { loadStore } from './store';
@@ -45,6 +46,27 @@ describe('RecordHost', () => {
       expect(proven).toBeGreaterThan(3);
     });
   }
+
+  it('a receipt read out of a Claude Code transcript comes back alone, lays open as a receipt, and verifies alone', async () => {
+    const file = join(__dirname, '../testdata/derived/envelopes/claude-code-stream.jsonl');
+    const bytes = readFileSync(file);
+    const source = { name: 'claude-code-stream.jsonl', async *stream() { yield new Uint8Array(bytes); } };
+    const v = new LogVerifier();
+    await loadFile(source, v, 'files', 'claude-code-stream.jsonl');
+    const report = await v.finish();
+    const r = report.receipts[0]!;
+    const host = new RecordHost('test');
+    host.addFile(source, 'claude-code-stream.jsonl');
+    const answer = await host.bundle({ id: r.id, file: r.file, line: r.line });
+    if (!answer.ok) throw new Error(answer.message);
+    // The receipt, not the transcript line around it (which holds the tool's output: nothing to share).
+    expect(JSON.parse(answer.bundle.receipt).id).toBe(r.id);
+    expect(answer.bundle.receipt).not.toContain('tool_use_result');
+    const d = buildDossier(answer.bundle);
+    expect(d.ok && d.dossier.id).toBe(r.id);
+    const alone = (await verifyBundle(answer.bundle)).receipts[0]!;
+    expect([alone.id, alone.checks.signature]).toEqual([r.id, 'pass']);
+  });
 
   it('a wrong line or id is a clear answer, not a different receipt', async () => {
     const dir = join(CORPUS, 'good');

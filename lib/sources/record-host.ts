@@ -152,7 +152,9 @@ async function findRecord(file: SourceFile, role: RecordRole, line: number | nul
     if (!r.ok) return null;
     const item = r.items.find(match);
     if (!item) return null;
-    const whole = r.items.length === 1;
+    // The record is the receipt itself (or its `{seq, receipt}` wrapper) only when the item is at the
+    // top: a receipt read out of an envelope (a transcript line, a bridge outcome) is taken alone.
+    const whole = r.items.length === 1 && (item.path === '$' || (item.path === '$.receipt' && item.seq !== undefined));
     return { item, text: whole ? text : canonicalize(item.value), whole };
   };
   let hinted: Found | null = null;
