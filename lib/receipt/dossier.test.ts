@@ -78,6 +78,11 @@ describe('the receipt dossier', () => {
       const line = r.dossier.hashes.find((h) => h.name === 'id (Gen B)');
       expect(line?.status, c.id).toBe(c.expected.receipt_id_valid ? 'match' : 'mismatch');
       expect(r.dossier.kind.map(([k]) => k)).toContain('receipt_kind');
+      // Every field of a Gen B receipt but its signature is under the signature (id and id input);
+      // they were shown as "not signed" when the signed twin was the {id, body} signing object.
+      const status = (path: string) => r.dossier.fields.find((f) => f.path === path)?.status;
+      for (const path of ['timestamp', 'tool_name', 'receipt_kind', 'boundary_class', 'kernel_key', 'content_hash']) expect(status(path), `${c.id} ${path}`).toBe('signed');
+      expect(status('signature')).toBe('signature');
     }
     expect(checked).toBeGreaterThanOrEqual(3);
   });

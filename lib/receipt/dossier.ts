@@ -182,7 +182,8 @@ function fieldLines(receipt: JsonObject, r: DecodedReceipt): FieldLine[] {
       walk(child, twin, pathKey(path, k), display ? `${display}.${k}` : k, status === 'signed' ? null : status);
     }
   };
-  walk(receipt, r.signingBody, '$', '', null);
+  // What the signature covers, as a tree: the body (Gen A, child, HTTP) or Gen B's id and id input (anchorBody is both).
+  walk(receipt, r.anchorBody, '$', '', null);
   return out;
 }
 
