@@ -160,23 +160,25 @@ function PackageChecks({ packages }: { packages: VerificationReport['packages'] 
   return (
     <>
       <h2>Evidence packages</h2>
-      <div className="table-scroll">
-        <table className="grid" data-testid="package-checks">
-          <thead><tr><th scope="col">package</th><th scope="col">check</th><th scope="col">result</th><th scope="col">what it covers, or why not</th></tr></thead>
-          <tbody>
-            {packages.flatMap((p, i) =>
-              PACKAGE_CHECK_ORDER.filter((name) => p.checks[name] !== undefined).map((name) => (
-                <tr key={`${i}-${name}`} data-package-check={name} data-status={p.checks[name]}>
-                  <th scope="row"><SafeText text={p.path} max={80} /></th>
-                  <td>{name}</td>
+      {packages.map((p, i) => (
+        <div key={i} className="table-scroll">
+          <table className="grid" data-testid="package-checks">
+            <caption>
+              <SafeText text={p.path} max={120} />
+            </caption>
+            <thead><tr><th scope="col">check</th><th scope="col">result</th><th scope="col">what it covers, or why not</th></tr></thead>
+            <tbody>
+              {PACKAGE_CHECK_ORDER.filter((name) => p.checks[name] !== undefined).map((name) => (
+                <tr key={name} data-package-check={name} data-status={p.checks[name]}>
+                  <th scope="row">{name}</th>
                   <td className={p.checks[name] === 'fail' ? 'bad' : p.checks[name] === 'pass' ? 'good' : ''}>{p.checks[name]}</td>
                   <td>{p.details?.[name] ? <SafeText text={p.details[name]} max={300} /> : <span className="muted">{PACKAGE_CHECK_WORDS[name]}</span>}</td>
                 </tr>
-              )),
-            )}
-          </tbody>
-        </table>
-      </div>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ))}
     </>
   );
 }
