@@ -68,6 +68,26 @@ describe('RecordHost', () => {
     expect([alone.id, alone.checks.signature]).toEqual([r.id, 'pass']);
   });
 
+  it('a bare receipt given with its checkpoint and proof as loose files (real v2 data): its proof is found by leaf, and it verifies alone with inclusion', async () => {
+    const dir = join(__dirname, '../testdata/chio/realworld-2026-09/paid-normal');
+    const host = new RecordHost('test');
+    const v = new LogVerifier();
+    for (const name of ['receipt.json', 'checkpoint.json', 'inclusion.json']) {
+      const bytes = new Uint8Array(readFileSync(join(dir, name)));
+      const source = { name, async *stream() { yield bytes; } };
+      await loadFile(source, v, 'files', name);
+      host.addFile(source, name);
+    }
+    const r = (await v.finish()).receipts[0]!;
+    expect(r.checks.inclusion).toBe('pass');
+    const answer = await host.bundle({ id: r.id, file: r.file, line: r.line });
+    if (!answer.ok) throw new Error(answer.message);
+    expect(answer.bundle.proof).toBeDefined();
+    expect(answer.bundle.checkpoint).toBeDefined();
+    const alone = (await verifyBundle(answer.bundle)).receipts[0]!;
+    expect([alone.id, alone.verdict, alone.checks.inclusion]).toEqual([r.id, r.verdict, 'pass']);
+  });
+
   it('a wrong line or id is a clear answer, not a different receipt', async () => {
     const dir = join(CORPUS, 'good');
     const host = new RecordHost('test');

@@ -5,8 +5,11 @@
 // record text is held in memory for the whole log. Stores keep no proofs: the
 // proof is computed from the checkpoint's batch, and the bundle says so. The
 // bundle is verified again by whoever reads it; nothing here is trusted.
-import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
-import { canonicalize } from '../json/canonicalize';
+import { type JsonObject, type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
+import { canonicalBytes, canonicalize } from '../json/canonicalize';
+import { decodeInclusionProof } from '../chio/checkpoint';
+import { decodeToolReceipt } from '../chio/tool-receipt';
+import { leafHash, verifyInclusion } from '../merkle';
 import type { BundleRole, ReceiptBundle } from '../share/bundle';
 import { type ItemKind, type LogItem, type RecordRole, intakeRecord } from '../verify/intake';
 import { type SourceDir, type SourceFile, roleForFileName } from './package';
@@ -86,9 +89,48 @@ export class RecordHost {
       if (found.item.seq !== undefined && !found.whole) bundle.logSeq = found.item.seq.toString();
       const logSeq = found.item.seq;
       if (logSeq !== undefined && role === 'tool') await this.attachProof(h, bundle, logSeq);
+      else if (logSeq === undefined && role === 'tool' && h.kind === 'file') await this.attachProofByLeaf(bundle, found.item.value);
       return { ok: true, bundle, ...(found.whole ? {} : { note: 'extracted from a larger record of the source; shown re-serialized (canonical)' }) };
     }
     return { ok: false, message: `${q.file}:${q.line} no longer holds receipt ${q.id} in the opened sources` };
+  }
+
+  /**
+   * A receipt that came with no seq (a loose `receipt.json`): the proof among the loose files whose
+   * path takes this receipt's leaf to the root it names (contract part 2 §5.2: matched by leaf), and
+   * the checkpoint with that seq and root. The verifier decides; this only finds the records.
+   */
+  private async attachProofByLeaf(bundle: ReceiptBundle, receipt: JsonObject): Promise<void> {
+    const decoded = decodeToolReceipt(receipt);
+    if (!decoded.ok) return;
+    const leaf = leafHash(canonicalBytes(decoded.value.fullTyped));
+    const reaches = (it: LogItem): boolean => {
+      if (it.kind !== 'proof') return false;
+      const p = decodeInclusionProof(it.value);
+      if (!p.ok || p.value.merkleRoot === null || p.value.auditPath.some((x) => x === null) || p.value.treeSize > BigInt(Number.MAX_SAFE_INTEGER)) return false;
+      return verifyInclusion(Number(p.value.leafIndex), Number(p.value.treeSize), leaf, p.value.auditPath as Uint8Array[], p.value.merkleRoot).ok;
+    };
+    const files = this.held.flatMap((o) => (o.kind === 'file' ? [[o.file, roleForFileName(o.name)] as const] : []));
+    let proof: Found | null = null;
+    for (const [f, role] of files) {
+      if (role !== 'proof' && role !== 'auto') continue;
+      proof = await findRecord(f, role, null, reaches, '"receipt_seq"');
+      if (proof) break;
+    }
+    if (!proof) return;
+    bundle.proof = proof.text;
+    const cpSeq = u64(proof.item.value.get('checkpoint_seq'));
+    const norm = (v: JsonValue | undefined) => (typeof v === 'string' ? v.replace(/^0[xX]/, '').toLowerCase() : null);
+    const root = norm(proof.item.value.get('merkle_root'));
+    for (const [f, role] of files) {
+      if (role !== 'checkpoint' && role !== 'auto') continue;
+      const named = (it: LogItem) => it.kind === 'checkpoint' && isJsonObject(it.value.get('body')) && u64((it.value.get('body') as JsonObject).get('checkpoint_seq')) === cpSeq && root !== null && norm((it.value.get('body') as JsonObject).get('merkle_root')) === root;
+      const cp = await findRecord(f, role, null, named, cpSeq !== undefined ? `"checkpoint_seq":${cpSeq}` : undefined);
+      if (cp) {
+        bundle.checkpoint = cp.text;
+        return;
+      }
+    }
   }
 
   /** The proof for `logSeq` and its checkpoint, from the package's files (or, for loose files, from any loose file). */
