@@ -77,11 +77,11 @@ export interface CheckpointOptions {
   treeSize?: number;
 }
 
-/** A signed KernelCheckpoint over `leaves` (the batch `start`..`start + leaves - 1`). */
-export function checkpoint(o: CheckpointOptions): { body: Plain; signature: string } {
+/** The body of a checkpoint over `leaves` (the batch `start`..`start + leaves - 1`), unsigned. */
+function checkpointBody(o: CheckpointOptions, schema: string): Plain {
   const root = rootFromLeafHashes(o.leaves)!;
-  const body: Plain = {
-    schema: 'chio.checkpoint_statement.v1',
+  return {
+    schema,
     checkpoint_seq: o.seq,
     batch_start_seq: o.start,
     batch_end_seq: o.start + o.leaves.length - 1,
@@ -91,6 +91,11 @@ export function checkpoint(o: CheckpointOptions): { body: Plain; signature: stri
     kernel_key: o.key.publicHex,
     ...(o.previous ? { previous_checkpoint_sha256: sha256Hex(canonicalBytes(tree(o.previous))) } : {}),
   };
+}
+
+/** A signed KernelCheckpoint (v1) over `leaves` (the batch `start`..`start + leaves - 1`). */
+export function checkpoint(o: CheckpointOptions): { body: Plain; signature: string } {
+  const body = checkpointBody(o, 'chio.checkpoint_statement.v1');
   return { body, signature: signHex(o.key.secret, canonicalBytes(tree(body))) };
 }
 
@@ -106,18 +111,7 @@ export function chainLeafOf(body: Plain): Uint8Array {
  * body before signing (e.g. a wrong chain_root, a dropped one).
  */
 export function checkpointV2(o: CheckpointOptions & { chainBefore: Uint8Array[]; edit?: (body: Plain) => void }): { body: Plain; signature: string } {
-  const root = rootFromLeafHashes(o.leaves)!;
-  const body: Plain = {
-    schema: 'chio.checkpoint_statement.v2',
-    checkpoint_seq: o.seq,
-    batch_start_seq: o.start,
-    batch_end_seq: o.start + o.leaves.length - 1,
-    tree_size: o.treeSize ?? o.leaves.length,
-    merkle_root: '0x' + toHex(root),
-    issued_at: 1767229200 + o.seq,
-    kernel_key: o.key.publicHex,
-    ...(o.previous ? { previous_checkpoint_sha256: sha256Hex(canonicalBytes(tree(o.previous))) } : {}),
-  };
+  const body = checkpointBody(o, 'chio.checkpoint_statement.v2');
   body.chain_root = '0x' + toHex(rootFromLeafHashes([...o.chainBefore, chainLeafOf(body)])!);
   o.edit?.(body);
   return { body, signature: signHex(o.key.secret, canonicalBytes(tree(body))) };
