@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BigNdjson, writeBigNdjson, writeGarbage } from '../../scripts/bigfile/generate';
 import { runMeasured } from '../../scripts/bench/child';
 import { generateDemoStore } from '../../scripts/demo/generate';
-import { goodLog, ndjson } from '../../lib/testutil/forge';
+import { goodLog, keyFromSeed, ndjson } from '../../lib/testutil/forge';
 import { damagePage, leafPages, rootPage } from '../../lib/testutil/sqlite-pages';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,6 +52,9 @@ function packageWith(dir: string, files: Record<string, { sha256: string; bytes:
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
 }
 
+/** goodLog's kernel key, pinned: a receipt is verified only under a pinned key (contract part 2 §11). */
+const GOOD_LOG_KEY = keyFromSeed(7).publicHex;
+
 let dir: string;
 let big: BigNdjson;
 let bigPath: string;
@@ -75,7 +78,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('receipt-audit on big and broken files', () => {
   it('a 2 GiB NDJSON log: every record over 16 MiB is one parse_error at its line, all 300 receipts verify, memory stays flat', async () => {
-    const run = await cli([bigPath, '--json']);
+    const run = await cli([bigPath, '--trust-key', big.kernelKeyHex, '--json']);
     const report = run.report();
     console.log(`2 GiB NDJSON (${big.bytes} bytes): ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.peakRssMb?.toFixed(0)} MB`);
     expect(run.code).toBe(1);
@@ -103,7 +106,7 @@ describe('receipt-audit on big and broken files', () => {
   }, 60_000);
 
   it('1 GiB of garbage inside a package: one problem naming it, the manifest still checks every byte, the receipts verify', async () => {
-    const run = await cli([garbagePkg, '--json']);
+    const run = await cli([garbagePkg, '--trust-key', GOOD_LOG_KEY, '--json']);
     const report = run.report();
     console.log(`package with 1 GiB garbage: ${(run.ms / 1000).toFixed(1)} s, peak RSS ${run.peakRssMb?.toFixed(0)} MB`);
     expect(run.code).toBe(1);
@@ -128,7 +131,7 @@ describe('receipt-audit on cut, damaged and incomplete input', () => {
     const arr = path.join(dir, 'cut.json');
     writeFileSync(arr, `[\n${receipts.join(',\n')}\n]`.slice(0, -60));
     for (const [file, line] of [[nd, 5], [arr, 6]] as const) {
-      const run = await cli([file, '--json']);
+      const run = await cli([file, '--trust-key', GOOD_LOG_KEY, '--json']);
       const report = run.report();
       expect(run.code, file).toBe(1);
       expect(report.summary, file).toMatchObject({ receipts: 4, verified: 4 });
@@ -177,7 +180,7 @@ describe('receipt-audit on cut, damaged and incomplete input', () => {
       'checkpoints.ndjson': { sha256: sha256('x'), bytes: 1 },
       'inclusion-proofs.ndjson': { sha256: sha256('y'), bytes: 1 },
     });
-    const run = await cli([pkg, '--json']);
+    const run = await cli([pkg, '--trust-key', GOOD_LOG_KEY, '--json']);
     expect(run.code).toBe(1);
     const report = run.report();
     expect(report.summary).toMatchObject({ receipts: 6, verified: 6 });

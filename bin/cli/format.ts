@@ -111,7 +111,7 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   if (report.checkpoints.length) lines.push(...checkTable(checkTotals(report.checkpoints)));
   lines.push(...lineageLines(report));
   for (const p of report.packages) lines.push(...packageLines(p));
-  lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel keys pinned, so signer_trusted is skipped (signatures show self-consistency only)');
+  lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel key pinned, so no receipt is verified: signatures show the log is intact, not who signed it (pin with --trust-key)');
   for (const k of report.keys) lines.push(`  signing key ${k.key}: ${k.receipts} receipts, ${k.checkpoints} checkpoints`);
   lines.push('');
   const errors = report.problems.filter((p) => p.severity === 'error').length;

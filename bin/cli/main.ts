@@ -25,7 +25,8 @@ import { INGEST_USAGE, ingestMain } from './ingest';
 import { type FleetPage, loadFleetPage, splitFleetPage } from '../../lib/sources/fleet-page';
 
 const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE]
-                             [--hmac-key HEX] [--diff FILE [--diff-max-chars N]] [--json]
+                             [--allow-unpinned] [--hmac-key HEX]
+                             [--diff FILE [--diff-max-chars N]] [--json]
 
 Verifies Chio receipt logs: evidence-package folders, NDJSON/JSON files and
 Chio SQLite receipt stores. Several paths are verified as one log. Receipts in
@@ -40,6 +41,11 @@ CodeWhale receipts load with them: tool-call records, chat transcripts
   --trust-file FILE  pin keys from a JSON list of
                      {"key", "label"?, "not_before"?, "not_after"?}
                      (validity window in Unix seconds or ISO 8601, inclusive)
+                     With no key pinned no receipt is verified: signatures
+                     show the log is intact, not who signed it; receipts are
+                     unverified and signer_not_pinned fails the log (exit 1)
+  --allow-unpinned   make signer_not_pinned a warning, for pipelines that
+                     check integrity only (receipts stay unverified)
   --hmac-key HEX     ZeroClaw's HMAC-SHA256 key, to recompute receipt tags
                      (the runtime keeps its key in memory only: without it
                      the signature check is skipped, never passed)
@@ -58,6 +64,7 @@ interface Args {
   trustKeys: PinnedKey[];
   trustFiles: string[];
   json: boolean;
+  allowUnpinned: boolean;
   hmacKey?: string;
   diff?: string;
   diffMaxChars?: number;
@@ -67,7 +74,7 @@ function parseArgs(argv: string[]): Args | 'help' {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return 'help';
   const [command, ...rest] = argv;
   if (command !== 'verify') throw new UsageError(`unknown command ${JSON.stringify(command)}; try: receipt-audit verify <path>... or receipt-audit ingest <path>... --clickhouse URL`);
-  const args: Args = { paths: [], trustKeys: [], trustFiles: [], json: false };
+  const args: Args = { paths: [], trustKeys: [], trustFiles: [], json: false, allowUnpinned: false };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
     const value = (): string => {
@@ -79,6 +86,7 @@ function parseArgs(argv: string[]): Args | 'help' {
     else if (a === '--trust-key') args.trustKeys.push({ key: value() });
     else if (a.startsWith('--trust-key=')) args.trustKeys.push({ key: a.slice('--trust-key='.length) });
     else if (a === '--trust-file') args.trustFiles.push(value());
+    else if (a === '--allow-unpinned') args.allowUnpinned = true;
     else if (a === '--hmac-key' || a.startsWith('--hmac-key=')) args.hmacKey = a.includes('=') ? a.slice(a.indexOf('=') + 1) : value();
     else if (a === '--diff' || a.startsWith('--diff=')) args.diff = a.includes('=') ? a.slice(a.indexOf('=') + 1) : value();
     else if (a === '--diff-max-chars' || a.startsWith('--diff-max-chars=')) {
@@ -108,8 +116,8 @@ async function readTrustFile(file: string): Promise<PinnedKey[]> {
 }
 
 /** Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or unknown input. */
-export async function verifyPaths(paths: string[], trust: TrustStore, dialect: DialectOptions = {}): Promise<VerificationReport> {
-  return (await loadPaths(paths, trust, undefined, dialect)).finish();
+export async function verifyPaths(paths: string[], trust: TrustStore, dialect: DialectOptions = {}, allowUnpinned = false): Promise<VerificationReport> {
+  return (await loadPaths(paths, trust, undefined, dialect, allowUnpinned)).finish();
 }
 
 /** The key and diff for ZeroClaw and CodeWhale receipts, from the command line's options. */
@@ -129,7 +137,7 @@ async function dialectOptions(args: Args): Promise<DialectOptions> {
 }
 
 /** Reads every path into one verifier, not yet finished (tests also read its checkpoint entries). */
-export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (views: ReceiptView[]) => void, dialect: DialectOptions = {}): Promise<LogVerifier> {
+export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (views: ReceiptView[]) => void, dialect: DialectOptions = {}, allowUnpinned = false): Promise<LogVerifier> {
   // Refuse unreadable or unrecognized input before verifying anything.
   const inputs: { path: string; kind: InputKind }[] = [];
   for (const p of paths) {
@@ -139,7 +147,7 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
     inputs.push({ path: p, kind: s.kind });
   }
   await sha256Ready(); // the WebAssembly SHA-256, before the first record
-  const verifier = new LogVerifier({ trust, dialect, ...(onViews ? { onViews } : {}) });
+  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, ...(onViews ? { onViews } : {}) });
   let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
   for (const [i, input] of inputs.entries()) {
     const abs = path.resolve(input.path);
@@ -199,7 +207,7 @@ export async function main(argv: string[], out = process.stdout, err = process.s
     const trust = TrustStore.create(keys);
     if (!trust.ok) throw new UsageError(trust.error);
 
-    const report = await verifyPaths(args.paths, trust.store, await dialectOptions(args));
+    const report = await verifyPaths(args.paths, trust.store, await dialectOptions(args), args.allowUnpinned);
     if (args.json) {
       // In pieces: a million receipts' JSON is longer than one string can be.
       for (const part of reportJsonParts(report)) if (!out.write(part)) await new Promise((resolve) => out.once('drain', resolve));

@@ -6,7 +6,7 @@
 // links); the component renders them as text nodes.
 import { isOtherRuntime } from '../query/runtimes';
 import { CHECK_ORDER } from '../verify/check-totals';
-import { SKIP_REASON_TEXT, UNCHECKPOINTED, isExpectedSkip } from '../verify/check';
+import { NO_KEY_PINNED, SKIP_REASON_TEXT, UNCHECKPOINTED, isExpectedSkip } from '../verify/check';
 import type { ProblemCode } from '../verify/problems';
 import type { VerificationReport } from '../verify/report';
 import { type DenialTotals, type VerificationFailures, explorerLink } from './security';
@@ -35,7 +35,7 @@ const FAILURE_PHRASE: Partial<Record<ProblemCode, [one: string, many: string]>> 
 
 const SKIP_PHRASE: Record<string, string> = {
   [UNCHECKPOINTED]: 'no checkpoint covers them yet',
-  'no keys pinned': 'no kernel key is pinned, so who signed is not checked',
+  [NO_KEY_PINNED]: 'no kernel key is pinned, so who signed is not checked',
 };
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -93,9 +93,10 @@ function verificationLine(f: VerificationFailures): HealthLine {
       parts.push(')');
     }
   }
+  if (f.unpinned > 0) parts.push('; ', { text: n(f.unpinned), href: explorerLink({ verdict: ['unpinned'] }) }, ' intact, but no pinned key vouches for who signed them (pin the kernel’s key to verify them)');
   if (f.unverified > 0) parts.push('; ', { text: n(f.unverified), href: explorerLink({ verdict: ['unverified'] }) }, ' could not be fully checked (what vouches for them failed or is missing)');
   parts.push('.');
-  return { topic: 'verification', status: f.failed > 0 ? 'bad' : f.unverified > 0 ? 'warn' : 'good', parts };
+  return { topic: 'verification', status: f.failed > 0 ? 'bad' : f.unverified > 0 || f.unpinned > 0 ? 'warn' : 'good', parts };
 }
 
 function checkpointLine(f: VerificationFailures): HealthLine {

@@ -2,7 +2,7 @@
 // chio-format.md §14 step 8). Without pinned keys a valid signature shows only
 // self-consistency, so the check is `skipped`, never `pass`.
 import { normalizeKernelKey } from '../chio/keys';
-import { type CheckResult, fail, pass, skipped } from '../verify/check';
+import { type CheckResult, NO_KEY_PINNED, fail, pass, skipped } from '../verify/check';
 
 export interface PinnedKey {
   /** The key as Rust's `to_hex()` writes it (normalized on construction). */
@@ -55,7 +55,7 @@ export class TrustStore {
 
   /** `signer_trusted` for a signature made by `normalizedKey` at `atUnix` seconds. */
   check(normalizedKey: string | null, atUnix: bigint): CheckResult {
-    if (this.isEmpty) return skipped('no keys pinned');
+    if (this.isEmpty) return skipped(NO_KEY_PINNED);
     if (normalizedKey === null) return fail('the signing key is not a valid public key');
     const entries = this.byKey.get(normalizedKey);
     if (!entries) return fail('the signing key is not pinned');

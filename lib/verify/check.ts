@@ -52,6 +52,11 @@ export const CHECKPOINT_CHECK_ORDER: CheckpointCheckName[] = ['signature', 'stru
 
 /** Reasons a skipped `inclusion` still allows a `verified` verdict (contract §6). */
 export const UNCHECKPOINTED = 'uncheckpointed';
+/**
+ * `signer_trusted` with no key pinned (contract part 2 §11, its own words): the signature shows
+ * the receipt is intact, not who signed it, so the receipt is `unverified`.
+ */
+export const NO_KEY_PINNED = 'no key pinned';
 
 /**
  * Skip reasons of contract part 2 (§5.1, §5.4), each a check's whole `detail`, so readers
@@ -95,6 +100,7 @@ export function isExpectedSkip(check: string, reason: string | undefined): boole
 
 export const SKIP_REASON_TEXT: Record<string, string> = {
   [UNCHECKPOINTED]: 'no checkpoint covers it yet',
+  [NO_KEY_PINNED]: 'no kernel key is pinned, so who signed is not checked',
   predecessor_not_supplied: 'the checkpoint before it is not in the log',
   chain_prefix_incomplete: 'earlier checkpoints are not in the log, so the chain root cannot be recomputed',
   no_chain_commitment: 'the checkpoint carries no chain_root (built detached from the chain)',

@@ -13,28 +13,10 @@ import { type JsonObject, isJsonObject } from '../json/value';
 import { rootFromLeafHashes } from '../merkle';
 import { readTestdataText } from '../testutil/testdata';
 import { type Plain, chainLeafOf, checkpoint, checkpointV2, genAReceipt, keyFromSeed, leafOf, proof, signHex, tree } from '../testutil/forge';
-import { TrustStore } from '../trust/trust-store';
-import { LogVerifier, type RecordOrigin } from './log-verifier';
+import { type Rec, verifyRecords } from '../testutil/verify-records';
 import type { VerificationReport } from './report';
 
-interface Rec {
-  value?: unknown;
-  raw?: string;
-  seq?: number;
-  file?: string;
-}
-
-async function verify(records: Rec[], trustKeys: string[] = []): Promise<VerificationReport> {
-  const trust = TrustStore.create(trustKeys.map((key) => ({ key })));
-  if (!trust.ok) throw new Error(trust.error);
-  const v = new LogVerifier({ trust: trust.store });
-  for (const [i, r] of records.entries()) {
-    const text = r.raw ?? JSON.stringify(r.seq !== undefined ? { seq: r.seq, receipt: r.value } : r.value);
-    const origin: RecordOrigin = { file: r.file ?? 'log.ndjson', line: i + 1, role: 'auto', space: 's' };
-    await v.addRecord(text, origin);
-  }
-  return v.finish();
-}
+const verify = verifyRecords;
 
 const key = keyFromSeed(7);
 const other = keyFromSeed(9);

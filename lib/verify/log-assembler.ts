@@ -158,8 +158,11 @@ export class LogAssembler {
     return this.audit;
   }
 
-  /** `onReceipt`: see buildReport (the report's receipts, one at a time, instead of in the report). */
-  finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void): VerificationReport {
+  /**
+   * `onReceipt`: see buildReport (the report's receipts, one at a time, instead of in the report).
+   * `allowUnpinned`: `signer_not_pinned` is a warning, not an error (the CLI's --allow-unpinned).
+   */
+  finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void, allowUnpinned = false): VerificationReport {
     // Workers deliver in any order; every decision below reads entries in log order.
     this.settleEnvelopes();
     this.checkpoints.sort((a, b) => a.order - b.order);
@@ -197,7 +200,7 @@ export class LogAssembler {
       this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(find(m.receipt_id))));
     }
     const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
-    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned }, onReceipt);
+    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned, allowUnpinned }, onReceipt);
   }
 
   /** Each package's `transparency` check (contract part 2 §5.3), where it supplied records. */

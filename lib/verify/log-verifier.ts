@@ -16,6 +16,8 @@ export type { RecordOrigin } from './record-verifier';
 
 export interface LogVerifierOptions {
   trust?: TrustStore;
+  /** With no key pinned, `signer_not_pinned` is a warning rather than an error (contract part 2 §11). */
+  allowUnpinned?: boolean;
   /** Signature checks allowed in flight before intake waits (keeps memory flat, WebCrypto busy). */
   maxInFlight?: number;
   /** Receives each record's display fields (ReceiptView) once its checks settle, as the browser's workers send them. */
@@ -26,6 +28,7 @@ export interface LogVerifierOptions {
 
 export class LogVerifier implements LogSink {
   private readonly trust: TrustStore;
+  private readonly allowUnpinned: boolean;
   private readonly maxInFlight: number;
   private readonly records: RecordVerifier;
   private readonly onViews: ((views: ReceiptView[]) => void) | undefined;
@@ -38,6 +41,7 @@ export class LogVerifier implements LogSink {
 
   constructor(options: LogVerifierOptions = {}) {
     this.trust = options.trust ?? TrustStore.empty();
+    this.allowUnpinned = options.allowUnpinned === true;
     this.maxInFlight = options.maxInFlight ?? 1024;
     this.onViews = options.onViews;
     this.dialectOptions = options.dialect ?? {};
@@ -91,7 +95,7 @@ export class LogVerifier implements LogSink {
     if (this.onViews && views.length > 0) this.onViews(views);
     this.audit = await this.assembler.auditDialects(this.dialectOptions);
     if (this.onViews && this.audit.receipts.length > 0) this.onViews(this.audit.receipts.map((r) => r.view));
-    return this.assembler.finish(!this.trust.isEmpty, onReceipt);
+    return this.assembler.finish(!this.trust.isEmpty, onReceipt, this.allowUnpinned);
   }
 
   /** After `finish`: the ZeroClaw and CodeWhale receipts with their rows and facts. */

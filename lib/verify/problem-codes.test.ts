@@ -4,34 +4,17 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { TrustStore } from '../trust/trust-store';
-import { LogVerifier, type RecordOrigin } from './log-verifier';
+import { type Rec, pinnedVerifier, verifyRecords } from '../testutil/verify-records';
+import { LogVerifier } from './log-verifier';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from './problems';
-import type { RecordRole } from './intake';
 import { capabilityToken, chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, lineageRowOf, ndjson, proof, writePackage } from '../testutil/forge';
 import { loadPackage } from '../sources/package';
 import { nodeDir } from '../../bin/cli/node-source';
 import { readTestdataJson, readTestdataText as readTestdata } from '../testutil/testdata';
 
-interface Rec {
-  value: unknown;
-  role?: RecordRole;
-  seq?: number;
-  raw?: string;
-}
-
-async function verify(records: Rec[], trustKeys: string[] = []): Promise<VerificationReport> {
-  const trust = TrustStore.create(trustKeys.map((key) => ({ key })));
-  if (!trust.ok) throw new Error(trust.error);
-  const v = new LogVerifier({ trust: trust.store });
-  for (const [i, r] of records.entries()) {
-    const text = r.raw ?? JSON.stringify(r.seq !== undefined ? { seq: r.seq, receipt: r.value } : r.value);
-    const origin: RecordOrigin = { file: 'log.ndjson', line: i + 1, role: r.role ?? 'auto', space: 's' };
-    await v.addRecord(text, origin);
-  }
-  return v.finish();
-}
+const verify = verifyRecords;
 
 const codes = (r: VerificationReport) => [...new Set(r.problems.map((p) => p.code))].sort();
 const verdictOf = (r: VerificationReport, id: string) => r.receipts.find((x) => x.id === id)?.verdict;
@@ -251,7 +234,7 @@ describe('every problem code of the contract', () => {
     const manifest = readFileSync(`${dir}/manifest.json`, 'utf8');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(`${dir}/manifest.json`, manifest.replace(/"bytes": \d+/, '"bytes": 1'));
-    const v = new LogVerifier();
+    const v = pinnedVerifier();
     await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
     const r = await v.finish();
     expectProblem(r, 'manifest_mismatch');
@@ -263,7 +246,7 @@ describe('every problem code of the contract', () => {
   it('read_boundary_missing: a package query without readBoundary is a warning; the package stays ok', async () => {
     const { receipts } = goodLog(2, 0);
     const dir = writePackage({ 'query.json': '{}', 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) });
-    const v = new LogVerifier();
+    const v = pinnedVerifier();
     await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
     const r = await v.finish();
     expectProblem(r, 'read_boundary_missing');
@@ -278,7 +261,7 @@ describe('every problem code of the contract', () => {
     const query = { readBoundary: { kind: 'admin_all' }, until: 1767225615 }; // receipt n has timestamp 1767225600 + 10n
     const { receipts } = goodLog(3, 0);
     const dir = writePackage({ 'query.json': JSON.stringify(query), 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) }, { manifest: { query } });
-    const v = new LogVerifier();
+    const v = pinnedVerifier();
     await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
     const r = await v.finish();
     expectProblem(r, 'query_scope_violation', { receipt_id: 'rcpt-test-000002', line: 2 });
@@ -395,7 +378,7 @@ describe('every problem code of the contract', () => {
   it('lineage_missing: a package receipt whose capability has no lineage row (a warning)', async () => {
     const row = lineageRowOf(capToken({ id: 'cap-other' }));
     const dir = writePackage({ 'receipts.ndjson': ndjson([{ seq: 1, receipt: good(1) }]), 'capability-lineage.ndjson': ndjson([row]) });
-    const v = new LogVerifier();
+    const v = pinnedVerifier();
     await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
     const r = await v.finish();
     expectProblem(r, 'lineage_missing', { receipt_id: 'rcpt-test-000001', line: 1 });
@@ -494,6 +477,37 @@ describe('every problem code of the contract', () => {
     mark('envelope_invalid');
   });
 
+  it('signer_not_pinned: with no key pinned, an intact receipt is unverified and the log is not ok (part 2 §11)', async () => {
+    const r = await verify([{ value: good(1) }, { value: good(2) }], []);
+    expect(r.receipts[0]!.checks.signer_trusted).toBe('skipped');
+    expect(r.receipts[0]!.details?.signer_trusted).toBe('no key pinned');
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['unverified', 'unverified']);
+    expect(r.summary).toMatchObject({ verified: 0, unverified: 2 });
+    expect(r.trust.pinned).toBe(false);
+    expectProblem(r, 'signer_not_pinned');
+    expect(r.problems.find((p) => p.code === 'signer_not_pinned')!.message).toContain(key.publicHex);
+    expect(r.ok).toBe(false);
+    mark('signer_not_pinned');
+  });
+
+  it('signer_not_pinned: --allow-unpinned makes it a warning; the verdicts stay unverified', async () => {
+    const r = await verify([{ value: good(1) }], [], { allowUnpinned: true });
+    expect(r.problems.map((p) => [p.code, p.severity])).toEqual([['signer_not_pinned', 'warning']]);
+    expect(r.receipts[0]!.verdict).toBe('unverified');
+    expect(r.ok).toBe(true);
+  });
+
+  it('an attacker who signs with a key of their own gets no verified receipt, pinned or not', async () => {
+    const attacker = keyFromSeed(66);
+    const forged = genAReceipt({ seq: 1, key: attacker });
+    const unpinned = await verify([{ value: forged }], []);
+    expect(unpinned.receipts[0]!.verdict).toBe('unverified');
+    expect(unpinned.ok).toBe(false);
+    const pinned = await verify([{ value: forged }]);
+    expect(pinned.receipts[0]!.verdict).toBe('failed');
+    expectProblem(pinned, 'untrusted_signer', { receipt_id: 'rcpt-test-000001' });
+  });
+
   it('covers the closed list', () => {
     expect([...tested].sort()).toEqual([...PROBLEM_CODES].sort());
   });
@@ -515,9 +529,4 @@ describe('verdict rules (contract §6)', () => {
     ]);
   });
 
-  it('without pinned keys signer_trusted is skipped, never passed', async () => {
-    const r = await verify([{ value: good(1) }]);
-    expect(r.receipts[0]!.checks.signer_trusted).toBe('skipped');
-    expect(r.trust.pinned).toBe(false);
-  });
 });

@@ -35,6 +35,8 @@ export const PROBLEM_SEVERITY = {
   read_boundary_missing: 'warning',
   query_scope_violation: 'error',
   inclusion_position_mismatch: 'warning',
+  // Part 2 §11: an error, or a warning under the CLI's --allow-unpinned (lib/verify/report.ts).
+  signer_not_pinned: 'error',
   fabricated_tool_call: 'error',
   review_gate_failed: 'error',
   turn_receipt_inconsistent: 'error',
@@ -91,6 +93,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   read_boundary_missing: 'Package query has no read boundary',
   query_scope_violation: 'Receipt lies outside the package query',
   inclusion_position_mismatch: 'Proof position differs from the checkpoint batch',
+  signer_not_pinned: 'No kernel key is pinned: intact, but who signed is not checked',
   fabricated_tool_call: 'A reply claims a tool call no tool result backs',
   review_gate_failed: 'CodeWhale review receipt would not let the push through',
   turn_receipt_inconsistent: 'CodeWhale turn receipt contradicts itself',

@@ -1,10 +1,10 @@
 // Verdicts (contract §6) and the report object of §8, shared by the command
 // line and the browser. Checks that do not apply to a record are left out.
 import type { FinanceReport } from '../finance/reconcile';
-import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, RECEIPT_CHECK_ORDER, UNCHECKPOINTED } from './check';
+import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, NO_KEY_PINNED, RECEIPT_CHECK_ORDER, type ReceiptCheckName, UNCHECKPOINTED } from './check';
 import type { CheckpointEntry, LineageEntry, ReceiptEntry, Verdict } from './entries';
 import { ANCHOR_NOTE, LINEAGE_RULE_ORDER, type LineageCode } from './lineage';
-import type { Problem } from './problems';
+import { type Problem, makeProblem } from './problems';
 
 /** Receipts of other runtimes (lib/dialects/audit.ts). */
 export type DialectReceiptType = 'zeroclaw' | 'codewhale-review' | 'codewhale-turn';
@@ -107,17 +107,70 @@ export interface VerificationReport {
   keys: { key: string; receipts: number; checkpoints: number }[];
 }
 
-export function receiptVerdict(r: ReceiptEntry, trustPinned: boolean): Verdict {
-  const checks = Object.values(r.checks);
-  if (checks.some((c) => c?.status === 'fail')) return 'failed';
-  const required: (keyof ReceiptEntry['checks'])[] = ['parse', 'signature'];
-  if (r.type === 'tool') required.push('parameter_hash');
-  if (r.generation === 'B') required.push('receipt_id', 'semantics');
-  if (trustPinned) required.push('signer_trusted');
-  if (required.some((name) => r.checks[name]?.status !== 'pass')) return 'unverified';
-  const inc = r.checks.inclusion;
-  if (!inc || !(inc.status === 'pass' || (inc.status === 'skipped' && inc.detail === UNCHECKPOINTED))) return 'unverified';
-  return 'verified';
+/** A check as the verdict reads it: its status and reason, from a receipt entry or a report row alike. */
+type CheckLook = (name: ReceiptCheckName) => { status?: CheckStatus; detail?: string } | undefined;
+
+/**
+ * A receipt's verdict (contract §6, part 2 §6, §11), and whether it is intact with only its
+ * signer unpinned: everything but `signer_trusted` holds, and that was skipped because no key is
+ * pinned. `verified` needs `signer_trusted` to pass: a signature under a key taken from the
+ * receipt itself proves it intact, not who signed it.
+ */
+function judge(type: ReportReceiptType, generation: 'A' | 'B' | undefined, checks: readonly string[], look: CheckLook): { verdict: Verdict; unpinned: boolean } {
+  if (checks.some((name) => look(name as ReceiptCheckName)?.status === 'fail')) return { verdict: 'failed', unpinned: false };
+  const required: ReceiptCheckName[] = ['parse', 'signature'];
+  if (type === 'tool') required.push('parameter_hash');
+  if (generation === 'B') required.push('receipt_id', 'semantics');
+  const inc = look('inclusion');
+  const intact =
+    required.every((name) => look(name)?.status === 'pass') &&
+    inc !== undefined && (inc.status === 'pass' || (inc.status === 'skipped' && inc.detail === UNCHECKPOINTED));
+  if (!intact) return { verdict: 'unverified', unpinned: false };
+  const trusted = look('signer_trusted');
+  if (trusted?.status === 'pass') return { verdict: 'verified', unpinned: false };
+  return { verdict: 'unverified', unpinned: trusted?.status === 'skipped' && trusted.detail === NO_KEY_PINNED };
+}
+
+export function receiptVerdict(r: ReceiptEntry): Verdict {
+  return judge(r.type, r.generation, Object.keys(r.checks), (name) => r.checks[name]).verdict;
+}
+
+/**
+ * A Chio receipt that nothing failed and that would be `verified` under a pinned key: the page's
+ * own state, "intact, signer not pinned" (part 2 §11), never shown as verified.
+ */
+export function isIntactUnpinned(r: ReportReceipt): boolean {
+  if (r.verdict !== 'unverified' || (r.type !== 'tool' && r.type !== 'child' && r.type !== 'http')) return false;
+  return judge(r.type, r.generation, Object.keys(r.checks), (name) => {
+    const status = r.checks[name];
+    return status === undefined ? undefined : { status, detail: r.details?.[name] };
+  }).unpinned;
+}
+
+/**
+ * The log as a page headlines it: `failed` when anything but the unpinned signer failed;
+ * `unpinned` when nothing failed but no key is pinned, so nothing is verified (part 2 §11,
+ * `signer_not_pinned` as an error or, under --allow-unpinned, a warning); `ok` otherwise.
+ */
+export function logState(report: VerificationReport): 'ok' | 'unpinned' | 'failed' {
+  const failed =
+    report.summary.failed > 0 ||
+    report.checkpoints.some((c) => c.verdict === 'failed') ||
+    (report.lineage ?? []).some((l) => l.verdict === 'failed') ||
+    report.packages.some((p) => Object.values(p.checks).includes('fail')) ||
+    report.problems.some((p) => p.severity === 'error' && p.code !== 'signer_not_pinned');
+  if (failed) return 'failed';
+  return report.problems.some((p) => p.code === 'signer_not_pinned') ? 'unpinned' : 'ok';
+}
+
+/**
+ * What a page calls a checkpoint: a `verified` checkpoint whose signer no pinned key vouches for
+ * is "intact, signer not pinned" (part 2 §11: it still vouches for its batch's inclusion, but
+ * never in the words of verified).
+ */
+export function checkpointState(c: ReportCheckpoint): 'verified' | 'failed' | 'unpinned' {
+  if (c.verdict === 'verified' && c.checks.signer_trusted === 'skipped' && c.details?.signer_trusted === NO_KEY_PINNED) return 'unpinned';
+  return c.verdict;
 }
 
 /** A checkpoint vouches for its batch only when signed, well-formed, continuous and (if pinned) trusted. */
@@ -138,6 +191,8 @@ export interface ReportInput {
   packages: PackageReport[];
   finance: FinanceReport;
   trustPinned: boolean;
+  /** `signer_not_pinned` as a warning, not an error (the CLI's `--allow-unpinned`, part 2 §11). */
+  allowUnpinned?: boolean;
 }
 
 /**
@@ -158,12 +213,13 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
   let d = 0;
   for (const entry of [...input.receipts].sort((a, b) => a.order - b.order)) {
     while (d < dialect.length && dialect[d]!.order < entry.order) take(dialect[d++]!.report);
-    take(toReportReceipt(entry, input.trustPinned));
+    take(toReportReceipt(entry));
   }
   while (d < dialect.length) take(dialect[d++]!.report);
   const checkpoints = [...input.checkpoints].sort((a, b) => a.order - b.order).map(toReportCheckpoint);
   const lineage = [...(input.lineage ?? [])].sort((a, b) => a.order - b.order).map(toReportLineage);
-  const problems = [...input.problems].sort(compareProblems);
+  const unpinned = input.trustPinned ? null : signerNotPinned(input, input.allowUnpinned === true);
+  const problems = (unpinned ? [...input.problems, unpinned] : [...input.problems]).sort(compareProblems);
   const ok =
     counts.failed === 0 &&
     checkpoints.every((c) => c.verdict !== 'failed') &&
@@ -188,6 +244,24 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
     trust: { pinned: input.trustPinned },
     keys: keysSeen(input.receipts, input.checkpoints),
   };
+}
+
+/**
+ * Part 2 §11: a log of Chio receipts or checkpoints checked with no key pinned raises
+ * `signer_not_pinned`, naming the keys that signed it (an error; a warning with `allowUnpinned`,
+ * for pipelines that check integrity only, and the verdicts stay `unverified`). We raise it for
+ * checkpoints alone too: nothing vouches for who signed them either.
+ */
+function signerNotPinned(input: ReportInput, allowUnpinned: boolean): Problem | null {
+  if (input.receipts.length === 0 && input.checkpoints.length === 0) return null;
+  const keys = keysSeen(input.receipts, input.checkpoints).map((k) => k.key);
+  const shown = keys.slice(0, 3).join(', ') + (keys.length > 3 ? ` and ${keys.length - 3} more` : '');
+  const p = makeProblem(
+    'signer_not_pinned',
+    `No kernel key is pinned, so no receipt is verified: signatures show the log is intact, not who signed it. ` +
+      `Signed by ${keys.length === 1 ? 'key' : `${keys.length} keys`} ${shown || '(none readable)'}; pin the kernel's key (--trust-key, or Trust in the page) to verify.`,
+  );
+  return allowUnpinned ? { ...p, severity: 'warning' } : p;
 }
 
 /** A package's checks and details in PACKAGE_CHECK_ORDER (they are evaluated in another order). */
@@ -228,13 +302,13 @@ export function checksAndDetails<N extends string>(order: readonly N[], results:
   return Object.keys(details).length ? { checks, details } : { checks };
 }
 
-function toReportReceipt(r: ReceiptEntry, trustPinned: boolean): ReportReceipt {
+function toReportReceipt(r: ReceiptEntry): ReportReceipt {
   return {
     id: r.id,
     type: r.type,
     ...(r.seq !== undefined ? { seq: r.seq } : {}),
     ...(r.generation ? { generation: r.generation } : {}),
-    verdict: receiptVerdict(r, trustPinned),
+    verdict: receiptVerdict(r),
     ...checksAndDetails(RECEIPT_CHECK_ORDER, r.checks),
     file: r.file,
     line: r.line,
