@@ -9,7 +9,8 @@ import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, us
 import { PROBLEM_CODES } from '../../lib/verify/problems';
 import { RUNTIMES, type Runtime, isOtherRuntime, runtimeOf } from '../../lib/query/runtimes';
 import { type ExplorerFilter, PRESETS, type Preset, type SortColumn, type ValueFilter, filterFromParams, filterRows, filterToParams, warmSearch, warmSorts } from '../../lib/query/explorer-filter';
-import type { RowStore, StringColumn } from '../../lib/query/row-store';
+import { type RowStore, type RowVerdict, type StringColumn, VERDICT_LABEL } from '../../lib/query/row-store';
+import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { type WindowGeometry, offsetAt, offsetShowing, scrollHeight, scrollTopFor, visibleRows } from '../../lib/query/row-window';
 import { useLog } from '../data/log-provider';
 import { useReplaceQuery } from '../data/use-replace-query';
@@ -69,7 +70,7 @@ const FACETS: { key: ValueFilter; label: string }[] = [
 ];
 
 function facetValues(store: RowStore, key: ValueFilter): string[] {
-  if (key === 'verdict') return ['verified', 'failed', 'unverified', 'pending'];
+  if (key === 'verdict') return ['verified', 'unpinned', 'failed', 'unverified', 'pending'];
   if (key === 'problem') return [...PROBLEM_CODES];
   return store.facet(key as StringColumn).map((f) => f.value).slice(0, 200);
 }
@@ -176,7 +177,7 @@ export function ReceiptExplorer() {
             <optgroup key={f.key} label={f.label}>
               {f.values.map((v) => (
                 <option key={v} value={`${f.key}\u0000${v}`}>
-                  {revealPlain(v, 80)}
+                  {f.key === 'verdict' ? VERDICT_LABEL[v as RowVerdict] : revealPlain(v, 80)}
                 </option>
               ))}
             </optgroup>
@@ -203,7 +204,7 @@ export function ReceiptExplorer() {
         <p className="chips">
           {chips.map(([k, v]) => (
             <button key={`${k}=${v}`} type="button" className="chip" onClick={() => removeValue(k, v)} aria-label={`remove filter ${k} = ${revealPlain(v, 80)}`}>
-              {k} = <SafeText text={v} max={80} expandable={false} /> ×
+              {k} = <SafeText text={k === 'verdict' ? (VERDICT_LABEL[v as RowVerdict] ?? v) : v} max={80} expandable={false} /> ×
             </button>
           ))}
         </p>
@@ -212,6 +213,7 @@ export function ReceiptExplorer() {
         {visible.length.toLocaleString('en-US')} of {store.length.toLocaleString('en-US')} receipts
         {session.status === 'running' ? ' (still verifying: a receipt whose own checks fail shows failed at once, the other verdicts when the whole log is checked)' : ''}
       </p>
+      {session.status === 'done' && <UnpinnedNotice keys={session.report.keys.map((k) => k.key)} count={store.countVerdict('unpinned')} />}
       <ReceiptTable store={store} rows={visible} sort={filter.sort} onSort={sortBy} columns={columnsFor(mixed, filter.values.type)} />
     </section>
   );
@@ -343,7 +345,7 @@ function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore;
               cost: () => <Cell text={cost} />,
               settlement: () => store.str('settlement', row) ?? '',
               tenant: () => <Cell text={store.str('tenant', row) ?? ''} />,
-              verdict: () => verdict,
+              verdict: () => VERDICT_LABEL[verdict],
             };
             const classOf: Partial<Record<Column['key'], string>> = {
               decision: `decision${decision !== undefined && DECISION_CLASSES.has(decision) ? ` ${decision}` : ''}`,

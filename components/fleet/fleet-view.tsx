@@ -10,6 +10,8 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { MAX_LIMIT, RECEIPT_OUTCOMES, type ReceiptQuery, parseReceiptQuery, toFilterKey, toSearchParams } from '../../lib/query/receipt-query';
 import type { FleetKernels, FleetSummary } from '../../lib/query/fleet-api';
+import { VERDICT_LABEL } from '../../lib/query/row-store';
+import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { readApiToken } from '../data/api-token';
 import { useLog } from '../data/log-provider';
 import { formatTime } from '../explorer/format';
@@ -112,7 +114,7 @@ export function FleetView() {
     return p;
   };
   const done = session.status === 'done' ? session : null;
-  const verdicts = { verified: 0, failed: 0, unverified: 0, pending: 0 };
+  const verdicts = { verified: 0, failed: 0, unverified: 0, unpinned: 0, pending: 0 };
   const store = rows.current;
   const pageRows: number[] = [];
   if (done && store) {
@@ -235,11 +237,12 @@ export function FleetView() {
           </p>
         )}
         {done && (
-          <p className={verdicts.failed > 0 ? 'banner bad' : 'banner ok'} data-testid="fleet-page-verdicts">
-            Verified in this browser: {verdicts.verified} verified, {verdicts.failed} failed, {verdicts.unverified} unverified of the {store?.length ?? 0} receipts on this page, with{' '}
+          <p className={verdicts.failed > 0 ? 'banner bad' : verdicts.unpinned > 0 ? 'banner unpinned' : 'banner ok'} data-testid="fleet-page-verdicts" data-unpinned={verdicts.unpinned}>
+            Checked in this browser: {verdicts.verified} verified, {verdicts.unpinned > 0 ? `${verdicts.unpinned} intact, signer not pinned, ` : ''}{verdicts.failed} failed, {verdicts.unverified} unverified of the {store?.length ?? 0} receipts on this page, with{' '}
             {done.report.checkpoints.length} checkpoints. <Link href="/">Overview of this page</Link> · <Link href="/receipts">Explore it</Link>
           </p>
         )}
+        {done && verdicts.unpinned > 0 && <UnpinnedNotice keys={done.report.keys.map((k) => k.key)} count={verdicts.unpinned} />}
         <p>
           <button type="button" disabled={trail.length === 0 && !query?.cursor} onClick={() => { const prev = trail.slice(0, -1); const cursor = trail[trail.length - 1] ?? null; setTrail(prev); go(withCursor(cursor === '' ? null : cursor)); }} data-testid="fleet-prev">
             ← Previous page
@@ -261,7 +264,7 @@ export function FleetView() {
                   const kernel = store.str('kernelKey', i) ?? '';
                   return (
                     <tr key={i} data-testid="fleet-receipt-row" data-verdict={v}>
-                      <td className={`verdict ${v}`}>{v}</td>
+                      <td className={`verdict ${v}`}>{VERDICT_LABEL[v]}</td>
                       <td className="fleet-mono"><Link href={`/receipts/${encodeURIComponent(id)}`} prefetch={false}><SafeText text={id} max={60} /></Link></td>
                       <td className="fleet-mono" title={kernel}>{kernel ? short(kernel) : '–'}</td>
                       <td>{Number.isFinite(store.time[i]!) && store.time[i]! > 0 ? formatTime(store.time[i]!) : '–'}</td>

@@ -134,7 +134,7 @@ export function CheckpointTimeline({ coverage }: { coverage: Coverage }) {
           </pattern>
         </defs>
       </svg>
-      <Legend mixed={coverage.lanes.some((l) => l.runs.some((r) => r.verdict === 'mixed'))} />
+      <Legend mixed={coverage.lanes.some((l) => l.runs.some((r) => r.verdict === 'mixed'))} unpinned={coverage.lanes.some((l) => l.runs.some((r) => r.verdict === 'unpinned'))} />
       {coverage.lanes.length === 0 && <p className="muted">The log has no checkpoints and no uncheckpointed receipts.</p>}
       {coverage.lanes.map((lane, li) => (
         <Lane key={lane.key} lane={lane} items={lanes[li]!} coverage={coverage} current={current} chosen={selected} onSelect={focusItem} onKey={onKey} />
@@ -147,7 +147,7 @@ export function CheckpointTimeline({ coverage }: { coverage: Coverage }) {
   );
 }
 
-function Legend({ mixed }: { mixed: boolean }) {
+function Legend({ mixed, unpinned }: { mixed: boolean; unpinned: boolean }) {
   const swatch = (cls: string, text: string) => (
     <span className="legend-item">
       <svg width="14" height="10" aria-hidden="true" focusable="false"><rect width="14" height="10" className={cls} /></svg> {text}
@@ -155,7 +155,7 @@ function Legend({ mixed }: { mixed: boolean }) {
   );
   return (
     <p className="legend muted">
-      {swatch('seg verified', 'verified')} {swatch('seg failed', 'failed')} {mixed && swatch('seg mixed', 'verified and failed, pooled')} {swatch('seg gap', 'gap (no checkpoint)')}{' '}
+      {swatch('seg verified', 'verified')} {unpinned && swatch('seg unpinned', 'intact, signer not pinned')} {swatch('seg failed', 'failed')} {mixed && swatch('seg mixed', 'verified and failed, pooled')} {swatch('seg gap', 'gap (no checkpoint)')}{' '}
       {swatch('seg overlap', 'overlap (claimed twice)')} {swatch('seg tail', 'uncheckpointed tail')}
     </p>
   );

@@ -5,7 +5,7 @@
 // they concern) and budgets. Presentational.
 import Link from 'next/link';
 import { useMemo } from 'react';
-import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport } from '../../lib/verify/report';
+import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
 import { SKIP_REASON_TEXT } from '../../lib/verify/check';
@@ -15,6 +15,7 @@ import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups'
 import { CheckpointTimeline } from './checkpoint-timeline';
 import { ProblemList } from './problem-list';
 import { SafeText } from '../ui/safe-text';
+import { UnpinnedNotice } from '../trust/unpinned-notice';
 
 /** What each receipt family (RECEIPT_FAMILIES) can prove, as the page says it. */
 const FAMILY_NOTES: Record<string, string> = {
@@ -50,7 +51,12 @@ function CheckTable({ totals }: { totals: CheckTotal[] }) {
 export function ReportSummary({ report, label, bytes, ms, pinned, forked = false }: { report: VerificationReport; label: string; bytes: number; ms: number; pinned: Set<string>; forked?: boolean }) {
   const s = report.summary;
   const ok = report.ok && !forked;
+  // Part 2 §11: nothing failed, but no key is pinned, so nothing is verified: its own state.
+  const state = forked ? 'failed' : logState(report);
+  const unpinned = useMemo(() => report.receipts.filter(isIntactUnpinned).length, [report]);
+  const unpinnedKeys = useMemo(() => report.keys.map((k) => k.key).filter((k) => !pinned.has(k)), [report, pinned]);
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
+  const cpUnpinned = report.checkpoints.filter((c) => checkpointState(c) === 'unpinned').length;
   const coverage = useMemo(() => buildCoverage(report), [report]);
   const linker = useMemo(() => new ProblemLinker(report, coverage), [report, coverage]);
   const groups = useMemo(() => groupProblems(report, linker), [report, linker]);
@@ -59,16 +65,29 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
   const totals = useMemo(() => (families === null ? checkTotals(report.receipts) : []), [report, families]);
   const checkpointTotals = useMemo(() => checkTotals(report.checkpoints), [report]);
   return (
-    <section data-testid="verify-summary" data-ok={String(ok)} data-fork={String(forked)} data-done="true" data-source={label}>
-      <p className={ok ? 'banner ok' : 'banner bad'}>
-        <strong>{forked ? 'Fork: this log contradicts a checkpoint verified before (see above).' : report.ok ? 'Nothing failed.' : 'Something failed verification.'}</strong> Verified in this browser: <SafeText text={label} max={120} />, {s.receipts} receipts and{' '}
-        {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
+    <section data-testid="verify-summary" data-ok={String(ok)} data-state={state} data-fork={String(forked)} data-done="true" data-source={label}>
+      <p className={state === 'ok' ? 'banner ok' : state === 'unpinned' ? 'banner unpinned' : 'banner bad'}>
+        <strong>
+          {forked
+            ? 'Stop: this log contradicts the checkpoints this browser verified before (a fork or a rollback, see above).'
+            : state === 'unpinned'
+              ? 'Intact, signer not pinned: nothing failed, but nothing is verified until you pin the kernel’s key.'
+              : state === 'ok'
+                ? 'Nothing failed.'
+                : 'Something failed verification.'}
+        </strong>{' '}
+        Checked in this browser: <SafeText text={label} max={120} />, {s.receipts} receipts and {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
       </p>
+      <UnpinnedNotice keys={unpinnedKeys} count={unpinned} always={state === 'unpinned'} />
       <dl className="counts">
         <div><dt>verified</dt><dd data-testid="count-verified">{s.verified}</dd></div>
+        {unpinned > 0 && <div><dt>intact, signer not pinned</dt><dd className="unpinned" data-testid="count-unpinned">{unpinned}</dd></div>}
         <div><dt>failed</dt><dd data-testid="count-failed">{s.failed}</dd></div>
-        <div><dt>unverified</dt><dd data-testid="count-unverified">{s.unverified}</dd></div>
-        <div><dt>checkpoints verified</dt><dd>{s.checkpoints - cpFailed} of {s.checkpoints}</dd></div>
+        <div><dt>unverified</dt><dd data-testid="count-unverified">{s.unverified - unpinned}</dd></div>
+        {cpUnpinned > 0 ? (
+          <div><dt>checkpoints intact, signer not pinned</dt><dd className="unpinned" data-testid="count-checkpoints-unpinned">{cpUnpinned} of {s.checkpoints}</dd></div>
+        ) : null}
+        <div><dt>checkpoints verified</dt><dd data-testid="count-checkpoints-verified">{s.checkpoints - cpFailed - cpUnpinned} of {s.checkpoints}</dd></div>
       </dl>
       <CheckpointTimeline coverage={coverage} />
       {report.checkpoints.length > 0 && (
@@ -122,7 +141,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
           <li key={k.key}>
             <code><SafeText text={k.key} max={140} /></code>
             {k.key === DEMO_KERNEL_KEY ? ' (the published demo kernel key)' : ''} signed {k.receipts} receipts and {k.checkpoints} checkpoints;{' '}
-            {pinned.has(k.key) ? <strong>pinned</strong> : <>not pinned, so its signatures show only that the log is self-consistent, not who signed it (<a href="/trust">pin keys</a>)</>}.
+            {pinned.has(k.key) ? <strong>pinned</strong> : <>not pinned, so its signatures show only that the log is intact, not who signed it, and none of its receipts is verified (<a href="/trust">pin keys</a>)</>}.
           </li>
         ))}
       </ul>

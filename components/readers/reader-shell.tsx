@@ -13,6 +13,7 @@ import type { VerificationReport } from '../../lib/verify/report';
 import { useLog } from '../data/log-provider';
 import { VerifyProgress } from '../loader/verify-progress';
 import { SafeText } from '../ui/safe-text';
+import { UnpinnedNotice } from '../trust/unpinned-notice';
 
 export interface ReaderData {
   store: RowStore;
@@ -40,15 +41,20 @@ export function ReaderShell({ children }: { children: (data: ReaderData) => Reac
   if (session.status === 'error') return <p role="alert">Could not verify <SafeText text={session.label} max={120} />: <SafeText text={session.message} max={400} /></p>;
   if (session.status === 'cancelled') return <p role="status">Cancelled: <SafeText text={session.label} max={120} /> was not verified. <Link href="/">Open a log</Link></p>;
   if (!done || !scope || !store) return <p className="muted">Opening the log…</p>;
-  return <>{children({ store, report: done.report, scope, label: done.label })}</>;
+  return (
+    <>
+      {scope.left.unpinned > 0 && <UnpinnedNotice keys={done.report.keys.map((k) => k.key)} count={scope.left.unpinned} />}
+      {children({ store, report: done.report, scope, label: done.label })}
+    </>
+  );
 }
 
 const OTHER_RUNTIMES_HREF = explorerUrl({ values: { type: RUNTIMES.filter((r) => r.id !== 'chio').flatMap((r) => [...r.types]) } });
 
 /** What a view's numbers stand on: the verified receipts, and what was left out (other runtimes' receipts too). */
 export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: string }) {
-  const { failed, unverified, pending } = scope.left;
-  const out = failed + unverified + pending;
+  const { failed, unverified, unpinned, pending } = scope.left;
+  const out = failed + unverified + unpinned + pending;
   const fmt = (n: number) => n.toLocaleString('en-US');
   return (
     <p className="muted" data-testid="verified-note" data-counted={scope.rows.length} data-left={out}>
@@ -56,9 +62,9 @@ export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: st
       {out > 0 ? (
         <>
           {'; left out: '}
-          {[failed && `${fmt(failed)} failed`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}
+          {[failed && `${fmt(failed)} failed`, unpinned && `${fmt(unpinned)} intact, signer not pinned`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}
           {' ('}
-          <Link href="/receipts?verdict=failed&verdict=unverified">see them</Link>
+          <Link href="/receipts?verdict=failed&verdict=unverified&verdict=unpinned">see them</Link>
           {')'}
         </>
       ) : (

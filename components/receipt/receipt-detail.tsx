@@ -12,14 +12,15 @@ import { buildDossier } from '../../lib/receipt/dossier';
 import type { BundleAnswer } from '../../lib/sources/record-host';
 import { useLog } from '../data/log-provider';
 import { formatTime } from '../explorer/format';
-import type { RowStore } from '../../lib/query/row-store';
+import { type RowStore, VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
 import { DecisionView, DossierView } from './dossier-view';
 import { SharePanel, sourcesFromParam } from './share-panel';
 import { SafeText } from '../ui/safe-text';
 import { type DialectEntry, DialectReceipt } from './dialect-receipt';
 import { isOtherRuntime } from '../../lib/query/runtimes';
 import type { DialectFacts } from '../../lib/workers/protocol';
-import type { ReportReceipt } from '../../lib/verify/report';
+import { type ReportReceipt, isIntactUnpinned } from '../../lib/verify/report';
+import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { SKIP_REASON_TEXT } from '../../lib/verify/check';
 import { EnvelopeClaims } from './envelope-claims';
 
@@ -88,7 +89,7 @@ function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: n
               <Link href={`/receipts/${encodeURIComponent(id)}`}>
                 <code><SafeText text={id} max={80} expandable={false} /></code>
               </Link>{' '}
-              {store.str('type', r)} receipt, <SafeText text={store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} max={80} /> {store.str('decision', r) ?? ''} ({store.verdictOf(r)})
+              {store.str('type', r)} receipt, <SafeText text={store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} max={80} /> {store.str('decision', r) ?? ''} ({VERDICT_LABEL[store.verdictOf(r)]})
             </li>
           );
         })}
@@ -175,17 +176,18 @@ export function ReceiptDetail({ id }: { id: string }) {
   return (
     <article className="receipt">
       <ReceiptHeading id={id} />
-      <p data-testid="receipt-verdict" data-verdict={entry.verdict} className={`banner ${entry.verdict === 'verified' ? 'ok' : 'bad'}`}>
-        <strong>{entry.verdict}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />, at{' '}
-        {formatTime(store.time[row]!)} UTC. Verified in this browser, in <SafeText text={session.label} max={120} />.
+      <p data-testid="receipt-verdict" data-verdict={entry.verdict} data-state={rowVerdictOf(entry)} className={`banner ${entry.verdict === 'verified' ? 'ok' : isIntactUnpinned(entry) ? 'unpinned' : 'bad'}`}>
+        <strong>{VERDICT_LABEL[rowVerdictOf(entry)]}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />, at{' '}
+        {formatTime(store.time[row]!)} UTC. Checked in this browser, in <SafeText text={session.label} max={120} />.
       </p>
+      {isIntactUnpinned(entry) && <UnpinnedNotice keys={[store.str('kernelKey', row) ?? '']} count={1} what="receipt" />}
       {d && <DecisionView d={d} />}
       <h2>Checks</h2>
       <Checklist checks={entry.checks} {...(entry.details ? { details: entry.details } : {})} />
       <EnvelopeClaims receipt={entry} />
       <p className="muted" data-testid="receipt-trust">
         {trust.length === 0 ? (
-          <>No kernel keys are pinned in this browser, so signer_trusted is skipped: the signature shows the receipt is intact, not who signed it (<Link href="/trust">pin keys</Link>).</>
+          <>No kernel key is pinned in this browser, so signer_trusted is skipped and the receipt is not verified: the signature shows it is intact, not who signed it (<Link href="/trust">pin keys</Link>).</>
         ) : (
           <>
             Trusted in this browser (pinned on <Link href="/trust">/trust</Link>):{' '}

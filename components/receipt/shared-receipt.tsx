@@ -8,7 +8,9 @@ import { buildDossier } from '../../lib/receipt/dossier';
 import { type ReceiptBundle, decodeBundle, verifyBundle } from '../../lib/share/bundle';
 import { toPinnedKeys } from '../../lib/trust/trust-file';
 import { TrustStore } from '../../lib/trust/trust-store';
-import type { VerificationReport } from '../../lib/verify/report';
+import { type VerificationReport, checkpointState, isIntactUnpinned } from '../../lib/verify/report';
+import { VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
+import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { useLog } from '../data/log-provider';
 import { DecisionView, DossierView } from './dossier-view';
 import { Checklist } from './receipt-detail';
@@ -58,16 +60,17 @@ export function SharedReceipt() {
   const d = dossier?.ok ? dossier.dossier : null;
   return (
     <article className="receipt">
-      <p className="muted">A shared receipt. The link carried it with its checkpoint and inclusion proof; nothing was fetched, and it was verified here, now.</p>
+      <p className="muted">A shared receipt. The link carried it with its checkpoint and inclusion proof; nothing was fetched, and it was checked here, now, under the keys pinned in this browser.</p>
       {r ? (
         <>
           <h1>
             <code><SafeText text={r.id} max={200} /></code>
           </h1>
-          <p data-testid="receipt-verdict" data-verdict={r.verdict} className={`banner ${r.verdict === 'verified' ? 'ok' : 'bad'}`}>
-            <strong>{r.verdict}</strong> — {r.type} receipt{r.generation ? ` (Gen ${r.generation})` : ''}, verified alone with{' '}
-            {cp ? `checkpoint ${cp.checkpoint_seq} (${cp.verdict})` : 'no checkpoint'}.
+          <p data-testid="receipt-verdict" data-verdict={r.verdict} data-state={rowVerdictOf(r)} className={`banner ${r.verdict === 'verified' ? 'ok' : isIntactUnpinned(r) ? 'unpinned' : 'bad'}`}>
+            <strong>{VERDICT_LABEL[rowVerdictOf(r)]}</strong> — {r.type} receipt{r.generation ? ` (Gen ${r.generation})` : ''}, checked alone with{' '}
+            {cp ? `checkpoint ${cp.checkpoint_seq} (${VERDICT_LABEL[checkpointState(cp)]})` : 'no checkpoint'}.
           </p>
+          {isIntactUnpinned(r) && <UnpinnedNotice keys={report.keys.map((k) => k.key)} count={1} what="receipt" />}
         </>
       ) : (
         <p role="alert" data-testid="receipt-verdict" data-verdict="missing" className="banner bad">
@@ -76,7 +79,7 @@ export function SharedReceipt() {
       )}
       <p data-testid="share-trust">
         {trust.length === 0 ? (
-          <>No kernel keys are pinned in this browser, so the signature shows only that the receipt is intact, not who signed it. <Link href="/trust">Pin the kernel&apos;s key</Link> to check the signer.</>
+          <>No kernel key is pinned in this browser, so the signature shows only that the receipt is intact, not who signed it, and it is not verified. <Link href="/trust">Pin the kernel&apos;s key</Link> to check the signer.</>
         ) : (
           <>
             Trusted here (pinned in this browser): {trust.map((t, i) => <code key={i}>{t.label ? <><SafeText text={t.label} max={80} /> </> : ''}<SafeText text={t.key} max={140} /></code>)}. The sender&apos;s keys play no part.

@@ -12,9 +12,10 @@
 // (`checkpoints.ndjson`, `<store>#kernel_checkpoints`). Two packages opened
 // together both name theirs `checkpoints.ndjson` and so share a lane.
 import { UNCHECKPOINTED } from '../verify/check';
-import type { ReportCheckpoint, ReportReceipt, VerificationReport } from '../verify/report';
+import { type ReportCheckpoint, type ReportReceipt, type VerificationReport, checkpointState } from '../verify/report';
 
-export type RunVerdict = 'verified' | 'failed' | 'mixed';
+/** `unpinned`: verified checkpoints whose signer no pinned key vouches for (part 2 §11), drawn apart from verified. */
+export type RunVerdict = 'verified' | 'failed' | 'unpinned' | 'mixed';
 
 export interface SeqRange {
   start: bigint;
@@ -196,9 +197,9 @@ export function mergeRuns(list: ReportCheckpoint[], alone: (c: ReportCheckpoint)
     groups = pooled;
   }
   return groups.map((cps) => {
-    const verdicts = new Set(cps.map((c) => c.verdict));
+    const verdicts = new Set(cps.map(checkpointState));
     return {
-      verdict: verdicts.size === 1 ? cps[0]!.verdict : 'mixed',
+      verdict: verdicts.size === 1 ? checkpointState(cps[0]!) : 'mixed',
       checkpoints: cps,
       start: cps[0]!.batch_start_seq,
       end: cps.reduce((m, c) => max(m, endOf(c)), cps[0]!.batch_start_seq),
@@ -212,7 +213,7 @@ function contiguous(list: ReportCheckpoint[], alone: (c: ReportCheckpoint) => bo
   let current: ReportCheckpoint[] | null = null;
   for (const c of list) {
     const prev = current?.[current.length - 1];
-    if (current && prev && !alone(c) && !alone(prev) && prev.verdict === c.verdict && c.batch_start_seq === endOf(prev) + 1n) current.push(c);
+    if (current && prev && !alone(c) && !alone(prev) && checkpointState(prev) === checkpointState(c) && c.batch_start_seq === endOf(prev) + 1n) current.push(c);
     else groups.push((current = [c]));
   }
   return groups;

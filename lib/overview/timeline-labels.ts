@@ -1,10 +1,13 @@
 // Plain-English labels for the checkpoint timeline's segments (titles, aria
 // labels, the selection panel). Pure; see checkpoint-coverage.ts for the data.
 // Details come from the log's own records: the caller renders them as text.
-import type { ReportCheckpoint } from '../verify/report';
+import { type ReportCheckpoint, checkpointState } from '../verify/report';
 import type { CoverageLane, CoverageRun, Overlap, SeqRange } from './checkpoint-coverage';
 
 export const formatSeq = (n: bigint): string => n.toLocaleString('en-US');
+
+/** A checkpoint's state in words (part 2 §11: never "verified" for a signer nobody pinned). */
+const STATE_WORDS = { verified: 'verified', failed: 'failed', unpinned: 'intact, signer not pinned' } as const;
 
 export function formatRange(r: SeqRange): string {
   return r.start === r.end ? `seq ${formatSeq(r.start)}` : `seq ${formatSeq(r.start)}–${formatSeq(r.end)}`;
@@ -38,12 +41,13 @@ export function describeRun(run: CoverageRun): string {
   if (cps.length === 1) {
     const c = cps[0]!;
     const why = c.verdict === 'failed' ? `: ${describeChecks(failingChecks(c))}` : '';
-    return `Checkpoint ${formatSeq(c.checkpoint_seq)} (${schemaName(c.schema)}), ${range}: ${c.verdict}${why} (${c.file}:${c.line})`;
+    return `Checkpoint ${formatSeq(c.checkpoint_seq)} (${schemaName(c.schema)}), ${range}: ${STATE_WORDS[checkpointState(c)]}${why} (${c.file}:${c.line})`;
   }
   const which = `${cps.length} checkpoints (${formatSeq(cps[0]!.checkpoint_seq)} to ${formatSeq(cps[cps.length - 1]!.checkpoint_seq)})`;
-  if (run.verdict !== 'mixed') return `${which}, ${range}: all ${run.verdict}`;
+  if (run.verdict !== 'mixed') return `${which}, ${range}: all ${STATE_WORDS[run.verdict]}`;
   const failed = cps.filter((c) => c.verdict === 'failed').length;
-  return `${which}, ${range}: ${failed} failed, ${cps.length - failed} verified`;
+  const unpinned = cps.filter((c) => checkpointState(c) === 'unpinned').length;
+  return `${which}, ${range}: ${failed} failed, ${cps.length - failed - unpinned} verified${unpinned > 0 ? `, ${unpinned} ${STATE_WORDS.unpinned}` : ''}`;
 }
 
 export function describeGap(g: SeqRange): string {
@@ -66,8 +70,14 @@ export function describeLane(lane: CoverageLane): string {
   const bits: string[] = [];
   if (lane.checkpoints === 0) bits.push('no checkpoints');
   else {
-    const verified = lane.checkpoints - lane.failed;
-    const verdicts = lane.failed === 0 ? 'all verified' : verified === 0 ? 'all failed' : `${verified} verified, ${lane.failed} failed`;
+    const unpinned = lane.runs.reduce((n, r) => n + r.checkpoints.filter((c) => checkpointState(c) === 'unpinned').length, 0);
+    const verified = lane.checkpoints - lane.failed - unpinned;
+    const parts = [
+      verified > 0 ? `${verified} verified` : '',
+      unpinned > 0 ? `${unpinned} ${STATE_WORDS.unpinned}` : '',
+      lane.failed > 0 ? `${lane.failed} failed` : '',
+    ].filter(Boolean);
+    const verdicts = parts.length === 1 ? `all ${parts[0]!.replace(/^\d+ /, '')}` : parts.join(', ');
     bits.push(`${lane.checkpoints.toLocaleString('en-US')} checkpoint${lane.checkpoints === 1 ? '' : 's'}, ${verdicts}`);
     if (lane.covered) bits.push(`covering ${formatRange(lane.covered)}`);
     bits.push(lane.gaps.length === 0 ? 'no gaps' : `${lane.gaps.length} gap${lane.gaps.length === 1 ? '' : 's'}`);

@@ -7,7 +7,7 @@
 // order and get their verdicts when the log is assembled. Pure.
 import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
 import type { ReceiptView } from '../verify/receipt-view';
-import type { VerificationReport } from '../verify/report';
+import { type ReportReceipt, type VerificationReport, isIntactUnpinned } from '../verify/report';
 import { radixSortRows } from './radix-sort';
 import { TextIndex } from './text-index';
 
@@ -20,8 +20,23 @@ export const STRING_COLUMNS = [
 ] as const;
 export type StringColumn = (typeof STRING_COLUMNS)[number];
 
-export const VERDICTS = ['pending', 'verified', 'failed', 'unverified'] as const;
+/**
+ * A row's state. `unpinned`: the report's `unverified` for a Chio receipt that nothing failed and
+ * that a pinned key would make `verified` (contract part 2 §11): its own state, never shown in
+ * the words or the colour of `verified`.
+ */
+export const VERDICTS = ['pending', 'verified', 'failed', 'unverified', 'unpinned'] as const;
 export type RowVerdict = (typeof VERDICTS)[number];
+/** What the page calls each state. */
+export const VERDICT_LABEL: Record<RowVerdict, string> = {
+  pending: 'pending',
+  verified: 'verified',
+  failed: 'failed',
+  unverified: 'unverified',
+  unpinned: 'intact, signer not pinned',
+};
+/** The row state of a report receipt. */
+export const rowVerdictOf = (r: ReportReceipt): RowVerdict => (isIntactUnpinned(r) ? 'unpinned' : r.verdict);
 
 /** Beyond this many values, a lookup scans the values instead of building a map of them. */
 const LOOKUP_MAP_MAX = 100_000;
@@ -249,7 +264,7 @@ export class RowStore {
     const { rowAtPos } = this.positions();
     report.receipts.forEach((r, k) => {
       const row = rowAtPos[k];
-      if (row !== undefined) this.verdict[row] = VERDICTS.indexOf(r.verdict);
+      if (row !== undefined) this.verdict[row] = VERDICTS.indexOf(rowVerdictOf(r));
     });
     const many = report.problems.length > 16;
     for (const p of report.problems) {
@@ -356,6 +371,14 @@ export class RowStore {
 
   verdictOf(row: number): RowVerdict {
     return VERDICTS[this.verdict[row]!]!;
+  }
+
+  /** How many rows are in state `v`. */
+  countVerdict(v: RowVerdict): number {
+    const code = VERDICTS.indexOf(v);
+    let n = 0;
+    for (let i = 0; i < this.length; i++) if (this.verdict[i] === code) n++;
+    return n;
   }
 
   /** Distinct values of a column with their row counts, most frequent first (for filter menus). */

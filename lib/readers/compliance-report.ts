@@ -147,7 +147,7 @@ export interface RangeReport {
 export function rangeReport(store: RowStore, report: VerificationReport, sel: ComplianceSelection, columns: ReportColumns | null = reportColumns(store, report)): RangeReport {
   const keep = selectionTest(store, sel);
   const joined = columns;
-  const verdicts = { pending: 0, verified: 0, failed: 0, unverified: 0 };
+  const verdicts = { pending: 0, verified: 0, failed: 0, unverified: 0, unpinned: 0 };
   const inclusion = { verified: emptyTally(), notVerified: emptyTally() };
   const tailByType: Record<string, number> = {};
   const picked = new Uint32Array(store.length);
@@ -185,7 +185,7 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
       picked[nPicked++] = row;
     }
   }
-  const inSelection = verdicts.pending + verdicts.verified + verdicts.failed + verdicts.unverified;
+  const inSelection = verdicts.pending + verdicts.verified + verdicts.failed + verdicts.unverified + verdicts.unpinned;
   const { problems, logProblems } = problemCounts(store, report, inSel);
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
   return {

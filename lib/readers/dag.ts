@@ -203,7 +203,7 @@ export function dagGraph(store: RowStore, choice: DagChoice, options: DagOptions
   const parent: number[] = [];
   const via: DagEdge['via'][] = [];
   const indexOfKey = new Map<string, number>();
-  const counts: DagGraph['counts'] = { child: 0, tool: 0, notVerified: { pending: 0, failed: 0, unverified: 0 }, requests: 0, nodes: 0 };
+  const counts: DagGraph['counts'] = { child: 0, tool: 0, notVerified: { pending: 0, failed: 0, unverified: 0, unpinned: 0 }, requests: 0, nodes: 0 };
   const capabilities = new Map<string, number>();
   const sessionOf = (row: number) => store.dict.sessionId.values[sessionCodeOf(store, row)]!;
 

@@ -10,7 +10,8 @@ export interface VerifiedScope {
   /** Rows whose verdict is `verified`, in log order. */
   rows: Uint32Array;
   /** Rows left out, by verdict. */
-  left: { failed: number; unverified: number; pending: number };
+  /** `unpinned`: intact, but no pinned key vouches for the signer (part 2 §11): not verified, so not counted. */
+  left: { failed: number; unverified: number; unpinned: number; pending: number };
   /** All rows of the log. */
   total: number;
   /** ZeroClaw and CodeWhale receipts (of `keep`'s rows), left out whatever their verdict. */
@@ -39,7 +40,7 @@ export function verifiedScope(store: RowStore, keep?: (row: number) => boolean):
   }
   return {
     rows: out.subarray(0, n),
-    left: { failed: tally[VERDICTS.indexOf('failed')]!, unverified: tally[VERDICTS.indexOf('unverified')]!, pending: tally[VERDICTS.indexOf('pending')]! },
+    left: { failed: tally[VERDICTS.indexOf('failed')]!, unverified: tally[VERDICTS.indexOf('unverified')]!, unpinned: tally[VERDICTS.indexOf('unpinned')]!, pending: tally[VERDICTS.indexOf('pending')]! },
     total: store.length,
     otherRuntimes,
   };

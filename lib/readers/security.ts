@@ -6,7 +6,7 @@
 // typed columns, no per-row objects; links are built with the explorer's own
 // URL codec, each one filtering to exactly the rows its number counts.
 import { type ExplorerFilter, explorerUrl } from '../query/explorer-filter';
-import { type RowStore, VERDICTS } from '../query/row-store';
+import { type RowStore, type RowVerdict, VERDICTS } from '../query/row-store';
 import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
 import type { VerificationReport } from '../verify/report';
 import type { VerifiedScope } from './scope';
@@ -221,6 +221,8 @@ export interface VerificationFailures {
   receipts: number;
   failed: number;
   unverified: number;
+  /** Intact, signer not pinned (part 2 §11): counted apart from `unverified`. */
+  unpinned: number;
   verified: number;
   /** Failed receipts per problem code they carry (a receipt with two codes counts under both), in contract order. */
   byCode: FailureCount[];
@@ -262,7 +264,8 @@ export function verificationFailures(store: RowStore, report: VerificationReport
     receipts: s.receipts,
     verified: s.verified,
     failed: s.failed,
-    unverified: s.unverified,
+    unverified: s.unverified - store.countVerdict('unpinned'),
+    unpinned: store.countVerdict('unpinned'),
     byCode,
     withoutCode,
     checkpoints: s.checkpoints,
@@ -278,7 +281,7 @@ export interface FlaggedReceipt {
   file?: string;
   line?: number;
   /** The receipt's verdict, when the log holds it. */
-  verdict?: 'verified' | 'failed' | 'unverified' | 'pending';
+  verdict?: RowVerdict;
 }
 
 /** The receipts the report flags with `code` (e.g. unsigned_field, algorithm_mismatch), in report order. */

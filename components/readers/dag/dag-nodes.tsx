@@ -21,7 +21,7 @@ export const RECEIPT_SIZE = { width: 236, height: 74 };
 export const REQUEST_SIZE = { width: 168, height: 50 };
 export const CAPABILITY_SIZE = { width: 250, height: 84 };
 
-const VERDICT_TEXT = { verified: '✓ verified', failed: '✗ FAILED', unverified: '? NOT VERIFIED', pending: '… not yet checked' } as const;
+const VERDICT_TEXT = { verified: '✓ verified', failed: '✗ FAILED', unverified: '? NOT VERIFIED', unpinned: '◇ intact, signer not pinned', pending: '… not yet checked' } as const;
 
 /** Terminal states and decisions, in words a reader knows, with a tone for colour. */
 function stateTone(state: string | undefined): 'good' | 'bad' | 'warn' | 'neutral' {

@@ -260,7 +260,7 @@ function SessionPicker({
 function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state: DagParams; setState: (s: DagParams) => void; toggle: (key: string) => void }) {
   const router = useRouter();
   const c = graph.counts;
-  const notVerified = c.notVerified.failed + c.notVerified.unverified + c.notVerified.pending;
+  const notVerified = c.notVerified.failed + c.notVerified.unverified + c.notVerified.unpinned + c.notVerified.pending;
   const nodes = useMemo<CanvasNode<DagNodeData>[]>(
     () => graph.nodes.map((n) => ({ id: n.key, type: n.kind === 'request' ? 'request' : 'receipt', data: n as DagNodeData, ...(n.kind === 'request' ? REQUEST_SIZE : RECEIPT_SIZE) })),
     [graph],
@@ -387,6 +387,9 @@ function Legend({ graph }: { graph: DagGraph }) {
       </li>
       <li>
         <span className="swatch v-unverified" /> not verified (dashed)
+      </li>
+      <li>
+        <span className="swatch v-unpinned" /> intact, signer not pinned (dotted)
       </li>
       <li>
         <span className="dag-state good">completed / allow</span> <span className="dag-state warn">cancelled / incomplete</span> <span className="dag-state bad">deny</span>
