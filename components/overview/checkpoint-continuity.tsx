@@ -1,7 +1,7 @@
 'use client';
 // Whether this load continues the checkpoints this browser verified before,
-// per kernel key: a fork is a loud alert, an older or unconnected load an amber
-// warning, a continuation one quiet line. Presentational; every value from the
+// per kernel key: a fork or a rollback (part 2 §12) is a loud alert, an unconnected load an
+// amber warning, a continuation one quiet line. Presentational; every value from the
 // log (keys, digests, file names) is rendered as text.
 import type { ContinuityOutcome, ForkSide, RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
 import { SafeText } from '../ui/safe-text';
@@ -26,15 +26,10 @@ function Outcome({ o }: { o: ContinuityOutcome }) {
   switch (o.kind) {
     case 'fork':
       return <ForkWarning o={o} />;
-    case 'older':
+    case 'rollback':
       return (
-        <div role="status" className="banner warn" data-testid="checkpoint-warning" data-kind="older" data-key={o.key}>
-          <strong>Older than what this browser verified before.</strong> The log of kernel key <code>{o.key}</code> ends here at checkpoint{' '}
-          {String(o.head.checkpointSeq)}, but checkpoint {String(o.remembered.checkpointSeq)} was verified, {seen(o.remembered)}. This is a rollback (someone
-          serving an earlier state of the log) or only part of the log.{' '}
-          {o.predecessor === 'matches'
-            ? `Its checkpoint ${o.head.checkpointSeq} is the one the remembered checkpoint names as its predecessor.`
-            : 'Whether its checkpoints are the ones that led to the remembered one cannot be checked from here.'}
+        <div role="alert" className="banner fork" data-testid="rollback-warning" data-kind="rollback" data-key={o.key}>
+          <RollbackDetails o={o} />
         </div>
       );
     case 'unconnected':
@@ -73,9 +68,32 @@ const HOW: Record<Fork['how'], (seq: bigint) => string> = {
 };
 
 type Fork = Extract<ContinuityOutcome, { kind: 'fork' }>;
+type Rollback = Extract<ContinuityOutcome, { kind: 'rollback' }>;
 
-/** The outcomes of a finished load that are forks (the blocking dialog's and the overview's). */
-export const forksOf = (outcomes: readonly ContinuityOutcome[]): Fork[] => outcomes.filter((o): o is Fork => o.kind === 'fork');
+/** The outcomes of a finished load that block it: forks and rollbacks (the dialog's and the overview's, part 2 §12). */
+export const forksOf = (outcomes: readonly ContinuityOutcome[]): (Fork | Rollback)[] => outcomes.filter((o): o is Fork | Rollback => o.kind === 'fork' || o.kind === 'rollback');
+
+/** A rollback (part 2 §12): the log comes without the checkpoints this browser verified before. */
+export function RollbackDetails({ o }: { o: Rollback }) {
+  const r = o.remembered;
+  return (
+    <>
+      <h2>Rollback: this log stops before checkpoint {String(r.checkpointSeq)}, which this browser verified</h2>
+      <p>
+        Kernel key <code>{o.key}</code> signed this log, and checkpoint {String(r.checkpointSeq)} (receipts up to seq {String(r.batchEndSeq)}) was verified, {seen(r)}.{' '}
+        {o.head === null
+          ? 'This load brings no verified checkpoint of that key at all.'
+          : `This load's newest verified checkpoint of that key is ${o.head.checkpointSeq}.`}{' '}
+        {o.head !== null && o.predecessor === 'matches' ? `Its checkpoint ${o.head.checkpointSeq} is the one the remembered checkpoint names as its predecessor. ` : ''}
+      </p>
+      <p>
+        <strong>What it means:</strong> someone is serving an earlier state of the log, or left its checkpoints out, so receipts that a signed checkpoint
+        covered can be changed, removed or shown as an unchecked tail. Open a log that includes checkpoint {String(r.checkpointSeq)} or a later one. This
+        browser still remembers checkpoint {String(r.checkpointSeq)} ({r.sha256.slice(0, 16)}…); it is not replaced by this load.
+      </p>
+    </>
+  );
+}
 
 function ForkWarning({ o }: { o: Fork }) {
   return (

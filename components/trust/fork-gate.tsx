@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Continuity } from '../data/use-checkpoint-memory';
 import { useLog } from '../data/log-provider';
-import { ForkDetails, forksOf } from '../overview/checkpoint-continuity';
+import { ForkDetails, RollbackDetails, forksOf } from '../overview/checkpoint-continuity';
 
 export function ForkGate() {
   const { session, continuity } = useLog();
@@ -37,11 +37,17 @@ function ForkDialog({ forks, label, onAcknowledge }: { forks: ReturnType<typeof 
     >
       <h1 id="fork-dialog-title">Stop: this load ({label}) contradicts what this browser verified before</h1>
       {forks.map((o) => (
-        <section key={o.key} data-testid="fork-dialog-fork" data-key={o.key} data-seq={String(o.seq)} data-how={o.how}>
-          <ForkDetails o={o} />
-        </section>
+        o.kind === 'fork' ? (
+          <section key={o.key} data-testid="fork-dialog-fork" data-key={o.key} data-seq={String(o.seq)} data-how={o.how}>
+            <ForkDetails o={o} />
+          </section>
+        ) : (
+          <section key={o.key} data-testid="fork-dialog-rollback" data-key={o.key} data-seq={String(o.remembered.checkpointSeq)}>
+            <RollbackDetails o={o} />
+          </section>
+        )
       ))}
-      <p>The verdicts of this load are not shown until you acknowledge this. Its status stays “fork”, not ok.</p>
+      <p>The verdicts of this load are not shown until you acknowledge this. Its status stays “{forks.some((o) => o.kind === 'fork') ? 'fork' : 'rollback'}”, not ok.</p>
       <button type="button" className="button" data-testid="fork-acknowledge" autoFocus onClick={onAcknowledge}>
         I understand: show this load&apos;s verdicts anyway
       </button>

@@ -151,11 +151,20 @@ describe('compareWithMemory', () => {
     expect(o).toMatchObject({ kind: 'fork', how: 'predecessor', seq: 23n, known: { sha256: memory.get(DEMO_KEY)!.previousSha256 } });
   });
 
-  it('an older part of the same history is older: with the predecessor checked, or unchecked', async () => {
+  // Part 2 §12: the server that left out every checkpoint (the tampered demo store of issue 20).
+  it('a load signed by a remembered key that brings no checkpoint of it is a rollback; another key is not', async () => {
     const memory = await memoryOf([demo.a.checkpoints]);
-    expect(only(compareWithMemory(memory, await load([slice('a', 1, 23)]), DAY2).outcomes)).toMatchObject({ kind: 'older', predecessor: 'matches', head: { checkpointSeq: 23n } });
+    const { outcomes, memory: after } = compareWithMemory(memory, [], DAY2, [DEMO_KEY]);
+    expect(only(outcomes)).toMatchObject({ kind: 'rollback', key: DEMO_KEY, head: null, remembered: { checkpointSeq: memory.get(DEMO_KEY)!.checkpointSeq } });
+    expect(after).toEqual(memory);
+    expect(compareWithMemory(memory, [], DAY2, [CORPUS_KEY]).outcomes).toEqual([]);
+  });
+
+  it('an older part of the same history is a rollback: with the predecessor checked, or unchecked', async () => {
+    const memory = await memoryOf([demo.a.checkpoints]);
+    expect(only(compareWithMemory(memory, await load([slice('a', 1, 23)]), DAY2).outcomes)).toMatchObject({ kind: 'rollback', predecessor: 'matches', head: { checkpointSeq: 23n } });
     const { outcomes, memory: after } = compareWithMemory(memory, await load([slice('a', 1, 10)]), DAY2);
-    expect(only(outcomes)).toMatchObject({ kind: 'older', predecessor: 'unchecked', head: { checkpointSeq: 10n } });
+    expect(only(outcomes)).toMatchObject({ kind: 'rollback', predecessor: 'unchecked', head: { checkpointSeq: 10n } });
     expect(after).toEqual(memory);
   });
 

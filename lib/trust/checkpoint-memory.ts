@@ -56,7 +56,12 @@ export type ContinuityOutcome =
   | { kind: 'new'; key: string; head: VerifiedCheckpoint }
   | { kind: 'continues'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint; via: 'same_checkpoint' | 'previous_link' | 'chain' }
   | { kind: 'fork'; key: string; remembered: RememberedCheckpoint | null; how: ForkHow; seq: bigint; known: ForkSide; found: ForkSide }
-  | { kind: 'older'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint; predecessor: 'matches' | 'unchecked' }
+  /**
+   * Contract part 2 §12: the load brings receipts or checkpoints signed by a remembered key, but no
+   * verified checkpoint at the remembered seq or later (`head`: its highest, or null for none). An
+   * earlier state of the log, or checkpoints withheld: blocking, as a fork is.
+   */
+  | { kind: 'rollback'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint | null; predecessor: 'matches' | 'unchecked' }
   | { kind: 'unconnected'; key: string; remembered: RememberedCheckpoint; head: VerifiedCheckpoint; reason: string };
 
 export interface Comparison {
@@ -66,12 +71,22 @@ export interface Comparison {
   memory: Map<string, RememberedCheckpoint>;
 }
 
-/** Compares a load's verified checkpoints with the memory, key by key. */
-export function compareWithMemory(memory: CheckpointMemory, loaded: readonly VerifiedCheckpoint[], ctx: LoadContext): Comparison {
+/**
+ * Compares a load's verified checkpoints with the memory, key by key. `signers`: every key that
+ * signed a receipt or a checkpoint of the load (verified or not), normalized as the memory's keys
+ * are; a remembered one among them whose load has no verified checkpoint is a rollback (§12).
+ */
+export function compareWithMemory(memory: CheckpointMemory, loaded: readonly VerifiedCheckpoint[], ctx: LoadContext, signers: Iterable<string> = []): Comparison {
   const next = new Map(memory);
   const outcomes: ContinuityOutcome[] = [];
-  for (const [key, list] of groupByKey(loaded)) {
-    const outcome = compareKey(memory.get(key) ?? null, key, list, ctx);
+  const groups = groupByKey(loaded);
+  for (const key of signers) {
+    const r = memory.get(key);
+    if (r && !groups.has(key)) groups.set(key, []);
+  }
+  for (const [key, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const r = memory.get(key) ?? null;
+    const outcome = list.length === 0 ? { kind: 'rollback' as const, key, remembered: r!, head: null, predecessor: 'unchecked' as const } : compareKey(r, key, list, ctx);
     outcomes.push(outcome);
     if (outcome.kind === 'new') next.set(key, remember(outcome.head, ctx));
     else if (outcome.kind === 'continues' && outcome.head.checkpointSeq > outcome.remembered.checkpointSeq) next.set(key, remember(outcome.head, ctx));
@@ -178,7 +193,7 @@ function compareKeyV1(r: RememberedCheckpoint | null, key: string, list: Verifie
     return fork('predecessor', r.checkpointSeq - 1n, r.previousSha256, before.sha256, before);
   }
   if (highest.checkpointSeq < r.checkpointSeq) {
-    return { kind: 'older', key, remembered: r, head: highest, predecessor: before && r.previousSha256 !== undefined ? 'matches' : 'unchecked' };
+    return { kind: 'rollback', key, remembered: r, head: highest, predecessor: before && r.previousSha256 !== undefined ? 'matches' : 'unchecked' };
   }
   return { kind: 'unconnected', key, remembered: r, head: highest, reason: unconnectedReason(r, after, list[0]!) };
 }
