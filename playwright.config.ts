@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS } from './scripts/chromium-args';
+import { demoKeysPinned } from './e2e/pinned';
 
 // Browser tests run in Debian's Chromium (/usr/bin/chromium): Playwright's own browser download
 // is not reachable here, so never run `npx playwright install`. The app is served on :3100 so it
@@ -41,6 +42,8 @@ export default defineConfig({
     baseURL: BASE_URL,
     headless: true,
     screenshot: 'only-on-failure',
+    // The demo kernel's key pinned, as a user does first (e2e/pinned.ts); tests of the unpinned state clear it.
+    storageState: demoKeysPinned(BASE_URL, `http://127.0.0.1:${FLEET_PORT}`),
     trace: 'retain-on-failure',
   },
   projects: [

@@ -1,15 +1,14 @@
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { demoKernelKeyHex } from '../scripts/demo/generate';
-import { FLEET_KERNELS } from '../scripts/fleet-demo';
 import { FLEET, requireFleetServer } from './fleet-server';
 import { pinKey } from './helpers';
+import { FLEET_KEYS, NOTHING_PINNED } from './pinned';
 
 // The fleet view (issue 9) in Chromium, against the fleet server (e2e/fleet-server.ts): the index
 // (ClickHouse) finds and counts receipts, and the browser verifies every receipt a page shows.
 // The cluster holds the three demo kernels that scripts/test.mjs ingests (scripts/fleet-demo.ts).
 
-const KEYS = FLEET_KERNELS.map((k) => demoKernelKeyHex(k.seed));
+const KEYS = FLEET_KEYS;
 const PAGE_SIZE = 200;
 
 test.beforeEach(requireFleetServer);
@@ -41,6 +40,8 @@ async function shownIds(page: Page): Promise<string[]> {
 }
 
 // Journey: an auditor opens the fleet, sees its kernels, and pins their keys.
+test.describe('with nothing pinned', () => {
+  test.use({ storageState: NOTHING_PINNED });
 test('fleet: /fleet lists the three demo kernels with their coverage, not pinned until their keys are pinned on /trust', async ({ page }) => {
   const api = await page.request.get(`${FLEET}/v1/fleet/kernels`);
   expect(api.status()).toBe(200);
@@ -67,6 +68,20 @@ test('fleet: /fleet lists the three demo kernels with their coverage, not pinned
   for (const key of KEYS) {
     await expect(page.locator(`[data-testid="fleet-kernel-row"][data-kernel="${key}"]`).getByTestId('fleet-kernel-pinned')).toHaveText(/^pinned/);
   }
+});
+
+// Part 2 §11: before the keys are pinned, the page's receipts are intact, never verified.
+test('fleet: with no key pinned, a page of receipts is "intact, signer not pinned", never verified', async ({ page }) => {
+  await page.goto(`${FLEET}/fleet`);
+  const section = page.getByTestId('fleet-page');
+  await expect(section).toHaveAttribute('data-done', 'true', { timeout: 20_000 });
+  await expect(section).toHaveAttribute('data-verified', '0');
+  await expect(page.getByTestId('fleet-page-verdicts')).toHaveAttribute('data-unpinned', String(PAGE_SIZE));
+  await expect(page.getByTestId('fleet-page-verdicts')).toHaveClass(/unpinned/);
+  await expect(page.locator('[data-testid="fleet-receipt-row"][data-verdict="verified"]')).toHaveCount(0);
+  await expect(page.getByTestId('fleet-receipt-row').first().locator('td').first()).toHaveText('intact, signer not pinned');
+  await expect(page.getByTestId('unpinned-notice')).toBeVisible();
+});
 });
 
 // Journey: the first page of the fleet is fetched from the index and verified in this browser.

@@ -3,6 +3,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { pinKey } from './helpers';
+import { NOTHING_PINNED } from './pinned';
+
+// These journeys start from a browser with nothing pinned (the other specs start with the demo key pinned).
+test.use({ storageState: NOTHING_PINNED });
 
 const DEMO_KEY = '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f17';
 
