@@ -20,7 +20,8 @@ export interface Continuity {
   outcomes: ContinuityOutcome[];
 }
 
-function read() {
+/** The memory as stored now (another tab may have advanced it), with what could not be read. */
+export function readCheckpointMemory() {
   try {
     return parseCheckpointMemory(localStorage.getItem(STORAGE));
   } catch {
@@ -35,7 +36,7 @@ export function useCheckpointMemory(session: Session, sources: readonly LogSourc
   const compared = useRef<VerifiedCheckpoint[] | null>(null);
 
   const refresh = useCallback(() => {
-    const { memory, issues: found } = read();
+    const { memory, issues: found } = readCheckpointMemory();
     setRemembered([...memory.values()]);
     setIssues(found);
   }, []);
@@ -52,7 +53,7 @@ export function useCheckpointMemory(session: Session, sources: readonly LogSourc
     if (session.status !== 'done' || compared.current === session.verifiedCheckpoints) return;
     const load = session.verifiedCheckpoints;
     compared.current = load;
-    const { memory, issues: found } = read();
+    const { memory, issues: found } = readCheckpointMemory();
     // Every key that signed something in this load: a remembered one without its checkpoints is a rollback (part 2 §12).
     const signers = session.report.keys.map((k) => k.key);
     const result = compareWithMemory(memory, load, { atMs: Date.now(), source: sources ? describeSources(sources, { files: 'names' }) : session.label }, signers);
@@ -71,7 +72,7 @@ export function useCheckpointMemory(session: Session, sources: readonly LogSourc
 
   const forget = useCallback(
     (key: string) => {
-      const { memory } = read();
+      const { memory } = readCheckpointMemory();
       memory.delete(key);
       localStorage.setItem(STORAGE, checkpointMemoryToJson(memory));
       refresh();
@@ -82,7 +83,7 @@ export function useCheckpointMemory(session: Session, sources: readonly LogSourc
   /** Adds a checkpoint file's logs (checkpoint-memory-import.ts); a refused file changes nothing. */
   const importText = useCallback(
     (text: string): MemoryImport => {
-      const result = importCheckpointMemory(read().memory, text);
+      const result = importCheckpointMemory(readCheckpointMemory().memory, text);
       if (result.ok && result.added.length > 0) {
         try {
           localStorage.setItem(STORAGE, checkpointMemoryToJson(result.memory));
@@ -97,7 +98,7 @@ export function useCheckpointMemory(session: Session, sources: readonly LogSourc
   );
 
   /** The export file: what is stored now (another tab may have advanced it). */
-  const exportText = useCallback(() => checkpointFileText(read().memory), []);
+  const exportText = useCallback(() => checkpointFileText(readCheckpointMemory().memory), []);
 
   return { continuity, remembered, issues, forget, importText, exportText };
 }

@@ -4,6 +4,7 @@
 // streamed receipt rows and the final report. The main thread never verifies.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { type DialectFacts, type DialectInputs, type FleetPageInfo, type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
+import { readCheckpointMemory } from './use-checkpoint-memory';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
 import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
@@ -134,7 +135,9 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
         setSession((s) => (s.status === 'running' ? { status: 'error', label, message: e.message || 'the verification worker failed to start' } : s));
         stop();
       };
-      w.postMessage({ type: 'open', sources, trust, dialect, ...(serverToken !== undefined ? { serverToken } : {}) });
+      // The checkpoints this browser verified before: their batches are never an unchecked tail (part 2 §12).
+      const remembered = [...readCheckpointMemory().memory.values()].map((r) => ({ key: r.key, checkpointSeq: r.checkpointSeq, batchEndSeq: r.batchEndSeq }));
+      w.postMessage({ type: 'open', sources, trust, dialect, remembered, ...(serverToken !== undefined ? { serverToken } : {}) });
     },
     [stop, trust, dialect],
   );

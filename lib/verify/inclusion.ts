@@ -34,6 +34,12 @@ interface Space {
   checkpoints: Map<bigint, CheckpointEntry[]>;
 }
 
+/** A checkpoint this browser verified in an earlier load (part 2 §12), by its kernel key. */
+export interface RememberedBatch {
+  checkpointSeq: bigint;
+  batchEndSeq: bigint;
+}
+
 /** Bare receipts × unmatched proofs tried by leaf before giving up (hostile sizes). */
 const MAX_BARE_TRIALS = 4_000_000;
 
@@ -41,7 +47,26 @@ export class InclusionIndex {
   private readonly spaces = new Map<string, Space>();
   private readonly notes = new Map<string, string>();
   private readonly pending: ProofEntry[] = [];
+  private remembered: ReadonlyMap<string, RememberedBatch> = new Map();
   readonly problems: Problem[] = [];
+
+  /**
+   * Checkpoints verified in earlier loads, by kernel key (part 2 §12): a receipt of that key at a
+   * seq inside one is never the uncheckpointed tail. It must reach a verified checkpoint of this
+   * load, or its inclusion fails (a server that withholds checkpoints).
+   */
+  setRemembered(remembered: ReadonlyMap<string, RememberedBatch>): void {
+    this.remembered = remembered;
+  }
+
+  /** The tail's `inclusion`, unless a remembered checkpoint covers the receipt's seq. */
+  private tail(r: ReceiptEntry): CheckResult {
+    const m = r.kernelKey === null || r.logSeq === undefined ? undefined : this.remembered.get(r.kernelKey);
+    if (!m || r.logSeq! > m.batchEndSeq) return SKIPPED_TAIL;
+    return fail(
+      `seq ${r.logSeq} lies inside checkpoint ${m.checkpointSeq} (receipts up to seq ${m.batchEndSeq}), which this browser verified before, but this log brings no verified checkpoint that covers it`,
+    );
+  }
 
   private space(id: string): Space {
     let s = this.spaces.get(id);
@@ -196,7 +221,7 @@ export class InclusionIndex {
     batchRoots: Map<CheckpointEntry, CheckResult>,
   ): CheckResult {
     const proofResult = this.proofOutcome(r, checkpointVerified);
-    if (r.logSeq === undefined || !s || !order || order.list.length === 0) return proofResult ?? SKIPPED_TAIL;
+    if (r.logSeq === undefined || !s || !order || order.list.length === 0) return proofResult ?? this.tail(r);
     const at = s.receipts.get(r.logSeq);
     const copies = at === undefined ? 0 : Array.isArray(at) ? at.length : 1;
     if (copies > 1) return fail(`receipt seq ${r.logSeq} appears ${copies} times in the log`);
@@ -204,7 +229,7 @@ export class InclusionIndex {
     if (proofResult) return proofResult;
     const covering = order.covering(r.logSeq);
     if (covering.length === 0) {
-      if (r.logSeq > order.maxEnd) return SKIPPED_TAIL;
+      if (r.logSeq > order.maxEnd) return this.tail(r);
       return skipped(`no checkpoint covers seq ${r.logSeq}, although later receipts are checkpointed (a checkpoint is missing)`);
     }
     // Checkpoints that failed vouch for nothing, and they take nothing from one that verified.

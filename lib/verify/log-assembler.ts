@@ -13,7 +13,7 @@ import type { CheckpointEntry, LineageEntry, ReceiptEntry, TransparencyEntry } f
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
 import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
-import { InclusionIndex } from './inclusion';
+import { InclusionIndex, type RememberedBatch } from './inclusion';
 import { linkLineage, verifiedSubjects } from './lineage-link';
 import type { LoadedPackage } from './log-sink';
 import { type PackageClaims, evaluatePackageClaims } from './package-claims';
@@ -135,6 +135,11 @@ export class LogAssembler {
   /** How a source's checkpoints cover its receipts, shown with inclusion results. */
   setSpaceNote(space: string, note: string): void {
     this.inclusion.setNote(space, note);
+  }
+
+  /** Checkpoints verified in earlier loads, by kernel key: their batches are never the tail (part 2 §12). */
+  setRemembered(remembered: ReadonlyMap<string, RememberedBatch>): void {
+    this.inclusion.setRemembered(remembered);
   }
 
   /** Receipts taken in so far (after the last batch, the report's count). */

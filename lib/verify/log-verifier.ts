@@ -4,6 +4,7 @@
 // `finish()`. The browser runs the same two halves, the first in Web Workers.
 import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { TrustStore } from '../trust/trust-store';
+import type { RememberedBatch } from './inclusion';
 import type { CheckpointEntry } from './entries';
 import { LogAssembler } from './log-assembler';
 import type { LoadedPackage, LogSink } from './log-sink';
@@ -79,6 +80,12 @@ export class LogVerifier implements LogSink {
   setSpaceNote(space: string, note: string): void {
     this.assertOpen();
     this.assembler.setSpaceNote(space, note);
+  }
+
+  /** Checkpoints verified in earlier loads, by kernel key: their batches are never the tail (part 2 §12). */
+  setRemembered(remembered: ReadonlyMap<string, RememberedBatch>): void {
+    this.assertOpen();
+    this.assembler.setRemembered(remembered);
   }
 
   /** The log's checkpoints; after `finish`, with every check evaluated. */

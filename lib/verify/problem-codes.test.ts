@@ -514,6 +514,23 @@ describe('every problem code of the contract', () => {
 });
 
 describe('verdict rules (contract §6)', () => {
+  // Part 2 §12: a server that withholds every checkpoint cannot turn covered receipts into a tail.
+  it('a receipt inside a checkpoint remembered from an earlier load is never the tail: without a checkpoint here, inclusion fails', async () => {
+    const log = goodLog(6, 0);
+    const v = pinnedVerifier();
+    v.setRemembered(new Map([[key.publicHex, { checkpointSeq: 1n, batchEndSeq: 4n }]]));
+    for (const [i, receipt] of log.receipts.entries()) await v.addRecord(JSON.stringify({ seq: i + 1, receipt }), { file: 'r.ndjson', line: i + 1, role: 'auto', space: 's' });
+    const r = await v.finish();
+    expect(r.receipts.map((x) => x.verdict)).toEqual(['failed', 'failed', 'failed', 'failed', 'verified', 'verified']);
+    expect(r.receipts[0]!.details?.inclusion).toMatch(/inside checkpoint 1 \(receipts up to seq 4\), which this browser verified before/);
+    expect(r.problems.filter((p) => p.code === 'inclusion_failed')).toHaveLength(4);
+    // Another key's memory changes nothing.
+    const other = pinnedVerifier();
+    other.setRemembered(new Map([[keyFromSeed(9).publicHex, { checkpointSeq: 1n, batchEndSeq: 4n }]]));
+    for (const [i, receipt] of log.receipts.entries()) await other.addRecord(JSON.stringify({ seq: i + 1, receipt }), { file: 'r.ndjson', line: i + 1, role: 'auto', space: 's' });
+    expect((await other.finish()).receipts.every((x) => x.verdict === 'verified')).toBe(true);
+  });
+
   it('the uncheckpointed tail is verified; a receipt in a gap before a later checkpoint is not', async () => {
     const rs = [1, 2, 3, 4, 5].map(good);
     // Checkpoint 1 is not in the log; checkpoint 2 names it (part 2 §5.1: a skip, not a failure).

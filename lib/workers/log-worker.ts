@@ -19,7 +19,7 @@ import { HttpStatusError, fileSource, groupFiles, packageDir, urlPackageDir } fr
 import { chunksOf } from './chunks';
 import { loadFleetPage, splitFleetPage } from '../sources/fleet-page';
 import { type WorkerLike, VerifyPool } from './pool';
-import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type LogSource, type Progress, describeSources } from './protocol';
+import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type LogSource, type Progress, type RememberedBatchOf, describeSources } from './protocol';
 import type { DialectOptions } from '../dialects/audit';
 import { diffFingerprint } from '../dialects/codewhale/review';
 
@@ -56,8 +56,8 @@ self.onmessage = (e: MessageEvent<LogRequest>) => {
       .then((a) => post({ type: 'bundle', req, answer: a }));
     return;
   }
-  const { sources, trust, serverToken, dialect } = e.data;
-  void open(sources, trust, serverToken, dialect ?? {}).catch((err: unknown) => {
+  const { sources, trust, serverToken, dialect, remembered } = e.data;
+  void open(sources, trust, serverToken, dialect ?? {}, remembered ?? []).catch((err: unknown) => {
     if (err instanceof ServerUnauthorized) post({ type: 'unauthorized', tokenSent: serverToken !== undefined });
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   });
@@ -140,7 +140,7 @@ async function dialectOptions(inputs: DialectInputs): Promise<DialectOptions> {
   return options;
 }
 
-async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust'], serverToken: string | undefined, inputs: DialectInputs): Promise<void> {
+async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust'], serverToken: string | undefined, inputs: DialectInputs, remembered: RememberedBatchOf[]): Promise<void> {
   const started = performance.now();
   host?.close();
   await sha256Ready();
@@ -162,6 +162,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     onOutput: (out) => rows.add(out.views),
   });
   pool = p;
+  p.setRemembered(new Map(remembered.map((m) => [m.key, { checkpointSeq: m.checkpointSeq, batchEndSeq: m.batchEndSeq }])));
   // Capability lineage rides beside the verified log as unsigned context: the
   // records still go to the pool (which only classifies them), and a copy is kept.
   const lineage = new LineageCollector();

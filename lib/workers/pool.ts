@@ -11,6 +11,7 @@ import type { Problem } from '../verify/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, emptyOutput } from '../verify/record-verifier';
 import type { ReportReceipt, VerificationReport } from '../verify/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
+import type { RememberedBatch } from '../verify/inclusion';
 import { batchToWire, outputFromWire } from './wire';
 import type { PinnedKey } from '../trust/trust-store';
 
@@ -115,6 +116,11 @@ export class VerifyPool implements LogSink {
 
   setSpaceNote(space: string, note: string): void {
     this.assembler.setSpaceNote(space, note);
+  }
+
+  /** Checkpoints verified in earlier loads (part 2 §12): see LogAssembler.setRemembered. */
+  setRemembered(remembered: ReadonlyMap<string, RememberedBatch>): void {
+    this.assembler.setRemembered(remembered);
   }
 
   /** Sends what is left, waits for every batch, and evaluates the whole log (`onReceipt`: see LogAssembler.finish). */

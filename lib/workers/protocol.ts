@@ -7,6 +7,10 @@ import type { VerificationReport } from '../verify/report';
 import type { ReceiptColumns } from '../verify/receipt-columns';
 import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
 import type { PinnedKey } from '../trust/trust-store';
+import type { RememberedBatch } from '../verify/inclusion';
+
+/** A remembered checkpoint's batch, with the key that signed it. */
+export type RememberedBatchOf = RememberedBatch & { key: string };
 import type { BundleAnswer, BundleQuery } from '../sources/record-host';
 import type { LineageSet } from '../sources/lineage';
 import type { WireBatch, WireOutput } from './wire';
@@ -78,7 +82,8 @@ export type LogRequest =
    * source's requests (same origin by construction), never with a URL source's. It is not part
    * of `LogSource`, so it never reaches a share link, a label or the stored last source.
    */
-  | { type: 'open'; sources: LogSource[]; trust: PinnedKey[]; serverToken?: string; dialect?: DialectInputs }
+  /** `remembered`: the checkpoints this browser verified in earlier loads, per kernel key (part 2 §12). */
+  | { type: 'open'; sources: LogSource[]; trust: PinnedKey[]; serverToken?: string; dialect?: DialectInputs; remembered?: RememberedBatchOf[] }
   | { type: 'cancel' }
   /** After `done`: one receipt again, with its checkpoint and proof. */
   | { type: 'bundle'; req: number; query: BundleQuery };
