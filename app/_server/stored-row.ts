@@ -13,6 +13,7 @@
 import { parseJson } from '../../lib/json/parse';
 import { compactJson } from '../../lib/json/pretty';
 import { type JsonObject, isJsonObject, jsonTypeName } from '../../lib/json/value';
+import { EXPORT_PROBLEM_SCHEMA } from '../../lib/verify/intake';
 
 /**
  * The largest stored JSON text spliced into a response: 4 MiB. A Chio receipt is about 1–2 KB,
@@ -76,10 +77,7 @@ function firstInvalidUtf8(b: Uint8Array): number {
   return b.length;
 }
 
-/** Marks a problem record (lib/verify/intake.ts reads it by this schema). */
-export const EXPORT_PROBLEM_SCHEMA = 'receipt-audit.export_problem.v1';
-
-/** A problem as one JSON line (export-problems.ndjson) or list item. */
+/** A problem as one JSON line (export-problems.ndjson) or list item; lib/verify/intake.ts reads it by its schema. */
 export function rowProblemJson(p: RowProblem): string {
   return JSON.stringify({ schema: EXPORT_PROBLEM_SCHEMA, table: p.table, seq: p.seq, code: p.code, message: p.message });
 }
