@@ -14,7 +14,7 @@ import { MAX_BUNDLE_BYTES, buildExportBundle } from './export';
 import { type ReceiptApiEnv, storeFileOf } from './handle-receipt-query';
 import { JSON_HEADERS, badParameters, errorResponse, internalError, malformedPercentEncoding, malformedUrl, methodNotAllowed, storeUnavailable } from './http';
 import { packageFor } from './package-cache';
-import { logServerError, redactSecrets } from './redact';
+import { logServerError, requestLabel } from './redact';
 import { closeReader, getStore, openReader, readerChanged } from './store-handle';
 import { NOT_A_FLEET, fleetExportResponse, fleetUrlOf } from './fleet/handle-fleet';
 
@@ -86,7 +86,7 @@ export async function handleEvidenceExport(request: Request, env: ReceiptApiEnv)
     }
     return new Response(result.body, { status: 200, headers: JSON_HEADERS });
   } catch (e) {
-    logServerError(`POST ${redactSecrets(new URL(request.url).pathname)}`, e);
+    logServerError(requestLabel(request), e);
     return internalError();
   }
 }
@@ -135,7 +135,7 @@ export async function handleEvidencePackage(request: Request, env: ReceiptApiEnv
     }
     return new Response(Readable.toWeb(createReadStream('', { fd })) as ReadableStream<Uint8Array>, { status: 200, headers });
   } catch (e) {
-    logServerError(`GET ${redactSecrets(new URL(request.url).pathname)}`, e);
+    logServerError(requestLabel(request), e);
     return internalError();
   }
 }

@@ -6,10 +6,18 @@
 
 const TOKEN_PARAM = /([?&#;]token=)[^&#\s"'<>]*/gi;
 const BEARER = /(\bBearer\s+)[^\s"',;]+/gi;
+/** user:password@ in a URL (CLICKHOUSE_URL may carry them into a cluster error). */
+const USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s"'<>]+@/gi;
 
-/** `text` with every `token=` value and every bearer credential replaced by `[redacted]`. */
+/** `text` with every `token=` value, bearer credential and URL user info replaced by `[redacted]`. */
 export function redactSecrets(text: string): string {
-  return text.replace(TOKEN_PARAM, '$1[redacted]').replace(BEARER, '$1[redacted]');
+  return text.replace(TOKEN_PARAM, '$1[redacted]').replace(BEARER, '$1[redacted]').replace(USERINFO, '$1[redacted]@');
+}
+
+/** A request as a log names it: method, path and query, secrets redacted. */
+export function requestLabel(request: Request): string {
+  const { pathname, search } = new URL(request.url);
+  return `${request.method} ${redactSecrets(pathname + search)}`;
 }
 
 /** Logs a failed request as one line: what failed (method and redacted path) and the error, redacted. */
