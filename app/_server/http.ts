@@ -15,6 +15,7 @@ export type ApiErrorCode =
   | 'store_unavailable'
   | 'proofs_unavailable'
   | 'result_too_large'
+  | 'rate_limited'
   | 'internal_error';
 
 export interface ApiIssue {
