@@ -61,6 +61,14 @@ export function checkStoredRow(table: string, seq: number, column: string, sqlTy
   return { ok: true, text: /[\r\n]/.test(text) ? compactJson(parsed.value) : text, value: parsed.value };
 }
 
+/**
+ * The same check for a row read as text from somewhere that already decoded it (the fleet's
+ * ClickHouse answers): its size in UTF-8 bytes, our lossless parser, an object.
+ */
+export function checkStoredText(table: string, seq: number, column: string, text: string): CheckedRow {
+  return checkStoredRow(table, seq, column, 'text', Buffer.from(text, 'utf8'));
+}
+
 /** Offset of the first byte that starts no valid UTF-8 sequence (for the message). */
 function firstInvalidUtf8(b: Uint8Array): number {
   for (let i = 0; i < b.length; ) {
