@@ -318,28 +318,40 @@ export class StoreEvidence {
     return proofs;
   }
 
-  /** Publications for `seqs`, and witness/consistency records between consecutive ones, as NDJSON-ready text. */
-  transparency(seqs: number[]): { publications: string[]; witnesses: string[]; consistency: string[] } {
+  /**
+   * Publications for `seqs`, and witness/consistency records between consecutive ones, as
+   * NDJSON-ready text. A v2 consistency record rebuilds the chain's trees (about 5n hashes at
+   * checkpoint n), so `pause` is awaited between checkpoints: the caller's turn to yield.
+   */
+  async transparency(seqs: number[], pause: () => Promise<void>, maxBytes = Infinity): Promise<{ publications: string[]; witnesses: string[]; consistency: string[] } | null> {
     const out = { publications: [] as string[], witnesses: [] as string[], consistency: [] as string[] };
+    let bytes = 0;
+    const add = (list: string[], text: string) => {
+      list.push(text);
+      bytes += text.length + 1;
+    };
     const want = new Set(seqs);
     const wanted = new Map<number, CheckpointRow>();
     for (const { row } of this.checkpoints) if (want.has(row.checkpointSeq)) wanted.set(row.checkpointSeq, row);
     for (const row of wanted.values()) {
+      await pause();
+      // Over the caller's budget (an export bundle's cap): stop, rather than build what is refused.
+      if (bytes > maxBytes) return null;
       const entry = this.entry(row);
       if (!entry) continue;
-      out.publications.push(canonicalize(expectedPublication(entry)));
+      add(out.publications, canonicalize(expectedPublication(entry)));
       const prevRow = wanted.get(row.checkpointSeq - 1);
       const prev = prevRow ? this.entry(prevRow) : undefined;
       if (prev) {
-        out.witnesses.push(canonicalize(expectedWitness(prev, entry)));
+        add(out.witnesses, canonicalize(expectedWitness(prev, entry)));
         // As the newest kernel derives them (chio-format.md §16.4): a v2 record for an adjacent pair
         // that both carry chain_root, and none for v1 or mixed pairs (a v1 record is not a proof,
         // and upstream's set comparison refuses a package that lists one).
         const record = prev.cp.chainRoot && entry.cp.chainRoot ? buildConsistencyRecordV2(prev, entry, this.chainLeaves(row.checkpointSeq)) : null;
-        if (record) out.consistency.push(canonicalize(record));
+        if (record) add(out.consistency, canonicalize(record));
       }
     }
-    return out;
+    return bytes > maxBytes ? null : out;
   }
 
   /** The chain leaf hashes of checkpoints 1…`upTo` (§16.3), or fewer when the store's run breaks off. */

@@ -192,9 +192,7 @@ async function writeInto(ev: StoreEvidence, dbFile: string, tmp: string, outDir:
   const checkpoints = file('checkpoints.ndjson');
   for (const c of ev.checkpoints) checkpoints.line(c.text);
   checkpoints.close();
-  await y.maybe();
-  const t = ev.transparency(ev.checkpoints.map((c) => c.row.checkpointSeq));
-  await y.maybe();
+  const t = (await ev.transparency(ev.checkpoints.map((c) => c.row.checkpointSeq), () => y.maybe()))!;
   const records: [string, string[]][] = [
     ['checkpoint-publications.ndjson', t.publications],
     ['checkpoint-witnesses.ndjson', t.witnesses],
@@ -316,6 +314,9 @@ export async function buildExportBundle(db: StoreDb, dbFile: string, query: Evid
   const checkpoints = new JsonList();
   for (const c of ev.checkpoints) checkpoints.push(c.text);
   const size = () => tools.bytes + children.bytes + proofs.bytes + unproven.bytes + problems.bytes + checkpoints.bytes;
+  const tooLarge = (): BundleResult => ({ ok: false, tooLarge: { bytes: size(), receipts: tools.length + children.length } });
+  // A store with thousands of checkpoints is over the cap before any receipt (every checkpoint goes with every bundle).
+  if (size() > maxBytes) return tooLarge();
   class TooLarge {}
   try {
     await walkReceipts(
@@ -336,10 +337,11 @@ export async function buildExportBundle(db: StoreDb, dbFile: string, query: Evid
       y,
     );
   } catch (e) {
-    if (e instanceof TooLarge) return { ok: false, tooLarge: { bytes: size(), receipts: tools.length + children.length } };
+    if (e instanceof TooLarge) return tooLarge();
     throw e;
   }
-  const t = ev.transparency(ev.checkpoints.map((c) => c.row.checkpointSeq));
+  const t = await ev.transparency(ev.checkpoints.map((c) => c.row.checkpointSeq), () => y.maybe(), maxBytes - size());
+  if (!t) return tooLarge();
   const lineage = ev.lineage(ev.capabilityIds());
   const body =
     `{"bundle":{"query":${JSON.stringify(exportedQuery(query))},"toolReceipts":${tools},"childReceipts":${children}` +
