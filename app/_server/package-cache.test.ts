@@ -21,7 +21,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'ra-package-cache-'));
   const store = path.join(dir, 'big.sqlite3');
   // Large enough that building its package takes many event-loop slices (each row is parsed).
-  writeSyntheticStore(store, 25_000);
+  writeSyntheticStore(store, 15_000);
   cache = path.join(dir, 'cache');
   api = await startApiServer({ RECEIPT_DB: store, RECEIPT_CACHE_DIR: cache });
 }, 60_000);
