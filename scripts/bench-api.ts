@@ -12,7 +12,6 @@
 // walks cursors with limit=200: the whole log, each of several filters and filter combinations
 // from their first page, and pages reached by jumping to a random cursor. Every filter set's
 // first request pays for its totalCount (cached afterwards), so cold and warm are shown apart.
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
@@ -22,8 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { handleApiRequest } from '../app/_server/api-router';
 import { closeAllStores } from '../app/_server/receipt-query';
 import { serveOnLoopback } from '../app/_server/serve-node';
-import { syntheticLineage, syntheticReceipt } from '../app/_server/synthetic-store';
-import { CHIO_STORE_SCHEMA_SQL } from '../lib/sources/chio-store-schema';
+import { writeSyntheticStore } from '../app/_server/synthetic-store-file';
 import { PAGE_HEAD, percentile } from './bench/pages';
 
 function arg(name: string): string | undefined {
@@ -31,31 +29,9 @@ function arg(name: string): string | undefined {
   return i > 0 ? process.argv[i + 1] : undefined;
 }
 
-const INSERT = `INSERT INTO chio_tool_receipts (receipt_id, timestamp, capability_id, subject_key, issuer_key,
-  grant_index, tool_server, tool_name, decision_kind, policy_hash, content_hash, raw_json, tenant_id)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
 function generate(file: string, count: number): void {
   const t0 = performance.now();
-  const db = new Database(file);
-  db.pragma('journal_mode = OFF');
-  db.pragma('synchronous = OFF');
-  db.exec(CHIO_STORE_SCHEMA_SQL);
-  const lineage = db.prepare('INSERT INTO capability_lineage VALUES (?, ?, ?, ?, ?, ?, ?, NULL)');
-  db.transaction(() => {
-    for (const l of syntheticLineage()) lineage.run(l.capabilityId, l.subjectKey, l.issuerKey, l.issuedAt, l.expiresAt, l.grantsJson, l.delegationDepth);
-  })();
-  const insert = db.prepare(INSERT);
-  const batch = db.transaction((from: number, to: number) => {
-    for (let seq = from; seq <= to; seq++) {
-      const r = syntheticReceipt(seq);
-      insert.run(r.receiptId, r.timestamp, r.capabilityId, r.subjectKey ?? null, r.issuerKey ?? null, r.grantIndex ?? null, r.toolServer, r.toolName,
-        r.decisionKind, r.policyHash, r.contentHash, r.rawJson, r.tenantId ?? null);
-    }
-  });
-  for (let from = 1; from <= count; from += 50_000) batch(from, Math.min(from + 49_999, count));
-  db.pragma('journal_mode = WAL'); // as a kernel leaves it; closing removes the empty -wal
-  db.close();
+  writeSyntheticStore(file, count);
   process.stdout.write(`generated ${count} receipts in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 

@@ -1,11 +1,11 @@
 // POST /v1/csp-report through the same router the node:http API uses, with real request
 // bodies as Chromium sends them (report-uri) and as the Reporting API sends them.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { handleApiRequest } from './api-router';
-import { MAX_REPORT_BYTES } from './csp-report';
+import { MAX_FIELD_CHARS, MAX_REPORTS_PER_MINUTE, MAX_REPORT_BYTES, admitViolations, resetCspRateLimit } from './csp-report';
 
 let dir: string;
 let log: string;
@@ -15,6 +15,7 @@ const post = (body: BodyInit, type: string, method = 'POST') =>
   handleApiRequest(new Request('http://127.0.0.1/v1/csp-report', { method, headers: { 'content-type': type }, ...(method === 'POST' ? { body } : {}) }), env());
 
 beforeEach(() => {
+  resetCspRateLimit();
   dir = mkdtempSync(path.join(tmpdir(), 'ra-csp-'));
   log = path.join(dir, 'csp.ndjson');
 });
@@ -72,13 +73,44 @@ describe('POST /v1/csp-report', () => {
     ]);
   });
 
-  it('keeps only the known fields, as strings or numbers, each at most 2 KiB', async () => {
+  it(`keeps only the known fields, as strings or numbers, each at most ${MAX_FIELD_CHARS} characters`, async () => {
     const hostile = { 'csp-report': { ...chromiumReport['csp-report'], 'blocked-uri': { toString: 1 }, 'line-number': '7', 'script-sample': 'x'.repeat(5000), extra: 'dropped' } };
     expect((await post(JSON.stringify(hostile), 'application/csp-report')).status).toBe(204);
     const [line] = lines();
     expect(line).toMatchObject({ blockedUri: '', lineNumber: null });
-    expect(line!.sample).toHaveLength(2048);
+    expect(line!.sample).toHaveLength(MAX_FIELD_CHARS);
     expect(line).not.toHaveProperty('extra');
+  });
+
+  it('a line stays compact whatever the report holds: every field clipped', async () => {
+    const fat = Object.fromEntries(Object.entries(chromiumReport['csp-report']).map(([k, v]) => [k, typeof v === 'string' ? 'y'.repeat(6000) : v]));
+    expect((await post(JSON.stringify({ 'csp-report': fat }), 'application/csp-report')).status).toBe(204);
+    const raw = readFileSync(log, 'utf8');
+    expect(raw.length).toBeLessThan(2200);
+  });
+
+  it(`logs at most ${MAX_REPORTS_PER_MINUTE} violations a minute; the rest get 429 with Retry-After, and are counted`, async () => {
+    // stderr is where each logged violation also goes: kept here, out of the test output.
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < MAX_REPORTS_PER_MINUTE + 5; i++) statuses.push((await post(JSON.stringify(chromiumReport), 'application/csp-report')).status);
+      expect(statuses.filter((s) => s === 204)).toHaveLength(MAX_REPORTS_PER_MINUTE);
+      expect(statuses.slice(MAX_REPORTS_PER_MINUTE)).toEqual([429, 429, 429, 429, 429]);
+      const refused = await post(JSON.stringify(chromiumReport), 'application/csp-report');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await refused.json()).error.code).toBe('rate_limited');
+      expect(lines()).toHaveLength(MAX_REPORTS_PER_MINUTE);
+      expect(written.filter((w) => w.startsWith('csp-violation '))).toHaveLength(MAX_REPORTS_PER_MINUTE);
+      // The next minute's first report says how many were dropped, in one line.
+      expect(admitViolations(1, Date.now() + 61_000)).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+    const dropped = written.filter((w) => w.startsWith('csp-violation-dropped '));
+    expect(dropped).toHaveLength(1);
+    expect(JSON.parse(dropped[0]!.slice('csp-violation-dropped '.length)).count).toBe(6);
   });
 
   it('refuses a body over 64 KiB (413), another media type (415), bad JSON or shape (400), other methods (405); logs nothing', async () => {

@@ -6,12 +6,21 @@
 // `csp-violation ` and, when RECEIPT_AUDIT_CSP_LOG names a file, appended to it (the e2e tests
 // read it). No bearer token: a browser sends reports without one. The body is attacker-
 // controlled: capped at 64 KiB, and only known fields are kept, as strings or numbers.
+//
+// Compact and rate-limited (issue 20): each field is clipped to MAX_FIELD_CHARS (a line is at
+// most about 2 KB), at most MAX_REPORTS_PER_MINUTE violations are logged per minute per server
+// process (anyone can post here), and the rest are answered 429 with Retry-After, counted, and
+// summed up in one `csp-violation-dropped {"count":N}` line when the next minute's first report
+// is logged.
 import { appendFileSync } from 'node:fs';
 import { readCapped } from '../../lib/bytes/read-capped';
 import { JSON_HEADERS, errorResponse, methodNotAllowed } from './http';
 
 export const MAX_REPORT_BYTES = 64 * 1024;
-const MAX_FIELD_CHARS = 2048;
+/** Enough for a URL with a query, a directive, or a script sample's first line; 11 fields make ~2 KB. */
+export const MAX_FIELD_CHARS = 160;
+/** Violations logged per minute per process: a page with a broken policy reports a few per load. */
+export const MAX_REPORTS_PER_MINUTE = 120;
 
 export interface CspReportEnv {
   [name: string]: string | undefined;
@@ -109,6 +118,26 @@ export function writeViolation(v: CspViolation, env: CspReportEnv): void {
   if (env.RECEIPT_AUDIT_CSP_LOG) appendFileSync(env.RECEIPT_AUDIT_CSP_LOG, `${line}\n`);
 }
 
+/** A fixed one-minute window: how many violations were logged in it, and how many dropped. */
+const window = { start: 0, logged: 0, dropped: 0 };
+
+/** Takes room for `n` violations in this minute's budget: how many may be logged (the rest are dropped). */
+export function admitViolations(n: number, now = Date.now()): number {
+  if (now - window.start >= 60_000) {
+    if (window.dropped > 0) process.stderr.write(`csp-violation-dropped ${JSON.stringify({ count: window.dropped, windowStart: new Date(window.start).toISOString() })}\n`);
+    Object.assign(window, { start: now, logged: 0, dropped: 0 });
+  }
+  const room = Math.max(0, Math.min(n, MAX_REPORTS_PER_MINUTE - window.logged));
+  window.logged += room;
+  window.dropped += n - room;
+  return room;
+}
+
+/** Starts a fresh window (tests: each starts with the whole budget). */
+export function resetCspRateLimit(): void {
+  Object.assign(window, { start: 0, logged: 0, dropped: 0 });
+}
+
 export async function handleCspReport(request: Request, env: CspReportEnv): Promise<Response> {
   if (request.method !== 'POST') return methodNotAllowed('POST');
   const mediaType = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -125,6 +154,11 @@ export async function handleCspReport(request: Request, env: CspReportEnv): Prom
   }
   const violations = parseCspReports(mediaType, body);
   if (violations === null) return errorResponse(400, 'invalid_parameter', `the body is not a ${mediaType} report`, { param: 'body' });
-  for (const v of violations) writeViolation(v, env);
+  const room = admitViolations(violations.length);
+  for (const v of violations.slice(0, room)) writeViolation(v, env);
+  if (room < violations.length) {
+    const retry = String(Math.max(1, Math.ceil((window.start + 60_000 - Date.now()) / 1000)));
+    return errorResponse(429, 'rate_limited', `at most ${MAX_REPORTS_PER_MINUTE} CSP violations are logged a minute; ${violations.length - room} of this report were not`, { headers: { 'retry-after': retry } });
+  }
   return new Response(null, { status: 204, headers: { 'cache-control': JSON_HEADERS['cache-control']! } });
 }

@@ -12,8 +12,9 @@ import { testdataPath } from '../../lib/testutil/testdata';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogVerifier } from '../../lib/verify/log-verifier';
 import { verifyPaths } from '../../bin/cli/main';
+import { checkpoint, childReceipt, genAReceipt, keyFromSeed, leafOf } from '../../lib/testutil/forge';
 import { openStore } from './store-handle';
-import { exportBundleChunks, writeEvidencePackage } from './export';
+import { buildExportBundle, writeEvidencePackage } from './export';
 
 const CORPUS = testdataPath('corpus/good');
 const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
@@ -54,7 +55,7 @@ describe('evidence export from a Chio store', () => {
     const file = await corpusStore();
     const db = openStore(file);
     const out = path.join(path.dirname(file), 'package');
-    const counts = writeEvidencePackage(db, file, out, {}, 1767999999);
+    const counts = await writeEvidencePackage(db, file, out, {}, 1767999999);
     expect(counts).toEqual({ toolReceipts: 250, childReceipts: 30, checkpoints: 2, capabilityLineage: 0, inclusionProofs: 200, uncheckpointedReceipts: 50 });
     for (const f of ['receipts.ndjson', 'child-receipts.ndjson', 'checkpoints.ndjson', 'inclusion-proofs.ndjson']) {
       expect(readFileSync(path.join(out, f), 'utf8'), f).toBe(readFileSync(path.join(CORPUS, f), 'utf8'));
@@ -70,7 +71,7 @@ describe('evidence export from a Chio store', () => {
     const file = await corpusStore();
     const db = openStore(file);
     const out = path.join(path.dirname(file), 'scoped');
-    const counts = writeEvidencePackage(db, file, out, { capabilityId: 'cap-billing-1' }, 1767999999);
+    const counts = await writeEvidencePackage(db, file, out, { capabilityId: 'cap-billing-1' }, 1767999999);
     expect(counts.childReceipts).toBe(0);
     expect(counts.toolReceipts).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8')).childReceiptScope).toBe('omitted_no_join_path');
@@ -83,7 +84,7 @@ describe('evidence export from a Chio store', () => {
     const file = await corpusStore();
     const db = openStore(file);
     const out = path.join(path.dirname(file), 'windowed');
-    const counts = writeEvidencePackage(db, file, out, { capabilityId: 'cap-billing-1', until: 1767231000 }, 1767999999);
+    const counts = await writeEvidencePackage(db, file, out, { capabilityId: 'cap-billing-1', until: 1767231000 }, 1767999999);
     const manifest = JSON.parse(readFileSync(path.join(out, 'manifest.json'), 'utf8'));
     expect(manifest.childReceiptScope).toBe('time_window_context_only');
     expect(manifest.query).toEqual({ capabilityId: 'cap-billing-1', until: 1767231000, readBoundary: { kind: 'admin_all' } });
@@ -98,7 +99,9 @@ describe('evidence export from a Chio store', () => {
     const file = await corpusStore();
     const db = openStore(file);
     // A window that starts at the log's beginning (a later `since` would open budgets mid-way).
-    const text = [...exportBundleChunks(db, file, { until: 1767231000 })].join('');
+    const built = await buildExportBundle(db, file, { until: 1767231000 });
+    if (!built.ok) throw new Error('the bundle is over its cap');
+    const text = built.body;
     const parsed = JSON.parse(text);
     expect(Object.keys(parsed.bundle)).toEqual(
       expect.arrayContaining(['query', 'toolReceipts', 'childReceipts', 'childReceiptScope', 'checkpoints', 'inclusionProofs', 'uncheckpointedReceipts', 'retention', 'capabilityLineage']),
@@ -140,7 +143,7 @@ describe('capability lineage in an export (format v2 §16.9)', () => {
     const file = await corpusStore();
     withLineage(file, [row('cap-billing-1', null)], false);
     const out = path.join(path.dirname(file), 'package');
-    expect(writeEvidencePackage(openStore(file), file, out, {}, 1767999999).capabilityLineage).toBe(0);
+    expect((await writeEvidencePackage(openStore(file), file, out, {}, 1767999999)).capabilityLineage).toBe(0);
     expect(readFileSync(path.join(out, 'capability-lineage.ndjson'), 'utf8')).toBe('');
   });
 
@@ -150,7 +153,7 @@ describe('capability lineage in an export (format v2 §16.9)', () => {
     // Lineage follows the exported receipts' capabilities (the anchor is no receipt's): the
     // signed row of cap-billing-2 alone, its unreadable token exported as null.
     const out = path.join(path.dirname(file), 'package');
-    expect(writeEvidencePackage(openStore(file), file, out, {}, 1767999999).capabilityLineage).toBe(1);
+    expect((await writeEvidencePackage(openStore(file), file, out, {}, 1767999999)).capabilityLineage).toBe(1);
     const lines = readFileSync(path.join(out, 'capability-lineage.ndjson'), 'utf8').trim().split('\n');
     expect(lines).toEqual([
       `{"capability_id":"cap-billing-2","subject_key":"${KEY}","issuer_key":"${KEY}","issued_at":10,"expires_at":20,"grants_json":"{\\"grants\\":[]}","delegation_depth":0,"parent_capability_id":null,"provenance":"signed_token","signed_capability":null}`,
@@ -161,6 +164,69 @@ describe('capability lineage in an export (format v2 §16.9)', () => {
     // cap-billing-2's receipts name other subjects than this made-up row.
     expect([...new Set(report.problems.map((p) => p.code))].sort()).toEqual(['attribution_mismatch', 'lineage_missing', 'lineage_signature_invalid']);
     expect(report.receipts.every((r) => r.verdict === 'verified')).toBe(true);
+  });
+});
+
+describe('a store whose checkpoint covers its claim log (children interleaved)', () => {
+  // Claim log (by time): T1 C1 T2 T3 C2 T4 T5 C3 T6; checkpoint 1 covers entries 1–6 in that order.
+  const key = keyFromSeed(5);
+  async function interleaved(): Promise<string> {
+    const SQL = await initSqlJs();
+    const tools = [1, 2, 3, 4, 5, 6].map((seq) => genAReceipt({ seq, key }));
+    const ts = (r: Record<string, unknown>) => r.timestamp as number;
+    const children = [1, 2, 3].map((seq) => childReceipt({ seq, timestamp: ts(tools[seq * 2 - 2]!) + 5, key }));
+    const leaves = [tools[0], children[0], tools[1], tools[2], children[1], tools[3]].map((r) => leafOf(r!));
+    const cp = checkpoint({ seq: 1, start: 1, leaves, key });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ra-export-')), 'interleaved.sqlite3');
+    writeFileSync(
+      file,
+      createChioStore(SQL, {
+        toolReceipts: tools.map((r) => ({
+          rawJson: JSON.stringify(r), receiptId: r.id as string, timestamp: ts(r), capabilityId: 'cap-test-1',
+          toolServer: 'srv-files', toolName: 'file_read', decisionKind: 'allow', policyHash: 'policy-test-v1', contentHash: r.content_hash as string,
+        })),
+        childReceipts: children.map((c, i) => ({
+          rawJson: JSON.stringify(c), receiptId: c.id as string, timestamp: ts(c), sessionId: 'sess-1', parentRequestId: 'req-root-sess-1',
+          requestId: `req-${i + 1}`, operationKind: 'tool_call', terminalState: 'completed', policyHash: 'policy-test-v1', outcomeHash: c.outcome_hash as string,
+        })),
+        checkpoints: [{
+          checkpointSeq: 1, batchStartSeq: 1, batchEndSeq: 6, treeSize: 6, merkleRoot: (cp.body.merkle_root as string).slice(2),
+          issuedAt: cp.body.issued_at as number, statementJson: JSON.stringify(cp.body), signature: cp.signature, kernelKey: key.publicHex,
+        }],
+      }),
+    );
+    return file;
+  }
+  const pinned = () => {
+    const t = TrustStore.create([{ key: key.publicHex }]);
+    if (!t.ok) throw new Error(t.error);
+    return t.store;
+  };
+
+  it('numbers tool receipts by entry_seq, the positions the checkpoint covers, with proofs, and verifies', async () => {
+    const file = await interleaved();
+    const out = path.join(path.dirname(file), 'package');
+    const counts = await writeEvidencePackage(openStore(file), file, out, {}, 1767999999);
+    expect(counts).toMatchObject({ toolReceipts: 6, childReceipts: 3, checkpoints: 1, inclusionProofs: 4, uncheckpointedReceipts: 2 });
+    const seqs = readFileSync(path.join(out, 'receipts.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).seq);
+    expect(seqs).toEqual([1, 3, 4, 6, 7, 9]);
+    expect(readFileSync(path.join(out, 'README.txt'), 'utf8')).toContain("numbered here by the claim log's entry_seq");
+    const report = await verifyPaths([out], pinned());
+    expect(report.problems).toEqual([]);
+    expect(report.receipts.filter((r) => r.type === 'tool').map((r) => r.checks.inclusion)).toEqual(['pass', 'pass', 'pass', 'pass', 'skipped', 'skipped']);
+  });
+
+  it('with a checkpointed receipt deleted, neither order reproduces the root: tool seq, the checkpoint still exported, inclusion fails', async () => {
+    const file = await interleaved();
+    const db = new Database(file);
+    db.prepare('DELETE FROM chio_tool_receipts WHERE seq = 2').run();
+    db.close();
+    const out = path.join(path.dirname(file), 'package');
+    const counts = await writeEvidencePackage(openStore(file), file, out, {}, 1767999999);
+    expect(counts).toMatchObject({ toolReceipts: 5, checkpoints: 1, inclusionProofs: 0 });
+    const report = await verifyPaths([out], pinned());
+    expect(report.ok).toBe(false);
+    expect(report.receipts.filter((r) => r.type === 'tool').map((r) => r.checks.inclusion)).toEqual(['fail', 'fail', 'fail', 'fail', 'fail']);
   });
 });
 

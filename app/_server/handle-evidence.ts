@@ -3,67 +3,90 @@
 // framework-free handlers (the Next routes and the tests call the same code).
 // Order: auth → method → input → store → bytes. The server only serves bytes;
 // every proof it computes is re-verified by whoever reads it.
-import { createHash } from 'node:crypto';
-import { closeSync, createReadStream, existsSync, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { readCapped } from '../../lib/bytes/read-capped';
+import { parseJson } from '../../lib/json/parse';
 import { parseExportRequest } from '../../lib/query/evidence-query';
 import { checkBearer } from './auth';
-import { exportBundleChunks, writeEvidencePackage } from './export';
-import { StoreEvidence } from './evidence';
+import { MAX_BUNDLE_BYTES, buildExportBundle } from './export';
 import { type ReceiptApiEnv, storeFileOf } from './handle-receipt-query';
-import { JSON_HEADERS, badParameters, errorResponse, internalError, methodNotAllowed, storeUnavailable } from './http';
-import { getStore } from './receipt-query';
+import { JSON_HEADERS, badParameters, errorResponse, internalError, malformedPercentEncoding, malformedUrl, methodNotAllowed, storeUnavailable } from './http';
+import { packageFor } from './package-cache';
+import { logServerError, requestLabel } from './redact';
+import { closeReader, getStore, openReader, readerChanged } from './store-handle';
 import { NOT_A_FLEET, fleetExportResponse, fleetUrlOf } from './fleet/handle-fleet';
 
-const MAX_BODY_BYTES = 64 * 1024;
+/** The largest export request body: 64 KiB (a query is a few hundred bytes). */
+export const MAX_BODY_BYTES = 64 * 1024;
 
-/** `POST /v1/evidence/export`: `{query?, requireProofs?}` → `{bundle, transparency}`, streamed. */
+/**
+ * The request body as JSON: at most MAX_BODY_BYTES (the stream is cancelled past it, never
+ * buffered whole), UTF-8, one JSON text by our lossless parser (duplicate keys refused: two
+ * readers of `{"query":{…},"query":{…}}` would export different receipts). Empty is `{}`.
+ */
+async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  const refuse = (status: number, message: string) => ({ ok: false as const, response: errorResponse(status, 'invalid_parameter', `body: ${message}`, { param: 'body' }) });
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) return refuse(413, `must be at most ${MAX_BODY_BYTES} bytes`);
+  const bytes = request.body ? await readCapped(request.body, MAX_BODY_BYTES) : new Uint8Array(0);
+  if (bytes === null) return refuse(413, `must be at most ${MAX_BODY_BYTES} bytes`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return refuse(400, 'is not UTF-8');
+  }
+  if (text.trim() === '') return { ok: true, value: {} };
+  const parsed = parseJson(text);
+  if (!parsed.ok) return refuse(400, `is not valid JSON: ${parsed.issue.message} at ${parsed.issue.path}`);
+  // Checked losslessly above; the request parser reads plain values (its numbers are validated there).
+  return { ok: true, value: JSON.parse(text) as unknown };
+}
+
+/** `POST /v1/evidence/export`: `{query?, requireProofs?}` → `{bundle, transparency}`. */
 export async function handleEvidenceExport(request: Request, env: ReceiptApiEnv): Promise<Response> {
   try {
     const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
     if (denied) return denied;
+    if (malformedPercentEncoding(request.url)) return malformedUrl();
     if (request.method !== 'POST') return methodNotAllowed('POST');
-    const raw = await request.text();
-    if (raw.length > MAX_BODY_BYTES) return badParameters([{ param: 'body', message: `must be at most ${MAX_BODY_BYTES} bytes` }]);
-    let body: unknown = {};
-    if (raw.trim() !== '') {
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        return badParameters([{ param: 'body', message: 'is not valid JSON' }]);
-      }
-    }
-    const parsed = parseExportRequest(body);
+    const body = await readBody(request);
+    if (!body.ok) return body.response;
+    const parsed = parseExportRequest(body.value);
     if (!parsed.ok) return badParameters(parsed.issues);
     const fleet = fleetUrlOf(env);
     if (fleet) return await fleetExportResponse(fleet, parsed.request.query, parsed.request.requireProofs);
     if (parsed.request.query.kernelKey !== undefined) return badParameters([{ param: 'query.kernelKey', message: NOT_A_FLEET }]);
     const file = storeFileOf(env);
-    const opened = getStore(file);
+    // A connection of its own: the bundle is built a slice at a time, giving other requests their turn.
+    const opened = openReader(file);
     if (!opened.ok) return storeUnavailable(opened.detail);
-    const { db } = opened.store;
-    if (parsed.request.requireProofs) {
-      const unproven = new StoreEvidence(db, parsed.request.query).uncheckpointedCount();
-      if (unproven > 0) {
-        return errorResponse(409, 'proofs_unavailable', `${unproven} receipt(s) of this query are not covered by a checkpoint yet`, { param: 'requireProofs' });
-      }
+    let result: Awaited<ReturnType<typeof buildExportBundle>>;
+    try {
+      result = await buildExportBundle(opened.store.db, file, parsed.request.query);
+      if (readerChanged(opened.store)) return storeUnavailable('the store changed while it was read; send the request again');
+    } finally {
+      closeReader(opened.store);
     }
-    const chunks = exportBundleChunks(db, file, parsed.request.query);
-    const encoder = new TextEncoder();
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = chunks.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
-      },
-      cancel() {
-        chunks.return(undefined);
-      },
-    });
-    return new Response(stream, { status: 200, headers: JSON_HEADERS });
+    if (!result.ok) {
+      const { bytes, receipts } = result.tooLarge;
+      return errorResponse(
+        422,
+        'result_too_large',
+        `the export of this query is over ${MAX_BUNDLE_BYTES} bytes (${bytes} bytes after ${receipts} receipts, and it was not finished): narrow it (since, until, capabilityId, agentSubject), or download the whole store's evidence package from GET /v1/evidence/package`,
+        { param: 'query' },
+      );
+    }
+    if (parsed.request.requireProofs && result.unproven > 0) {
+      return errorResponse(409, 'proofs_unavailable', `${result.unproven} receipt(s) of this query have no inclusion proof: not checkpointed yet, or in a batch whose stored receipts do not reproduce its checkpoint's root`, {
+        param: 'requireProofs',
+      });
+    }
+    return new Response(result.body, { status: 200, headers: JSON_HEADERS });
   } catch (e) {
-    console.error('POST /v1/evidence/export failed:', e);
+    logServerError(requestLabel(request), e);
     return internalError();
   }
 }
@@ -75,27 +98,6 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * The whole-store package of `file`, built once per store state into
- * `RECEIPT_CACHE_DIR` (default data/cache)/packages/<hash>/ (the store may be large, so it is
- * not rebuilt per request).
- */
-/** Bumped whenever the exported package's content changes for the same store. */
-const EXPORT_FORMAT = 2;
-
-function packageDirFor(file: string, signature: string, env: ReceiptApiEnv): string {
-  // The exporter's format is part of the key: a newer exporter (v2 consistency records, a read
-  // boundary, signed lineage) must not serve a package an older one cached for the same store.
-  const key = createHash('sha256').update(`${file}\n${signature}\nexport-format ${EXPORT_FORMAT}`).digest('hex').slice(0, 32);
-  const dir = path.join(env.RECEIPT_CACHE_DIR ? path.resolve(env.RECEIPT_CACHE_DIR) : path.join(process.cwd(), 'data', 'cache'), 'packages', key);
-  if (existsSync(path.join(dir, 'manifest.json'))) return dir;
-  const opened = getStore(file);
-  if (!opened.ok) throw new Error(opened.detail);
-  // Synchronous, so concurrent requests in this process cannot interleave; the writer renames atomically.
-  writeEvidencePackage(opened.store.db, file, dir, {}, Math.floor(statSync(file).mtimeMs / 1000));
-  return dir;
-}
-
-/**
  * `GET /v1/evidence/package` lists the files; `GET /v1/evidence/package/<name>`
  * downloads one. Only the names the manifest lists (and the manifest itself) are served.
  */
@@ -103,12 +105,15 @@ export async function handleEvidencePackage(request: Request, env: ReceiptApiEnv
   try {
     const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
     if (denied) return denied;
+    if (malformedPercentEncoding(request.url)) return malformedUrl();
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
     if (fleetUrlOf(env)) return errorResponse(404, 'not_found', 'this server serves a fleet: search it with /v1/receipts/query (GET /v1/fleet/kernels lists its kernels), or export one kernel with POST /v1/evidence/export');
     const file = storeFileOf(env);
     const opened = getStore(file);
     if (!opened.ok) return storeUnavailable(opened.detail);
-    const dir = packageDirFor(file, opened.store.signature, env);
+    const built = await packageFor(file, env);
+    if (!built.ok) return storeUnavailable(built.detail);
+    const { dir } = built;
     const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string; bytes: number }[] };
     if (name === null) {
       const files = [{ path: 'manifest.json', bytes: statSync(path.join(dir, 'manifest.json')).size }, ...manifest.files];
@@ -130,7 +135,7 @@ export async function handleEvidencePackage(request: Request, env: ReceiptApiEnv
     }
     return new Response(Readable.toWeb(createReadStream('', { fd })) as ReadableStream<Uint8Array>, { status: 200, headers });
   } catch (e) {
-    console.error('GET /v1/evidence/package failed:', e);
+    logServerError(requestLabel(request), e);
     return internalError();
   }
 }

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { parseReceiptQuery } from '../../lib/query/receipt-query';
 import { checkBearer } from './auth';
 import { DEMO_STORE } from './db';
-import { JSON_HEADERS, badParameters, internalError, jsonBytes, methodNotAllowed, storeUnavailable } from './http';
+import { JSON_HEADERS, badParameters, internalError, jsonBytes, malformedPercentEncoding, malformedUrl, methodNotAllowed, storeUnavailable } from './http';
+import { logServerError, requestLabel } from './redact';
 import { queryReceiptStore } from './receipt-query';
 import { NOT_A_FLEET, fleetUrlOf, handleFleetQuery } from './fleet/handle-fleet';
 
@@ -28,6 +29,7 @@ export async function handleReceiptQuery(request: Request, env: ReceiptApiEnv): 
   try {
     const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
     if (denied) return denied;
+    if (malformedPercentEncoding(request.url)) return malformedUrl();
     // HEAD is GET without a body, as Next serves it for a route that exports GET.
     if (fleetUrlOf(env)) return handleFleetQuery(request, env);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
@@ -38,7 +40,7 @@ export async function handleReceiptQuery(request: Request, env: ReceiptApiEnv): 
     if (!result.ok) return storeUnavailable(result.detail);
     return request.method === 'HEAD' ? new Response(null, { status: 200, headers: JSON_HEADERS }) : jsonBytes(result.body);
   } catch (e) {
-    console.error('GET /v1/receipts/query failed:', e);
+    logServerError(requestLabel(request), e);
     return internalError();
   }
 }

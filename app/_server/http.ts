@@ -2,6 +2,9 @@
 // param?, issues?}}` with a fixed code per kind; messages never carry file paths, SQL or stack
 // traces (those go to the server log). Every response is `cache-control: no-store`: receipts
 // and counts change as the store grows, and a bearer-protected answer must not sit in caches.
+// Every response also carries the security headers and the no-nonce CSP itself (proxy.ts sets the
+// same ones under Next), so an answer sent before or without the proxy has them too.
+import { SECURITY_HEADERS, contentSecurityPolicy } from './security-headers';
 
 /** Every error code the /v1 API answers with (a closed list; clients may switch on it). */
 export type ApiErrorCode =
@@ -11,6 +14,8 @@ export type ApiErrorCode =
   | 'method_not_allowed'
   | 'store_unavailable'
   | 'proofs_unavailable'
+  | 'result_too_large'
+  | 'rate_limited'
   | 'internal_error';
 
 export interface ApiIssue {
@@ -25,8 +30,33 @@ export interface ApiErrorBody {
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
+  ...SECURITY_HEADERS,
+  'content-security-policy': contentSecurityPolicy(null),
 };
+
+/**
+ * Whether `url`'s path or query holds malformed percent-encoding: a `%` not followed by two hex
+ * digits, or escapes that do not decode to UTF-8. URL parsers pass such bytes on as they are, and
+ * two readers would then disagree on what was asked; the API answers 400 instead.
+ */
+export function malformedPercentEncoding(url: string): boolean {
+  const at = url.indexOf('#');
+  const raw = at < 0 ? url : url.slice(0, at);
+  if (/%(?![0-9a-fA-F]{2})/.test(raw)) return true;
+  // Each run of escapes must decode as UTF-8 (a lone %FF, an overlong or a surrogate does not).
+  for (const run of raw.match(/(?:%[0-9a-fA-F]{2})+/g) ?? []) {
+    try {
+      decodeURIComponent(run);
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+export function malformedUrl(): Response {
+  return errorResponse(400, 'invalid_parameter', 'the URL holds malformed percent-encoding (a % not followed by two hex digits, or escapes that are not UTF-8)', { param: 'url' });
+}
 
 /** A 200 with a body that is already JSON bytes (e.g. the receipt page, spliced from raw_json). */
 export function jsonBytes(body: Uint8Array, status = 200): Response {

@@ -444,20 +444,33 @@ describe('the real showcase stores', () => {
 
 describe('hostile rows (a store without capability_lineage)', () => {
   const raws = () => [...EDGE_RAWS, EDGE_BLOB].map((raw, i) => ({ seq: i + 1, raw }));
-  /** What the server must send for a row: verbatim when it is one JSON text, else a JSON string of it. */
-  const served = (seq: number) => {
-    const raw = raws()[seq - 1]!.raw;
-    return Buffer.from([10, 11, 12, 17].includes(seq) ? JSON.stringify(raw) : raw, 'utf8');
-  };
-
-  it('valid JSON texts verbatim (whitespace included); anything else as a JSON string, so the envelope cannot be forged', async () => {
-    const res = await get(srv.edge!, 'limit=200');
-    expect(res.body.equals(body(17, null, raws().map((r) => served(r.seq))))).toBe(true);
+  /**
+   * Rows the server must not splice, and why: not one JSON object, a NUL in a string, stored as a
+   * BLOB, or an integer beyond 64 bits (our lossless parser, as the verifier, refuses it: contract §2).
+   */
+  const BAD: Record<number, string> = { 5: 'invalid_json', 10: 'invalid_json', 11: 'invalid_json', 12: 'invalid_json', 13: 'not_an_object', 17: 'not_text' };
+  const served = (seq: number) => Buffer.from(raws()[seq - 1]!.raw, 'utf8');
+  /** The page of `seqs`: the good rows spliced verbatim, and the bad ones named in `problems` (table, seq, code). */
+  function expectPage(res: { body: Buffer }, total: number, seqs: number[]) {
+    const good = seqs.filter((s) => !BAD[s]);
+    const prefix = body(total, null, good.map(served)).subarray(0, -2);
+    expect(res.body.subarray(0, prefix.length).equals(prefix), res.body.toString()).toBe(true);
     const parsed = jsonOf(res.body);
-    expect(Object.keys(parsed)).toEqual(['totalCount', 'nextCursor', 'receipts']);
+    const bad = seqs.filter((s) => BAD[s]);
+    expect(Object.keys(parsed)).toEqual(bad.length ? ['totalCount', 'nextCursor', 'receipts', 'problems'] : ['totalCount', 'nextCursor', 'receipts']);
+    expect((parsed.problems ?? []).map((p: Record<string, unknown>) => [p.schema, p.table, p.seq, p.code])).toEqual(
+      bad.map((s) => ['receipt-audit.export_problem.v1', 'chio_tool_receipts', s, BAD[s]]),
+    );
+    for (const p of parsed.problems ?? []) expect(p.message).toMatch(new RegExp(`^chio_tool_receipts seq ${p.seq}: raw_json `));
+  }
+
+  it('valid JSON objects verbatim (whitespace included); anything else left out and named, so the envelope cannot be forged', async () => {
+    const res = await get(srv.edge!, 'limit=200');
+    expectPage(res, 17, raws().map((r) => r.seq));
+    const parsed = jsonOf(res.body);
     expect(parsed.totalCount).toBe(17);
-    expect(parsed.receipts).toHaveLength(17);
-    expect(parsed.receipts[10]).toBe(EDGE_RAWS[10]);
+    expect(parsed.receipts).toHaveLength(11);
+    expect(parsed.nextCursor).toBeNull();
   });
 
   it.each([
@@ -472,8 +485,7 @@ describe('hostile rows (a store without capability_lineage)', () => {
     ['minCost=0&outcome=deny', [4]],
     ['minCost=0&toolName=even', [1, 3, 5, 15, 17]],
   ])('%s → seqs %j (non-negative integer cost_charged only; beyond u64 is still an integer)', async (qs, seqs) => {
-    const res = await get(srv.edge!, `${qs}&limit=200`);
-    expect(res.body.equals(body(seqs.length, null, seqs.map(served))), res.body.toString()).toBe(true);
+    expectPage(await get(srv.edge!, `${qs}&limit=200`), seqs.length, seqs);
   });
 
   it('agentSubject without a capability_lineage table matches subject_key alone', async () => {

@@ -1,7 +1,13 @@
 // Server side only: runs a ReceiptQuery (lib/query/receipt-query.ts) against a Chio SQLite
 // receipt store (chio-format.md §10) and builds the body of `GET /v1/receipts/query` (§11.2)
-// from the stored raw_json bytes, which are never parsed or re-serialized here: u64 amounts
-// above 2^53 and every other byte reach the page exactly as stored (verification.md §1).
+// from the stored raw_json bytes, which are never re-serialized here: u64 amounts above 2^53
+// and every other byte reach the page exactly as stored (verification.md §1).
+//
+// Each row is checked before it is spliced (stored-row.ts: TEXT, UTF-8, at most MAX_ROW_BYTES,
+// one JSON object by our lossless parser). A row that fails is left out of `receipts` and named
+// in `problems` (table and seq), a key the page has only when there is something in it. A page
+// stops early, before MAX_PAGE_BYTES, with a `nextCursor` to go on from: never a page that
+// looks complete and is not.
 //
 // Policies:
 // - Store handles (read-only, nothing written beside the store): ./store-handle.ts.
@@ -12,6 +18,8 @@
 //   most selective index (sparse matches). Filters beyond SQLite's i64 map exactly.
 import { toFilterKey, type ReceiptQuery } from '../../lib/query/receipt-query';
 import { closeAllStoreHandles, getStore, statement, storeChanged, type StoreHandle, type StoreProblem } from './store-handle';
+import { type RowProblem, checkStoredRow, rowProblemJson } from './stored-row';
+import { MAX_RECORD_BYTES } from '../../lib/sources/records';
 
 export { getStore, type StoreHandle, type StoreOpen, type StoreProblem } from './store-handle';
 
@@ -26,11 +34,19 @@ const LISTED = /^\d{1,7}$/.test(process.env.RECEIPT_QUERY_LISTED_MAX ?? '') ? Nu
 /** Walk seq order when at least this share of the seq span matches (≤ ~10k rows read per page of 200). */
 const DENSE = 0.02;
 
+/**
+ * The largest page body: 16 MiB, the largest record the verifier reads (a page is one JSON
+ * document). 200 receipts of 1–2 KB are about 300 KB; a page of large rows stops before this.
+ */
+export const MAX_PAGE_BYTES = MAX_RECORD_BYTES;
+
 export interface ReceiptPage {
   totalCount: bigint;
   nextCursor: bigint | null;
-  /** raw_json bytes in seq order; a row that is not one JSON text arrives as a JSON string of it. */
+  /** raw_json bytes in seq order, each checked (stored-row.ts). */
   receipts: Uint8Array[];
+  /** The page's rows that could not be spliced, by seq. */
+  problems: RowProblem[];
 }
 
 interface Stats {
@@ -147,7 +163,7 @@ function where(f: Filters, driver: Group | null | 'any'): string {
   return f.clauses.map((c) => c.sql(keep(c) ? (name) => name : (name) => `+${name}`)).join(' AND ');
 }
 
-const RAW = "CAST(raw_json AS BLOB), typeof(raw_json) = 'text' AND json_valid(raw_json)";
+const RAW = 'CAST(raw_json AS BLOB), typeof(raw_json)';
 
 // ---------------------------------------------------------------- the query
 
@@ -219,7 +235,7 @@ function computeStats(store: StoreHandle, q: ReceiptQuery): Stats {
   return { count: BigInt(LISTED + 1) + rest, lo: listed[0]![0], hi: last ?? listed[LISTED]![0], driver, seqs: null };
 }
 
-type Row = [seq: bigint, raw: Buffer, ok: bigint | null];
+type Row = [seq: bigint, raw: Buffer | null, type: string];
 
 function fetchRows(store: StoreHandle, seqs: Iterable<bigint>): Row[] {
   const fetch = statement(store, 'fetch', () => `SELECT seq, ${RAW} FROM chio_tool_receipts WHERE seq = ?`);
@@ -265,23 +281,37 @@ function readPage(store: StoreHandle, f: Filters, stats: Stats, after: bigint, t
   return fetchRows(store, seqs.map(([seq]) => seq));
 }
 
-function receiptBytes([, raw, ok]: Row): Uint8Array {
-  // One JSON text without NUL cannot break out of the array it is spliced into.
-  if (ok === 1n && raw.indexOf(0) === -1) return raw;
-  return Buffer.from(JSON.stringify(raw.toString('utf8')), 'utf8');
-}
-
+/** Room a page keeps for its head, tail and problems when it counts its receipts' bytes. */
+const PAGE_RESERVE = 64 * 1024;
 /** One page of `query` from an open store. Throws only on SQLite errors (a corrupt store). */
 export function runReceiptQuery(store: StoreHandle, query: ReceiptQuery): ReceiptPage {
   const f = filtersOf(query, store.hasLineage);
   return store.db.transaction((): ReceiptPage => {
     const stats = statsOf(store, query);
     const after = max(min(query.cursor ?? -1n, I64_MAX), stats.lo - 1n);
-    if (stats.count === 0n || after >= stats.hi) return { totalCount: stats.count, nextCursor: null, receipts: [] };
+    if (stats.count === 0n || after >= stats.hi) return { totalCount: stats.count, nextCursor: null, receipts: [], problems: [] };
     const rows = readPage(store, f, stats, after, query.limit + 1);
     const page = rows.slice(0, query.limit);
+    const receipts: Uint8Array[] = [];
+    const problems: RowProblem[] = [];
+    let bytes = 0;
+    for (let i = 0; i < page.length; i++) {
+      const [seq, raw, type] = page[i]!;
+      const checked = checkStoredRow('chio_tool_receipts', Number(seq), 'raw_json', type, raw);
+      if (!checked.ok) {
+        problems.push(checked.problem);
+        continue;
+      }
+      // Valid JSON: whitespace (even a newline) is harmless inside the page's array.
+      if (receipts.length > 0 && bytes + raw!.length + 1 > MAX_PAGE_BYTES - PAGE_RESERVE) {
+        // Full: the page ends at the last row it holds, and the cursor says there is more.
+        return { totalCount: stats.count, nextCursor: page[i - 1]![0], receipts, problems };
+      }
+      bytes += raw!.length + 1;
+      receipts.push(raw!);
+    }
     const nextCursor = rows.length > query.limit ? page[page.length - 1]![0] : null;
-    return { totalCount: stats.count, nextCursor, receipts: page.map(receiptBytes) };
+    return { totalCount: stats.count, nextCursor, receipts, problems };
   })();
 }
 
@@ -289,12 +319,15 @@ const ascii = (s: string) => Buffer.from(s, 'latin1');
 const COMMA = ascii(',');
 const TAIL = ascii(']}');
 
-/** `{"totalCount":N,"nextCursor":N|null,"receipts":[<raw_json>,…]}` with the rows spliced in verbatim. */
+/**
+ * `{"totalCount":N,"nextCursor":N|null,"receipts":[<raw_json>,…]}` with the rows spliced in
+ * verbatim, and `"problems":[…]` after them when some rows could not be.
+ */
 export function receiptPageBody(page: ReceiptPage): Uint8Array {
   const head = ascii(`{"totalCount":${page.totalCount},"nextCursor":${page.nextCursor ?? 'null'},"receipts":[`);
   const parts: Uint8Array[] = [head];
   page.receipts.forEach((r, i) => parts.push(...(i ? [COMMA, r] : [r])));
-  parts.push(TAIL);
+  parts.push(page.problems.length ? Buffer.from(`],"problems":[${page.problems.map(rowProblemJson).join(',')}]}`, 'utf8') : TAIL);
   return Buffer.concat(parts);
 }
 

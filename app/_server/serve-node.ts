@@ -2,6 +2,12 @@
 // server on 127.0.0.1, for tests and benchmarks that exercise the API over real HTTP without Next.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { JSON_HEADERS } from './http';
+import { logServerError, redactSecrets } from './redact';
+import { SECURITY_HEADERS, contentSecurityPolicy } from './security-headers';
+
+/** What proxy.ts adds to every answer under Next, added here too (an answer that lacks them gets them). */
+const EVERY_RESPONSE: Record<string, string> = { ...SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicy(null) };
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -25,7 +31,7 @@ async function toRequest(req: IncomingMessage, origin: string): Promise<Request>
 }
 
 async function send(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...EVERY_RESPONSE };
   response.headers.forEach((value, name) => (headers[name] = value));
   const body = Buffer.from(await response.arrayBuffer());
   if (!('content-length' in headers)) headers['content-length'] = String(body.length);
@@ -40,8 +46,8 @@ export async function serveOnLoopback(handler: FetchHandler): Promise<LoopbackSe
       .then(handler)
       .then((response) => send(response, res))
       .catch((e: unknown) => {
-        console.error('serve-node: request failed:', e);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+        logServerError(`serve-node: ${req.method ?? '?'} ${redactSecrets(req.url ?? '')}`, e);
+        if (!res.headersSent) res.writeHead(500, JSON_HEADERS);
         res.end('{"error":{"code":"internal_error","message":"internal error"}}');
       });
   });

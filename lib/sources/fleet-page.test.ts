@@ -67,6 +67,14 @@ describe('fleet pages', () => {
     expect(report.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'verified']);
   });
 
+  it("reports the rows the server left out (`problems`) at their table and seq; the rest verify", async () => {
+    const problem = '{"schema":"receipt-audit.export_problem.v1","table":"receipt_json","seq":3,"code":"duplicate_key","message":"receipt_json seq 3: raw_json is not one JSON text"}';
+    const { report } = await verify(page(raws.slice(0, 2), [group(all.slice(0, 2), checkpoints.slice(0, 1), proofs.slice(0, 2))], `,"problems":[${problem}]`));
+    expect(report.receipts.map((r) => r.verdict)).toEqual(['verified', 'verified']);
+    expect(report.problems.map((p) => `${p.code} ${p.file}:${p.line}`)).toEqual(['parse_error receipt_json:3']);
+    expect(splitFleetPage(page(raws, [group(all)], ',"problems":{}'))).toEqual({ ok: false, message: 'problems is not an array' });
+  });
+
   it('passes each receipt on byte for byte, even one a strict parser refuses', async () => {
     const dup = raws[1]!.replace('{', '{"id":"dup",');
     const two = page([raws[0]!, dup], [group([{ seq: 1, index: 0 }, { seq: 2, index: 1 }], checkpoints.slice(0, 1), proofs.slice(0, 2))]);

@@ -111,6 +111,11 @@ export function splitFleetPage(text: string): Result {
   const loose = items.flatMap((span, i) => (claimed.has(i) ? [] : [slice(span)]));
   // A bare receipt per line: read as a receipt of no log (no seq, so no inclusion to check).
   if (loose.length) groups.push({ kernelKey: '', files: [{ name: 'fleet/unfiled-receipts.ndjson', text: loose.join('\n') }], receipts: loose.length });
+  // Rows the server left out of the page, each named by table and seq (read by the name's role).
+  const problemsSpan = top.get('problems');
+  const problems = problemsSpan ? arrayItems(text, problemsSpan) : [];
+  if (problems === null) return fail('problems is not an array');
+  if (problems.length) groups.push({ kernelKey: '', files: [{ name: 'fleet/export-problems.ndjson', text: problems.map(slice).join('\n') }], receipts: 0 });
   return { ok: true, page: { totalCount, nextCursor, receipts: items.length, groups } };
 }
 

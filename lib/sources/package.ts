@@ -68,6 +68,13 @@ export const PACKAGE_FILES: [string, RecordRole][] = [
   ['capability-lineage.ndjson', 'lineage'],
 ];
 
+/**
+ * Rows the exporting server could not export, each named by table and seq (Receipt Audit's own
+ * file, app/_server/stored-row.ts; a package has it only when there are some). Not one of the
+ * Chio files above: read after them when present.
+ */
+export const EXPORT_PROBLEMS_FILE: [string, RecordRole] = ['export-problems.ndjson', 'export-problem'];
+
 const COUNT_OF_FILE: Record<string, string> = {
   'receipts.ndjson': 'toolReceipts',
   'child-receipts.ndjson': 'childReceipts',
@@ -79,7 +86,7 @@ const COUNT_OF_FILE: Record<string, string> = {
 /** The role a loose file's name suggests (a copy of a package file keeps its meaning). */
 export function roleForFileName(name: string): RecordRole {
   const base = name.split(/[\\/]/).pop() ?? name;
-  for (const [file, role] of PACKAGE_FILES) if (base === file) return role;
+  for (const [file, role] of [...PACKAGE_FILES, EXPORT_PROBLEMS_FILE]) if (base === file) return role;
   return isTextLogName(base) ? 'text' : 'auto';
 }
 
@@ -187,7 +194,7 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   if (queryBytes) stats.set('query.json', { sha256: sha256Hex(queryBytes), bytes: queryBytes.length, records: 0 });
   const query: QueryFile | null = !queryFile ? null : queryBytes === null ? { error: `query.json is over ${MAX_QUERY_BYTES} bytes, too large to be a query` } : { text: decodeText(queryBytes) };
 
-  for (const [name, role] of PACKAGE_FILES) {
+  for (const [name, role] of [...PACKAGE_FILES, EXPORT_PROBLEMS_FILE]) {
     const file = listing.has(name) ? dir.open(name) : null;
     if (file) stats.set(name, await streamFile(file, role, verifier, space, name));
   }

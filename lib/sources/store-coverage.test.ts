@@ -3,7 +3,8 @@
 // whose first batch holds no child receipt reads alike in both orders there;
 // deciding on it made every later checkpoint fail inclusion. The browser and
 // CLI path (loadStore) and the server's export must both get it right.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
@@ -54,9 +55,30 @@ describe('coverage order decided where the orders differ', () => {
 
   it("the server's evidence package of it verifies whole", async () => {
     const out = path.join(dir, 'package');
-    writeEvidencePackage(openStore(generated.storePath), generated.storePath, out, {}, 1767999999);
+    await writeEvidencePackage(openStore(generated.storePath), generated.storePath, out, {}, 1767999999);
     const report = await verifyPaths([out], trust());
     expect(report.summary.failed).toBe(0);
     expect(report.problems.filter((p) => p.severity === 'error')).toEqual([]);
+  });
+
+  it('a receipt deleted from the batch that decides: neither order reproduces its root, so tool seq, and only that batch fails', async () => {
+    const opened = openChioStore(await initSqlJs(), new Uint8Array(readFileSync(generated.storePath)));
+    if (!opened.ok) throw new Error(opened.message);
+    const log = [...opened.store.claimLog()].flatMap((r) => (isRowError(r) ? [] : [r]));
+    const cps = [...opened.store.checkpoints()].flatMap((r) => (isRowError(r) ? [] : [r])).sort((a, b) => a.checkpointSeq - b.checkpointSeq);
+    opened.store.close();
+    const parts = Math.min(...log.filter((e) => e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq).map((e) => e.entrySeq));
+    const deciding = cps.find((c) => c.batchEndSeq >= parts)!;
+    const copy = path.join(dir, 'deleted.sqlite3');
+    copyFileSync(generated.storePath, copy);
+    const db = new Database(copy);
+    db.prepare('DELETE FROM chio_tool_receipts WHERE seq = ?').run(deciding.batchStartSeq + 3);
+    db.close();
+    const report = await verifyPaths([copy], trust());
+    const failedBatches = new Set(
+      report.receipts.filter((r) => r.type === 'tool' && r.checks.inclusion === 'fail').map((r) => cps.find((c) => Number(r.seq) >= c.batchStartSeq && Number(r.seq) <= c.batchEndSeq)?.checkpointSeq),
+    );
+    expect([...failedBatches]).toEqual([deciding.checkpointSeq]);
+    expect(report.receipts.filter((r) => r.type === 'tool' && r.checks.inclusion === 'pass').length).toBe(cps.length * 100 - 100);
   });
 });

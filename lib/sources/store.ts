@@ -106,31 +106,41 @@ export async function loadStore(store: ChioStoreReader, name: string, verifier: 
   }
 }
 
+/** Checkpoints tried, from the first whose batch the two orders read differently, before giving up on reproducing a root. */
+export const COVERAGE_TRIALS = 8;
+
 /**
- * Claim-log order unless the claim log interleaves child receipts and only
- * tool-seq order reproduces the root of the first checkpoint whose batch the two
- * orders read differently. (Deciding on the first checkpoint alone read a store
- * whose first batch held no child receipt as claim-log order, and every later
- * checkpoint then failed inclusion.) Reads only the rows up to that batch.
+ * Which order the checkpoints cover. Both orders read alike until the claim log parts from tool
+ * seq order (a child receipt, or a tool receipt out of step); when no checkpointed batch reaches
+ * that point, 'claim-log'. Otherwise the checkpoints from there on are tried in turn (at most
+ * COVERAGE_TRIALS): the first whose root one order reproduces decides. When none does (their
+ * receipts deleted or changed), 'tool-seq': the order the kernel's trigger counts (§9.6), so the
+ * batches nobody touched still verify and the touched ones fail `inclusion`. (Falling back to the
+ * claim log instead failed every batch of a store whose checkpoints cover tool seq, and made the
+ * server leave every checkpoint out.) Reads only the rows up to the batches it tries.
  */
 export function coverageOrder(store: Pick<ChioStoreReader, 'toolReceipts' | 'childReceipts'>, claimLog: ClaimLogRow[], checkpoints: CheckpointRow[]): CoverageOrder {
   // The first claim-log entry where the orders part: a child receipt, or a tool receipt out of step.
   let parts = Infinity;
   for (const e of claimLog) if ((e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq) && e.entrySeq < parts) parts = e.entrySeq;
-  const deciding = checkpoints
+  const trials = checkpoints
     .filter((c) => c.batchEndSeq >= parts)
-    .reduce<CheckpointRow | undefined>((m, c) => (m === undefined || c.checkpointSeq < m.checkpointSeq ? c : m), undefined);
+    .sort((a, b) => a.checkpointSeq - b.checkpointSeq)
+    .slice(0, COVERAGE_TRIALS);
   // No checkpoint reaches the first difference: both orders read every batch alike.
-  if (!deciding) return 'claim-log';
-  const root = parseHash(deciding.merkleRoot);
-  if (!root) return 'claim-log';
-  const matches = (leaves: (Uint8Array | undefined)[]) => {
-    if (leaves.some((l) => l === undefined)) return false;
-    const r = rootFromLeafHashes(leaves as Uint8Array[]);
-    return r !== null && bytesEqual(r, root);
-  };
-  if (matches(batchLeaves(store, claimLog, deciding, 'claim-log'))) return 'claim-log';
-  return matches(batchLeaves(store, claimLog, deciding, 'tool-seq')) ? 'tool-seq' : 'claim-log';
+  if (trials.length === 0) return 'claim-log';
+  for (const cp of trials) {
+    const root = parseHash(cp.merkleRoot);
+    if (!root) continue;
+    const matches = (leaves: (Uint8Array | undefined)[]) => {
+      if (leaves.some((l) => l === undefined)) return false;
+      const r = rootFromLeafHashes(leaves as Uint8Array[]);
+      return r !== null && bytesEqual(r, root);
+    };
+    if (matches(batchLeaves(store, claimLog, cp, 'claim-log'))) return 'claim-log';
+    if (matches(batchLeaves(store, claimLog, cp, 'tool-seq'))) return 'tool-seq';
+  }
+  return 'tool-seq';
 }
 
 /**

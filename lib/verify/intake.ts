@@ -26,6 +26,12 @@ export type RecordRole =
   | 'consistency'
   | 'equivocation'
   | 'lineage'
+  /**
+   * A row the server that exported the log could not export (`receipt-audit.export_problem.v1`:
+   * an evidence package's export-problems.ndjson, a bundle's `exportProblems`, a receipt page's
+   * `problems`), named by its table and seq.
+   */
+  | 'export-problem'
   /** A text file (`.txt`, `.log`, `.md`): a reply, a transcript or a terminal log, read for ZeroClaw receipts. */
   | 'text'
   | 'ignore';
@@ -56,7 +62,11 @@ export type IntakeResult =
   | { ok: true; items: LogItem[]; issues?: RecordIssue[] }
   | { ok: false; issue: JsonIssue | { code: 'parse_error'; message: string; path: string; line: number; column: number } };
 
+/** The schema of a server's record of a row it could not export (app/_server/stored-row.ts). */
+export const EXPORT_PROBLEM_SCHEMA = 'receipt-audit.export_problem.v1';
+
 const TRANSPARENCY_SCHEMAS: Record<string, ItemKind> = {
+  [EXPORT_PROBLEM_SCHEMA]: 'export-problem',
   'chio.checkpoint_publication.v1': 'publication',
   'chio.checkpoint_witness.v1': 'witness',
   'chio.checkpoint_consistency_proof.v1': 'consistency',
@@ -95,8 +105,8 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: Collected, d
   }
   if (!isJsonObject(v)) return shapeError(`expected a JSON object, found ${jsonTypeName(v)}`, path);
   // A lineage file holds lineage rows only: its keys never make a row read as a receipt or a store row.
-  if (role === 'lineage') {
-    out.items.push({ kind: 'lineage', value: v, path });
+  if (role === 'lineage' || role === 'export-problem') {
+    out.items.push({ kind: role, value: v, path });
     return null;
   }
 
@@ -139,7 +149,8 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: Collected, d
       const err = collect(page[i]!, 'auto', `${path}.receipts[${i}]`, out, 1);
       if (err) return err;
     }
-    return null;
+    // Rows the server left out of the page, each named by table and seq.
+    return collectLists(v, [['problems', 'export-problem']], path, out);
   }
 
   // Store row exported as JSON: `raw_json` (tool/child tables) or `receipt_json` (sidecar).
@@ -183,6 +194,7 @@ const BUNDLE_LISTS: [string, RecordRole][] = [
   ['checkpoints', 'checkpoint'],
   ['inclusionProofs', 'proof'],
   ['capabilityLineage', 'lineage'],
+  ['exportProblems', 'export-problem'],
 ];
 
 /** The export's `transparency` keeps the kernel's snake_case keys (chio-format-v2.md §16.10.3). */

@@ -14,7 +14,7 @@ import { decodeLineageRow } from '../chio/lineage-row';
 import { decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
-import { type JsonValue, isJsonObject } from '../json/value';
+import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
 import { type BundleClaims, readBundleClaims } from './bundle-claims';
 import { type CheckResult, fail, pass } from './check';
@@ -147,6 +147,9 @@ export class RecordVerifier {
       }
       case 'lineage':
         return this.lineage(item, origin, located, out);
+      case 'export-problem':
+        exportProblem(item, origin, out);
+        return undefined;
       case 'bundle': // read in verify()
         return undefined;
       case 'zc-call':
@@ -340,6 +343,28 @@ function checkEnvelopes(r: DecodedToolReceipt, envelopes: Envelope[], entry: Rec
     if (v !== undefined) claims[k] = own(v);
   }
   entry.envelope = claims;
+}
+
+const EXPORT_TABLE = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * A row the exporting server says it could not export: a `parse_error` at `<table>`, line = its
+ * seq, so it is reported where a store's own unreadable row is (lib/sources/store.ts). The
+ * server's words are a claim; they are clipped and shown as its message, never a verdict.
+ */
+function exportProblem(item: LogItem, origin: RecordOrigin, out: RecordOutput): void {
+  const table = item.value.get('table');
+  const seq = item.value.get('seq');
+  const message = item.value.get('message');
+  const n = isJsonNumber(seq) && seq.isIntegerLiteral && !seq.raw.startsWith('-') ? BigInt(seq.raw) : null;
+  if (typeof table !== 'string' || !EXPORT_TABLE.test(table) || n === null || typeof message !== 'string') {
+    shapeProblem([{ path: item.path, message: 'an export problem needs a table name, a non-negative integer seq and a message' }], origin, out);
+    return;
+  }
+  const said = message.length > 300 ? `${message.slice(0, 299)}…` : message;
+  const where: ProblemLocation = { file: table };
+  if (n <= BigInt(Number.MAX_SAFE_INTEGER)) where.line = Number(n);
+  out.problems.push(makeProblem('parse_error', `${table} seq ${n}: the server could not export this row (it says: ${said})`, where));
 }
 
 function shapeProblem(issues: { path: string; message: string }[], origin: RecordOrigin, out: RecordOutput, receiptId?: string): void {

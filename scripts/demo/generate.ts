@@ -196,7 +196,7 @@ export async function exportDemoPackage(storePath: string, pkgDir: string): Prom
   const { openStore, closeAllStoreHandles } = await import('../../app/_server/store-handle');
   const { writeEvidencePackage } = await import('../../app/_server/export');
   try {
-    writeEvidencePackage(openStore(storePath), storePath, pkgDir, {}, Math.floor(statSync(storePath).mtimeMs / 1000));
+    await writeEvidencePackage(openStore(storePath), storePath, pkgDir, {}, Math.floor(statSync(storePath).mtimeMs / 1000));
   } finally {
     closeAllStoreHandles();
   }

@@ -6,7 +6,8 @@
 import { parseReceiptQuery, type ReceiptQuery } from '../../../lib/query/receipt-query';
 import { checkBearer } from '../auth';
 import type { ReceiptApiEnv } from '../handle-receipt-query';
-import { JSON_HEADERS, badParameters, errorResponse, jsonBytes, methodNotAllowed } from '../http';
+import { JSON_HEADERS, badParameters, errorResponse, jsonBytes, malformedPercentEncoding, malformedUrl, methodNotAllowed } from '../http';
+import { logServerError } from '../redact';
 import type { EvidenceQuery } from '../../../lib/query/evidence-query';
 import { ClickHouseError } from './clickhouse';
 import { fleetBundleText, fleetClient, fleetExport, fleetKernels, fleetPage, fleetSummary, kernelsOf } from './query';
@@ -20,7 +21,7 @@ export function fleetUrlOf(env: ReceiptApiEnv): string | undefined {
 }
 
 function clusterUnavailable(what: string, e: unknown): Response {
-  console.error(`${what} failed:`, e);
+  logServerError(what, e);
   const reachable = e instanceof ClickHouseError && e.status !== undefined;
   return errorResponse(503, 'store_unavailable', reachable ? 'the fleet index could not answer this query' : 'the fleet index (ClickHouse) is not reachable');
 }
@@ -28,6 +29,7 @@ function clusterUnavailable(what: string, e: unknown): Response {
 async function guarded(request: Request, env: ReceiptApiEnv, method: 'GET' | 'POST', what: string, run: (url: string) => Promise<Response>): Promise<Response> {
   const denied = checkBearer(request, env.RECEIPT_API_TOKEN);
   if (denied) return denied;
+  if (malformedPercentEncoding(request.url)) return malformedUrl();
   const allowed = method === 'GET' ? request.method === 'GET' || request.method === 'HEAD' : request.method === 'POST';
   if (!allowed) return methodNotAllowed(method);
   const url = fleetUrlOf(env);

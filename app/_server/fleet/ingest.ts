@@ -178,7 +178,7 @@ export class FleetIngest {
 
   /** Ingests one evidence-package folder or Chio SQLite store. */
   async add(input: string): Promise<void> {
-    const source = this.sourceOf(input);
+    const source = await this.sourceOf(input);
     try {
       await this.addPackage(source);
     } finally {
@@ -186,7 +186,7 @@ export class FleetIngest {
     }
   }
 
-  private sourceOf(input: string): Source {
+  private async sourceOf(input: string): Promise<Source> {
     const st = statSync(input, { throwIfNoEntry: false });
     if (!st) throw new Error(`${input}: no such file or folder`);
     if (st.isDirectory()) {
@@ -200,7 +200,7 @@ export class FleetIngest {
         const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
         if (!tables.includes('chio_tool_receipts')) throw new Error(`${input}: not a Chio receipt store (no chio_tool_receipts table)`);
         // The same export the server offers as /v1/evidence/package: proofs rebuilt from each batch.
-        writeEvidencePackage(db, input, path.join(dir, 'pkg'), {}, Math.floor(st.mtimeMs / 1000));
+        await writeEvidencePackage(db, input, path.join(dir, 'pkg'), {}, Math.floor(st.mtimeMs / 1000));
       } finally {
         db.close();
       }

@@ -9,6 +9,7 @@ import type { ChildReceiptScope } from '../../../lib/verify/package-query';
 import type { FleetKernels, FleetSummary } from '../../../lib/query/fleet-api';
 import { type ReceiptQuery, toFilterKey } from '../../../lib/query/receipt-query';
 import { ClickHouse } from './clickhouse';
+import { type RowProblem, checkStoredText, rowProblemJson } from '../stored-row';
 import { col, list, sql, str, table, u64, type Sql } from './sql';
 
 const clients = new Map<string, ClickHouse>();
@@ -225,9 +226,16 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
     return g;
   };
   const receipts: string[] = [];
+  const problems: string[] = [];
   for (const r of page) {
     const raw = rawOf.get(r.fleet_seq);
     if (raw === undefined) throw new Error(`fleet: receipt at fleet_seq ${r.fleet_seq} vanished between two reads`);
+    // Checked before it is spliced, as a store's rows are (../stored-row.ts): named by its place in the index.
+    const checked = checkStoredText('receipt_json', Number(r.fleet_seq), 'raw_json', raw);
+    if (!checked.ok) {
+      problems.push(rowProblemJson(checked.problem));
+      continue;
+    }
     kernel(r.kernel_key).receipts.push(`{"seq":${r.seq},"index":${receipts.length}}`);
     receipts.push(raw);
   }
@@ -239,7 +247,8 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
       `{"kernelKey":${JSON.stringify(k)},"receipts":[${g.receipts.join(',')}],"checkpoints":[${g.checkpoints.join(',')}],"inclusionProofs":[${g.proofs.join(',')}]` +
       `,"capabilityLineage":[${g.lineage.join(',')}],"consistencyProofs":[${g.consistency.join(',')}]}`,
   );
-  const text = `{"totalCount":${count},"nextCursor":${nextCursor ?? 'null'},"receipts":[${receipts.join(',')}],"fleet":{"figures":"index","kernels":[${groups.join(',')}]}}`;
+  const problemList = problems.length ? `,"problems":[${problems.join(',')}]` : '';
+  const text = `{"totalCount":${count},"nextCursor":${nextCursor ?? 'null'},"receipts":[${receipts.join(',')}]${problemList},"fleet":{"figures":"index","kernels":[${groups.join(',')}]}}`;
   return enc.encode(text);
 }
 
@@ -353,6 +362,8 @@ export interface FleetExport {
   consistency: { raw: string }[];
   /** Tool receipts of the query with no inclusion proof in the index. */
   unproven: { seq: number; receiptId: string }[];
+  /** Receipts whose stored body could not be spliced, by fleet_seq. */
+  problems: RowProblem[];
 }
 
 /**
@@ -375,7 +386,16 @@ export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey
       )
     : [];
   const body = new Map(bodies.map((b) => [b.fleet_seq, b.raw_json]));
-  const withBody = <T extends { fleet_seq: string }>(rows: T[]) => rows.map((r) => ({ ...r, raw_json: body.get(r.fleet_seq) ?? 'null' }));
+  // Each body is checked before it is spliced (../stored-row.ts); one that fails, or is missing, is a problem.
+  const problems: RowProblem[] = [];
+  const withBody = <T extends { fleet_seq: string }>(rows: T[]) =>
+    rows.flatMap((r) => {
+      const raw = body.get(r.fleet_seq);
+      const checked = raw === undefined ? null : checkStoredText('receipt_json', Number(r.fleet_seq), 'raw_json', raw);
+      if (checked?.ok) return [{ ...r, raw_json: raw! }];
+      problems.push(checked?.problem ?? { table: 'receipt_json', seq: Number(r.fleet_seq), code: 'invalid_column', message: `receipt_json seq ${r.fleet_seq}: no raw_json for this receipt` });
+      return [];
+    });
   const tools = withBody(toolKeys);
   const children = withBody(childKeys);
   // Read by the kernel's key range and kept in JS: an IN list of a whole kernel's seqs would pass
@@ -399,7 +419,7 @@ export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey
   const consistency = records.filter((r) => r.record_kind === 'consistency').sort((a, b) => Number(a.record_key.split(':')[1]) - Number(b.record_key.split(':')[1]));
   const proven = new Set(proofs.map((p) => p.seq));
   const unproven = tools.filter((r) => !proven.has(r.seq)).map((r) => ({ seq: Number(r.seq), receiptId: r.receipt_id }));
-  return { query: q, childScope, tools, children, proofs, checkpoints, lineage, consistency, unproven };
+  return { query: q, childScope, tools, children, proofs, checkpoints, lineage, consistency, unproven, problems };
 }
 
 /** The bundle of chio-format.md §11.2 with the stored bytes (held whole already: the cluster's rows are read whole). */
@@ -410,6 +430,7 @@ export function fleetBundleText(e: FleetExport): string {
     `,"childReceiptScope":${JSON.stringify(e.childScope)}` +
     `,"inclusionProofs":[${e.proofs.map((p) => p.raw).join(',')}],"checkpoints":[${e.checkpoints.map((c) => c.raw).join(',')}]` +
     `,"capabilityLineage":[${e.lineage.map((r) => r.raw).join(',')}],"uncheckpointedReceipts":${JSON.stringify(e.unproven)}` +
+    (e.problems.length ? `,"exportProblems":[${e.problems.map(rowProblemJson).join(',')}]` : '') +
     `},"transparency":{"publications":[],"witnesses":[],"consistency_proofs":[${e.consistency.map((r) => r.raw).join(',')}],"equivocations":[]}}`
   );
 }
