@@ -27,6 +27,18 @@ const trustOf = (...keys: string[]) => {
   return t.store;
 };
 
+/**
+ * Verifies `paths` with the keys that signed them pinned, as an auditor who was given the kernels'
+ * keys would (a receipt is verified only under a pinned key, part 2 §11). The first pass, with
+ * nothing pinned, must find every receipt intact and raise signer_not_pinned.
+ */
+async function verifyPinned(paths: string[]): Promise<VerificationReport> {
+  const unpinned = await verifyPaths(paths, TrustStore.empty());
+  expect(unpinned.receipts.filter((r) => r.verdict === 'verified')).toEqual([]);
+  if (unpinned.receipts.length > 0) expect(unpinned.problems.map((p) => p.code)).toContain('signer_not_pinned');
+  return verifyPaths(paths, trustOf(...unpinned.keys.map((k) => k.key)));
+}
+
 function verdicts(report: VerificationReport): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of report.receipts) out[r.verdict] = (out[r.verdict] ?? 0) + 1;
@@ -46,11 +58,11 @@ describe('the real showcase data (released Chio binaries)', () => {
   // which the contract reads as legacy_projection and refuses in an exported package
   // (lineage_downgraded, part 2 §5.3.1). Their receipts are untouched by it.
   it('the federation evidence package: manifest and 5 of 5 receipts verify; its unsigned lineage row is a downgrade', async () => {
-    const report = await verifyPaths([testdataPath(`${CHIO}/showcase/app/tests/fixtures/good-bundle/federation/evidence-export-package`)], TrustStore.empty());
+    const report = await verifyPinned([testdataPath(`${CHIO}/showcase/app/tests/fixtures/good-bundle/federation/evidence-export-package`)]);
     expect(report.packages.map((p) => p.checks.manifest)).toEqual(['pass']);
     expect(failedChecks(report)).toEqual([]);
     expect(verdicts(report)).toEqual({ verified: 5 });
-    expect(report.receipts.every((r) => r.checks.signer_trusted === 'skipped')).toBe(true);
+    expect(report.receipts.every((r) => r.checks.signer_trusted === 'pass')).toBe(true);
     expect(report.lineage!.map((l) => [l.capability_id, l.provenance, l.problems])).toEqual([['cap-ioa-web3-provider', 'legacy_projection', ['lineage_downgraded']]]);
     // Each receipt's signed attribution names the kernel (7f0f…) as issuer; the row of this delegated
     // (depth 1) capability names its delegator (a090…). A warning, as the contract asks; whether
@@ -61,7 +73,7 @@ describe('the real showcase data (released Chio binaries)', () => {
   });
 
   it('the minimal evidence package of hello-receipt-verify: 1 of 1; its unsigned lineage row is a downgrade', async () => {
-    const report = await verifyPaths([testdataPath(`${CHIO}/gen-a-upstream/examples/hello-receipt-verify/fixtures/minimal-evidence`)], TrustStore.empty());
+    const report = await verifyPinned([testdataPath(`${CHIO}/gen-a-upstream/examples/hello-receipt-verify/fixtures/minimal-evidence`)]);
     expect(report.packages.map((p) => p.checks.manifest)).toEqual(['pass']);
     expect(verdicts(report)).toEqual({ verified: 1 });
     expect(report.lineage!.map((l) => l.problems)).toEqual([['lineage_downgraded']]);
@@ -78,7 +90,7 @@ describe('the real showcase data (released Chio binaries)', () => {
       'market-sidecar-receipts.http_receipts.ndjson',
       'settlement-sidecar-receipts.http_receipts.ndjson',
     ].map((f) => testdataPath(`${dir}/${f}`));
-    const report = await verifyPaths(files, TrustStore.empty());
+    const report = await verifyPinned(files);
     expect(failedChecks(report)).toEqual([]);
     expect(report.receipts.filter((r) => r.type === 'tool').length).toBe(10);
     expect(report.receipts.filter((r) => r.type === 'http').length).toBe(6);
@@ -92,7 +104,7 @@ describe('the real showcase data (released Chio binaries)', () => {
     ['operator-receipts.sqlite3', 0, 0],
     ['settlement-sidecar-receipts.sqlite3', 0, 1],
   ])('the SQLite store %s: %i tool and %i HTTP receipts verify', async (file, tools, https) => {
-    const report = await verifyPaths([testdataPath(`${CHIO}/showcase/sqlite/${file}`)], TrustStore.empty());
+    const report = await verifyPinned([testdataPath(`${CHIO}/showcase/sqlite/${file}`)]);
     expect(failedChecks(report)).toEqual([]);
     expect(report.receipts.filter((r) => r.type === 'tool').length).toBe(tools);
     expect(report.receipts.filter((r) => r.type === 'http').length).toBe(https);

@@ -9,6 +9,7 @@ import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verify/report';
 import type { RecordRole } from '../verify/intake';
 import { genAReceipt, keyFromSeed } from '../testutil/forge';
+import { pinnedTrust } from '../testutil/verify-records';
 import { readTestdataJson, readTestdataText } from '../testutil/testdata';
 import { type DialectOptions, KEY_EPHEMERAL, UNSIGNED } from './audit';
 import { diffFingerprint } from './codewhale/review';
@@ -24,7 +25,8 @@ interface Rec {
 }
 
 async function verify(records: Rec[], dialect: DialectOptions = {}): Promise<{ report: VerificationReport; v: LogVerifier }> {
-  const v = new LogVerifier({ dialect });
+  // The keys this file's Chio receipts are signed with, pinned (a receipt is verified only under a pinned key).
+  const v = new LogVerifier({ dialect, trust: pinnedTrust([keyFromSeed(3).publicHex, keyFromSeed(5).publicHex]) });
   for (const [i, r] of records.entries()) await v.addRecord(r.text, { file: r.file ?? 'log.ndjson', line: r.line ?? i + 1, role: r.role ?? 'auto', space: 's' });
   return { report: await v.finish(), v };
 }

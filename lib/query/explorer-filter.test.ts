@@ -10,7 +10,7 @@ import { LogAssembler } from '../verify/log-assembler';
 import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../verify/record-verifier';
 import type { VerificationReport } from '../verify/report';
 import { EMPTY_FILTER, type ExplorerFilter, SORTABLE, filterFromParams, filterRows, filterToParams } from './explorer-filter';
-import { RowStore } from './row-store';
+import { RowStore, rowVerdictOf } from './row-store';
 import { PROBLEM_CODES } from '../verify/problems';
 
 /** A corpus case through the browser's per-record path, with views, into a RowStore. */
@@ -50,7 +50,9 @@ describe('RowStore + filterRows on the reference corpus', () => {
     expect(store.length).toBe(280);
     const rows = filterRows(store, EMPTY_FILTER);
     expect(ids(store, rows)).toEqual(report.receipts.map((r) => r.id));
-    expect([...rows].map((i) => store.verdictOf(i))).toEqual(report.receipts.map((r) => r.verdict));
+    // Nothing is pinned here: what a pinned key would verify is "intact, signer not pinned" (part 2 §11).
+    expect([...rows].map((i) => store.verdictOf(i))).toEqual(report.receipts.map(rowVerdictOf));
+    expect(report.receipts.some((r) => rowVerdictOf(r) === 'unpinned') && report.receipts.some((r) => rowVerdictOf(r) === 'failed')).toBe(true);
   });
 
   it('each value filter matches an independent count over the raw receipts', async () => {

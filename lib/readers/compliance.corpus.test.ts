@@ -66,7 +66,7 @@ describe('compliance of corpus/good (all 280 receipts verified)', () => {
     const { store, report } = await load('good');
     const r = rangeReport(store, report, {});
     expect(r.inSelection).toBe(report.summary.receipts);
-    expect(r.verdicts).toEqual({ pending: 0, verified: report.summary.verified, failed: report.summary.failed, unverified: report.summary.unverified });
+    expect(r.verdicts).toEqual({ pending: 0, verified: report.summary.verified, failed: report.summary.failed, unverified: report.summary.unverified, unpinned: 0 });
     expect(r.checks).toEqual(checkTotals(report.receipts));
     const cp = report.receipts.filter((x) => x.checks.inclusion === 'pass').length;
     const tail = report.receipts.filter((x) => x.checks.inclusion === 'skipped' && x.details?.inclusion === 'uncheckpointed').length;

@@ -189,7 +189,7 @@ describe('finance on a generated demo store of known totals', () => {
   }, 60_000);
 
   it('every receipt verifies; the totals per currency are what the producer wrote', () => {
-    expect(log.scope.left).toEqual({ failed: 0, unverified: 0, pending: 0 });
+    expect(log.scope.left).toEqual({ failed: 0, unverified: 0, unpinned: 0, pending: 0 });
     const totals = currencyTotals(log.store, log.scope);
     expect(totals.map((t) => t.currency)).toEqual(Object.keys(run.counts.money).sort());
     for (const t of totals) {

@@ -17,7 +17,7 @@ describe('verifiedScope', () => {
     store.applyReport({ receipts: ids.map((id) => ({ id, verdict: verdicts[id] })), problems: [] } as never);
     const s = verifiedScope(store);
     expect([...s.rows].map((r) => store.str('id', r))).toEqual(['a', 'c', 'e']);
-    expect(s.left).toEqual({ failed: 1, unverified: 1, pending: 0 });
+    expect(s.left).toEqual({ failed: 1, unverified: 1, unpinned: 0, pending: 0 });
     expect(s.total).toBe(5);
     const onlyE = verifiedScope(store, (r) => store.str('id', r) !== 'a');
     expect([...onlyE.rows].map((r) => store.str('id', r))).toEqual(['c', 'e']);
@@ -26,7 +26,7 @@ describe('verifiedScope', () => {
   it('counts rows still pending while the log verifies', () => {
     const store = new RowStore();
     store.append([view(0, 'a'), view(1, 'b')]);
-    expect(verifiedScope(store)).toMatchObject({ rows: new Uint32Array(0), left: { failed: 0, unverified: 0, pending: 2 } });
+    expect(verifiedScope(store)).toMatchObject({ rows: new Uint32Array(0), left: { failed: 0, unverified: 0, unpinned: 0, pending: 2 } });
   });
 
   it('leaves other runtimes out of the Chio readers, whatever their verdict, and counts them apart', () => {
@@ -40,7 +40,7 @@ describe('verifiedScope', () => {
     store.applyReport({ receipts: [{ id: 'a', verdict: 'verified' }, { id: 'turn_1', verdict: 'unverified' }, { id: 'zc-receipt-1-x', verdict: 'verified' }], problems: [] } as never);
     const s = verifiedScope(store);
     expect([...s.rows].map((r) => store.str('id', r))).toEqual(['a']);
-    expect(s.left).toEqual({ failed: 0, unverified: 0, pending: 0 });
+    expect(s.left).toEqual({ failed: 0, unverified: 0, unpinned: 0, pending: 0 });
     expect(s.otherRuntimes).toBe(2);
     expect(dagSessions(store).sessions.map((x) => x.sessionId)).toEqual(['s1']);
     expect(dagGraph(store, { all: true }).nodes.map((n) => n.receiptId).filter(Boolean)).toEqual(['a']);

@@ -7,7 +7,13 @@ import { type ReceiptBundle, decodeBundle, encodeBundle, verifyBundle } from './
 const GOOD = join(__dirname, '../testdata/corpus/good');
 const TAMPERED = join(__dirname, '../testdata/corpus/tampered-field');
 const lines = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.trim());
-const expected = (dir: string) => JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { receipts: Record<string, string> };
+const expected = (dir: string) => JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { receipts: Record<string, string>; trust_keys: string[] };
+/** The corpus's kernel key, pinned: a receipt is verified only under a pinned key (part 2 §11). */
+const corpusTrust = (): TrustStore => {
+  const t = TrustStore.create(expected(GOOD).trust_keys.map((key) => ({ key })));
+  if (!t.ok) throw new Error(t.error);
+  return t.store;
+};
 
 /** Receipt `i` of a corpus package with the checkpoint and proof that cover it, as the log host assembles them. */
 function bundleOf(dir: string, i: number): ReceiptBundle {
@@ -23,7 +29,7 @@ function bundleOf(dir: string, i: number): ReceiptBundle {
 describe('receipt bundles', () => {
   it('a corpus receipt with its checkpoint and proof verifies alone, inclusion by proof', async () => {
     const b = bundleOf(GOOD, 150);
-    const report = await verifyBundle(b);
+    const report = await verifyBundle(b, corpusTrust());
     expect(report.receipts).toHaveLength(1);
     expect(report.receipts[0]!.checks).toMatchObject({ parse: 'pass', signature: 'pass', parameter_hash: 'pass', inclusion: 'pass' });
     expect(report.checkpoints[0]!.verdict).toBe('verified');
@@ -41,7 +47,7 @@ describe('receipt bundles', () => {
       const want = exp.receipts[id];
       const b = bundleOf(TAMPERED, i);
       if (!b.proof || !want || want === 'unchecked_tail' || want === 'missing') continue;
-      const got = (await verifyBundle(b)).receipts[0]!.verdict;
+      const got = (await verifyBundle(b, corpusTrust())).receipts[0]!.verdict;
       // Alone, a receipt of the log can only lose checks that need the whole log.
       if (want === 'failed') failed++;
       expect(got === 'verified' ? 'verified' : 'failed').toBe(want === 'verified' ? 'verified' : 'failed');

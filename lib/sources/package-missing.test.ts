@@ -8,6 +8,7 @@ import { nodeDir } from '../../bin/cli/node-source';
 import { goodLog, ndjson, writePackage } from '../testutil/forge';
 import { LogVerifier } from '../verify/log-verifier';
 import { loadPackage } from './package';
+import { pinnedVerifier } from '../testutil/verify-records';
 
 async function verifyWithout(missing: string[]) {
   const { receipts, cp, proofs } = goodLog(12, 8);
@@ -18,7 +19,7 @@ async function verifyWithout(missing: string[]) {
   });
   try {
     for (const f of missing) rmSync(path.join(dir, f));
-    const verifier = new LogVerifier();
+    const verifier = pinnedVerifier();
     await loadPackage(nodeDir(dir, 'pkg'), verifier, 'package:0');
     return await verifier.finish();
   } finally {

@@ -22,7 +22,8 @@ const REAL_KEY = '0b56c90209563b17ffe35943f7d35759dca4d86aac45b65c3741dfa5ba714a
 const made: string[] = [];
 afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-async function verifyDir(dir: string, keys: string[] = []): Promise<VerificationReport> {
+/** `keys`: pinned; by default the real package's key and the forge's (a receipt is verified only under a pinned key). */
+async function verifyDir(dir: string, keys: string[] = [REAL_KEY, keyFromSeed(7).publicHex]): Promise<VerificationReport> {
   const trust = TrustStore.create(keys.map((key) => ({ key })));
   if (!trust.ok) throw new Error(trust.error);
   const v = new LogVerifier({ trust: trust.store });

@@ -11,6 +11,7 @@ import type { VerificationReport } from '../verify/report';
 import { createChioStore } from './sqlite-store-writer';
 import { openChioStore } from './sqlite-store';
 import { loadStore } from './store';
+import { pinnedVerifier } from '../testutil/verify-records';
 
 let SQL: SqlJsStatic;
 beforeAll(async () => {
@@ -54,7 +55,7 @@ function columns(row: Record<string, unknown>): Record<string, Cell> {
 async function verifyStore(bytes: Uint8Array): Promise<VerificationReport> {
   const opened = openChioStore(SQL, bytes);
   if (!opened.ok) throw new Error(opened.message);
-  const v = new LogVerifier();
+  const v = pinnedVerifier([key.publicHex]);
   try {
     await loadStore(opened.store, 'receipts.sqlite3', v, 's');
   } finally {

@@ -37,3 +37,10 @@ export function pinnedVerifier(trustKeys: string[] = [FORGE_KEY]): LogVerifier {
   if (!trust.ok) throw new Error(trust.error);
   return new LogVerifier({ trust: trust.store });
 }
+
+/** A trust store with `trustKeys` pinned (the forge's key by default). */
+export function pinnedTrust(trustKeys: string[] = [FORGE_KEY]): TrustStore {
+  const trust = TrustStore.create(trustKeys.map((key) => ({ key })));
+  if (!trust.ok) throw new Error(trust.error);
+  return trust.store;
+}

@@ -13,6 +13,7 @@ import { LogVerifier } from './log-verifier';
 import { RecordVerifier } from './record-verifier';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
+import { FORGE_KEY, pinnedTrust, pinnedVerifier } from '../testutil/verify-records';
 
 /** A bundle of 6 tool receipts, the first 4 checkpointed with proofs; `edit` changes it before it is written. */
 function bundleText(edit: (b: Plain, receipts: Plain[]) => void = () => {}): string {
@@ -33,7 +34,7 @@ function bundleText(edit: (b: Plain, receipts: Plain[]) => void = () => {}): str
 }
 
 async function verify(text: string): Promise<VerificationReport> {
-  const v = new LogVerifier();
+  const v = pinnedVerifier();
   await v.addRecord(text, { file: 'export.json', line: 1, role: 'auto', space: 'bundle' });
   return v.finish();
 }
@@ -116,7 +117,7 @@ describe('export bundles: scope', () => {
 });
 
 function inProcessWorker(): WorkerLike {
-  const verifier = new RecordVerifier(TrustStore.empty());
+  const verifier = new RecordVerifier(pinnedTrust());
   const worker: WorkerLike = {
     onmessage: null,
     onerror: null,
@@ -138,9 +139,9 @@ describe('export bundles in the browser', () => {
       b.query = { until: 1767225640 };
       b.uncheckpointedReceipts = [{ seq: 6, receiptId: rs[5]!.id }];
     });
-    const pool = new VerifyPool(() => inProcessWorker(), { workers: 2, trust: [] });
+    const pool = new VerifyPool(() => inProcessWorker(), { workers: 2, trust: [{ key: FORGE_KEY }] });
     await pool.addRecord(text, { file: 'export.json', line: 1, role: 'auto', space: 'bundle' });
-    const viaPool = await pool.finish(false);
+    const viaPool = await pool.finish(true);
     const single = await verify(text);
     expect(single.problems.map((p) => p.code)).toEqual(['manifest_mismatch', 'query_scope_violation', 'query_scope_violation']);
     expect(reportToJson(viaPool)).toBe(reportToJson(single));

@@ -31,7 +31,8 @@ const subjectKey = keyFromSeed(12);
 const otherKey = keyFromSeed(13);
 const token = (o: Partial<Parameters<typeof capabilityToken>[0]> = {}) => capabilityToken({ id: 'cap-forged-1', key: issuerKey, subject: subjectKey.publicHex, ...o });
 
-async function verifyPackageDir(dir: string, keys: string[] = []): Promise<VerificationReport> {
+/** `keys`: pinned; the key of this file's receipts by default (a receipt is verified only under a pinned key). */
+async function verifyPackageDir(dir: string, keys: string[] = [keyFromSeed(11).publicHex]): Promise<VerificationReport> {
   const trust = TrustStore.create(keys.map((key) => ({ key })));
   if (!trust.ok) throw new Error(trust.error);
   const v = new LogVerifier({ trust: trust.store });

@@ -5,6 +5,7 @@ import { genAReceipt, keyFromSeed } from '../testutil/forge';
 import { LogVerifier } from './log-verifier';
 import { MAX_PARSE_ERRORS_PER_FILE, ParseErrorCap } from './parse-error-cap';
 import { makeProblem } from './problems';
+import { pinnedVerifier } from '../testutil/verify-records';
 
 const err = (file: string, line: number) => makeProblem('parse_error', `bad line ${line}`, { file, line });
 
@@ -52,7 +53,7 @@ describe('a file of many bad lines through the verifier', () => {
     const lines: string[] = [];
     for (let i = 1; i <= 5020; i++) lines.push(i % 251 === 0 ? JSON.stringify(genAReceipt({ seq: i, key })) : `not json ${i}`);
     const text = lines.join('\n') + '\n';
-    const verifier = new LogVerifier();
+    const verifier = pinnedVerifier([key.publicHex]);
     await loadFile({ name: 'noisy.ndjson', async *stream() { yield new TextEncoder().encode(text); } }, verifier, 'files');
     const report = await verifier.finish();
     expect(report.summary).toMatchObject({ receipts: 20, verified: 20 });

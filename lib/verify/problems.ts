@@ -56,8 +56,14 @@ export const CHIO_PROBLEM_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((
  * (lib/verify/envelope-adversarial.test.ts).
  */
 export const ENVELOPE_PROBLEM_CODES: readonly ProblemCode[] = ['content_hash_mismatch', 'delivery_mismatch', 'envelope_invalid'];
+/**
+ * Raised by how a log is checked, not by what was done to it: `signer_not_pinned` when no key is
+ * pinned (part 2 §11). The adversary pins the kernel's key, so no variant raises it; its test is
+ * lib/verify/problem-codes.test.ts.
+ */
+export const TRUST_PROBLEM_CODES: readonly ProblemCode[] = ['signer_not_pinned'];
 /** The codes a tampered evidence package can raise: the package adversary (lib/testutil/adversary.ts) must require each. */
-export const PACKAGE_PROBLEM_CODES: readonly ProblemCode[] = CHIO_PROBLEM_CODES.filter((c) => !ENVELOPE_PROBLEM_CODES.includes(c));
+export const PACKAGE_PROBLEM_CODES: readonly ProblemCode[] = CHIO_PROBLEM_CODES.filter((c) => !ENVELOPE_PROBLEM_CODES.includes(c) && !TRUST_PROBLEM_CODES.includes(c));
 
 /** A short plain-English headline per code; the problem's message adds the specifics. */
 export const PROBLEM_TITLE: Record<ProblemCode, string> = {

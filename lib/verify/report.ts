@@ -140,7 +140,7 @@ export function receiptVerdict(r: ReceiptEntry): Verdict {
  * own state, "intact, signer not pinned" (part 2 §11), never shown as verified.
  */
 export function isIntactUnpinned(r: ReportReceipt): boolean {
-  if (r.verdict !== 'unverified' || (r.type !== 'tool' && r.type !== 'child' && r.type !== 'http')) return false;
+  if (r.verdict !== 'unverified' || r.checks?.signer_trusted !== 'skipped' || (r.type !== 'tool' && r.type !== 'child' && r.type !== 'http')) return false;
   return judge(r.type, r.generation, Object.keys(r.checks), (name) => {
     const status = r.checks[name];
     return status === undefined ? undefined : { status, detail: r.details?.[name] };
