@@ -32,26 +32,34 @@ export function ReceiptCopies({ id, store, copies, current, view }: { id: string
         <table className="grid compact">
           <thead>
             <tr>
-              <th scope="col">source</th>
               <th scope="col">file:line</th>
-              <th scope="col">type</th>
-              <th scope="col">signer</th>
               <th scope="col">verdict</th>
-              <th scope="col"></th>
+              <th scope="col">source</th>
+              <th scope="col">signer</th>
+              <th scope="col">type</th>
             </tr>
           </thead>
           <tbody>
             {copies.map((r) => {
               const verdict = store.verdictOf(r);
               const here = r === current;
+              const place = <SafeText text={`${store.str('file', r) ?? '?'}:${store.line[r]}`} max={80} expandable={false} />;
+              // The copy's place opens it (first, so a narrow window shows it and its verdict without scrolling).
               return (
                 <tr key={r} data-testid="receipt-copy" data-verdict={verdict} data-file={store.str('file', r) ?? ''} data-line={store.line[r]} aria-current={here ? 'page' : undefined}>
-                  <td><SafeText text={store.str('source', r) ?? '—'} max={80} /></td>
-                  <td><SafeText text={`${store.str('file', r) ?? '?'}:${store.line[r]}`} max={80} /></td>
-                  <td>{store.str('type', r) ?? ''}</td>
-                  <td><code><SafeText text={store.str('kernelKey', r)?.slice(0, 16) ?? 'none'} max={20} expandable={false} /></code></td>
+                  <td>
+                    {here ? (
+                      <strong title="the copy shown on this page">{place} (this page)</strong>
+                    ) : (
+                      <Link href={rowUrl(store, r, view)} data-testid="receipt-copy-link" title="open this copy">
+                        {place}
+                      </Link>
+                    )}
+                  </td>
                   <td className={`verdict ${verdict}`}>{verdict}</td>
-                  <td>{here ? <strong>shown here</strong> : <Link href={rowUrl(store, r, view)} data-testid="receipt-copy-link">open this copy</Link>}</td>
+                  <td><SafeText text={store.str('source', r) ?? '—'} max={80} /></td>
+                  <td><code><SafeText text={store.str('kernelKey', r)?.slice(0, 16) ?? 'none'} max={20} expandable={false} /></code></td>
+                  <td>{store.str('type', r) ?? ''}</td>
                 </tr>
               );
             })}
