@@ -94,6 +94,8 @@ describe('duplicate_receipt_id', () => {
     await loadPackage(nodeDir(pkg, 'pkg'), v, 'package:0');
     const r = await v.finish();
     expect(dupes(r).map((p) => `${p.severity} ${p.file}:${p.line}`)).toEqual(['warning receipts.ndjson:1', 'warning receipts.ndjson:4']);
+    // One source: not named (the command line and the page name it differently, and their reports must agree).
+    expect(dupes(r)[0]!.message).toBe('receipt id rcpt-test-000001 names 2 receipts in one source: this one at receipts.ndjson:1, also receipts.ndjson:4; they are byte-identical copies of one receipt');
     expect(r.problems.some((p) => p.code === 'inclusion_failed' && p.line === 4)).toBe(true);
   });
 

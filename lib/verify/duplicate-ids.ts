@@ -68,15 +68,17 @@ export function duplicateIdProblems(receipts: readonly ReceiptEntry[], sourceOf:
       leftDiffer ||= differ;
       continue;
     }
+    const id = copies[0]!.id;
+    const sources = new Set(copies.map((c) => sourceOf(c.order) ?? c.space));
+    const spread = sources.size > 1 ? `in ${sources.size} sources` : 'in one source';
+    // Sources are named only when the copies span several: one source's name adds nothing, and
+    // the command line and the page name the same input differently (their reports must agree).
     const where = (c: ReceiptEntry) => {
-      const source = sourceOf(c.order);
+      const source = sources.size > 1 ? sourceOf(c.order) : undefined;
       const at = `${c.file}:${c.line}`;
       const place = source !== undefined && source !== c.file ? `${at} in ${source}` : at;
       return differ ? `${place} (signed by ${c.kernelKey === null ? 'no valid key' : shortKey(c.kernelKey)})` : place;
     };
-    const id = copies[0]!.id;
-    const sources = new Set(copies.map((c) => sourceOf(c.order) ?? c.space));
-    const spread = sources.size > 1 ? `in ${sources.size} sources` : 'in one source';
     const what = differ
       ? `they differ, so at most one of them is the receipt this id names`
       : `they are byte-identical copies of one receipt`;
