@@ -35,7 +35,7 @@ export async function openDeniedDemoReceipt(page: Page): Promise<string> {
   await expect(row).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
   const id = (await row.getAttribute('data-receipt-id'))!;
   await row.click();
-  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(id)}$`));
+  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(id)}\\?file=[^&]+&line=\\d+$`));
   await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
   return id;
 }

@@ -61,7 +61,7 @@ test("a receipt's problem opens the receipt; its group opens the explorer on exa
   await openCase(page, 'tampered-signature');
   const group = page.locator('[data-testid="problem-group"][data-code="signature_invalid"]');
   await group.locator('[data-target="receipt"]').first().click();
-  await expect(page).toHaveURL(/\/receipts\/rcpt-000007-fb1061b9$/);
+  await expect(page).toHaveURL(/\/receipts\/rcpt-000007-fb1061b9\?file=receipts\.ndjson&line=7$/);
   await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'failed');
   await page.goBack();
   await page.locator('[data-testid="problem-group"][data-code="signature_invalid"]').getByTestId('problem-group-explorer').click();

@@ -38,7 +38,7 @@ test('the receipt page lays a receipt open: guards, parameters, hashes, Merkle p
   const parent = page.getByTestId('receipt-parents').getByRole('link').first();
   const parentId = (await parent.textContent())!;
   await parent.click();
-  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(parentId)}$`));
+  await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(parentId)}\\?file=[^&]+&line=\\d+$`));
   await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified');
   await expect(page.getByTestId('receipt-children')).toContainText(id);
 });
@@ -49,7 +49,7 @@ test('share links round-trip into a fresh browser, which re-verifies and says wh
   const fragmentLink = await page.getByTestId('share-fragment-link').inputValue();
   const sourceLink = await page.getByTestId('share-source-link').inputValue();
   expect(fragmentLink).toMatch(/\/share#[A-Za-z0-9_-]{200,}$/);
-  expect(sourceLink).toMatch(new RegExp(`/receipts/${encodeURIComponent(id)}\\?source=server$`));
+  expect(sourceLink).toMatch(new RegExp(`/receipts/${encodeURIComponent(id)}\\?source=server&file=receipts\\.ndjson&line=\\d+$`));
   await expect(page.getByText('contain this receipt')).toBeVisible();
 
   const colleague = await browser.newContext();

@@ -151,6 +151,8 @@ export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (v
   let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
   for (const [i, input] of inputs.entries()) {
     const abs = path.resolve(input.path);
+    // Problems about a receipt id that several receipts share name each copy's path.
+    verifier.beginSource(input.path);
     if (input.kind === 'package') {
       await loadPackage(nodeDir(abs, input.path), verifier, `package:${i}`);
     } else if (input.kind === 'folder') {

@@ -2,7 +2,10 @@
 // The one verification session of the app, shared by every route (overview,
 // explorer, receipt page) so moving between them never re-verifies. It opens
 // this server's log by default, reopens a server or URL source after a reload,
-// and re-verifies when the pinned keys change.
+// and re-verifies when the pinned keys change. A page a link opened with its
+// own log (`?source=`) gets that log for its view only: it never becomes the
+// tab's log (issue 20), and a log on another origin is opened only once the
+// user agreed to that origin (use-view-source.ts asks).
 import { type ReactNode, createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { readApiToken, saveApiToken, syncAddressBar } from './api-token';
 import type { DialectInputs, FleetPageInfo, LogSource } from '../../lib/workers/protocol';
@@ -14,8 +17,12 @@ import { useTrustKeys } from './use-trust-keys';
 import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
+import { foreignOrigins } from '../../lib/share/source-param';
 
 const LAST_SOURCE = 'receipt-audit.source.v1';
+
+/** The tab's own log, or a log a page was opened with for its view only. */
+type Role = 'default' | 'view';
 
 interface LogContextValue {
   session: Session;
@@ -24,12 +31,24 @@ interface LogContextValue {
   open: (sources: LogSource[]) => void;
   cancel: () => void;
   /**
-   * Pages that show the log call this: the first call opens this server's log (or the one open
-   * before a reload). A link that names its source (`?source=`) passes it, and that log is opened.
+   * Pages that show the tab's log call this: the first call opens this server's log (or the one
+   * open before a reload); after a view's log (openView) it opens the tab's log again. `preferred`
+   * (the fleet page's query) makes that log the tab's.
    */
   ensureOpen: (preferred?: LogSource[]) => void;
+  /**
+   * A page a link opened with its own log (`?source=`) calls this instead: `sources` is opened for
+   * that view only (never stored as the tab's log, never shown by other pages), and not before
+   * every origin other than this page's it would fetch from is approved (approveOrigin).
+   */
+  openView: (sources: LogSource[]) => void;
+  /** Origins the user agreed to load a view's log from, in this tab until it reloads (never stored). */
+  approvedOrigins: ReadonlySet<string>;
+  approveOrigin: (origin: string) => void;
   /** What is open now (null before the first open). */
   sources: LogSource[] | null;
+  /** Whether what is open is the tab's log (`default`) or a view's (`view`); null before the first open. */
+  openRole: 'default' | 'view' | null;
   trust: TrustEntry[];
   /** Why the stored pinned keys could not be read, if they could not. */
   trustIssue: string | null;
@@ -84,16 +103,27 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
   // The key and the diff live in this state only: never in a URL, storage, a share link or a request.
   const [dialect, setDialect] = useState<DialectInputs>({});
   const { session, open: openSession, cancel, rows, requestBundle, fleetPage } = useLogSession(messages, dialect);
-  const last = useRef<LogSource[] | null>(null);
+  // What is open, and whether it is the tab's log or a view's.
+  const last = useRef<{ sources: LogSource[]; role: Role } | null>(null);
+  // The tab's log: what the pages without a `?source=` show (null until it is first chosen).
+  const tabLog = useRef<LogSource[] | null>(null);
   // The session opener (it carries the pinned keys) the open log was verified with.
   const openedWith = useRef<typeof openSession | null>(null);
   const [openSources, setOpenSources] = useState<LogSource[] | null>(null);
-  const [wanted, setWanted] = useState(false);
+  const [openRole, setOpenRole] = useState<Role | null>(null);
+  // What the page on screen wants: the tab's log, or a view's (its sources as JSON).
+  const [wanted, setWanted] = useState<{ role: 'default' } | { role: 'view'; key: string } | null>(null);
   const [preferred, setPreferred] = useState<string | null>(null);
+  const [approvedOrigins, setApproved] = useState<ReadonlySet<string>>(() => new Set());
   const ensureOpen = useCallback((want?: LogSource[]) => {
     if (Array.isArray(want)) setPreferred(JSON.stringify(want));
-    setWanted(true);
+    setWanted((w) => (w?.role === 'default' ? w : { role: 'default' }));
   }, []);
+  const openView = useCallback((sources: LogSource[]) => {
+    const key = JSON.stringify(sources);
+    setWanted((w) => (w?.role === 'view' && w.key === key ? w : { role: 'view', key }));
+  }, []);
+  const approveOrigin = useCallback((origin: string) => setApproved((a) => (a.has(origin) ? a : new Set([...a, origin]))), []);
   const memory = useCheckpointMemory(session, openSources);
 
   // A token a link carried is out of the address bar before any of the page's own requests.
@@ -108,35 +138,55 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
     [],
   );
 
-  const open = useCallback(
-    (sources: LogSource[]) => {
-      last.current = sources;
+  /** Opens `sources` as the tab's log (remembered for a reload when it can be reopened) or as a view's (never remembered). */
+  const openAs = useCallback(
+    (sources: LogSource[], role: Role) => {
+      last.current = { sources, role };
       openedWith.current = openSession;
       setOpenSources(sources);
-      if (restorable(sources)) sessionStorage.setItem(LAST_SOURCE, JSON.stringify(sources));
-      else sessionStorage.removeItem(LAST_SOURCE);
+      setOpenRole(role);
+      if (role === 'default') {
+        tabLog.current = sources;
+        if (restorable(sources)) sessionStorage.setItem(LAST_SOURCE, JSON.stringify(sources));
+        else sessionStorage.removeItem(LAST_SOURCE);
+      }
       start(openSession, sources);
     },
     [openSession, start],
   );
+  const open = useCallback((sources: LogSource[]) => openAs(sources, 'default'), [openAs]);
 
   const setApiToken = useCallback(
     (token: string) => {
       saveApiToken(token);
-      open(last.current?.some(isThisServer) ? last.current : serverLog(fleet));
+      const now = last.current;
+      if (now?.sources.some(isThisServer)) openAs(now.sources, now.role);
+      else open(serverLog(fleet));
     },
-    [open, fleet],
+    [open, openAs, fleet],
   );
 
-  // Once a page wants the log and the pinned keys are read: open the log a link names, or
-  // reopen what was open before a reload, or this server's log.
+  // Once a page wants a log and the pinned keys are read. A view: its log, once every other
+  // origin it fetches from is approved (until then nothing is opened). The tab's log: the one a
+  // page prefers (the fleet's query), else the tab's log as it was before a view or a reload,
+  // else this server's log.
   useEffect(() => {
     if (!trust.loaded || !wanted) return;
-    if (preferred !== null && preferred !== JSON.stringify(last.current)) {
+    const now = last.current;
+    if (wanted.role === 'view') {
+      const sources = JSON.parse(wanted.key) as LogSource[];
+      if (foreignOrigins(sources, window.location.origin).some((o) => !approvedOrigins.has(o))) return;
+      // Already open (as this view's, or as the tab's own log: then it stays the tab's).
+      if (now && JSON.stringify(now.sources) === wanted.key) return;
+      openAs(sources, 'view');
+      return;
+    }
+    if (preferred !== null && preferred !== JSON.stringify(tabLog.current)) {
       open(JSON.parse(preferred) as LogSource[]);
       return;
     }
-    if (last.current) return;
+    if (now?.role === 'default') return;
+    if (tabLog.current) return void open(tabLog.current);
     try {
       const saved = JSON.parse(sessionStorage.getItem(LAST_SOURCE) ?? 'null') as LogSource[] | null;
       if (Array.isArray(saved) && saved.length > 0 && restorable(saved)) return void open(saved);
@@ -144,7 +194,7 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
       // nothing usable saved
     }
     open(serverLog(fleet));
-  }, [trust.loaded, wanted, preferred, fleet]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [trust.loaded, wanted, preferred, fleet, approvedOrigins]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A token the server refused is not kept for the next reload.
   useEffect(() => {
@@ -155,16 +205,16 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
   useEffect(() => {
     if (!last.current || openedWith.current === openSession) return;
     openedWith.current = openSession;
-    start(openSession, last.current);
+    start(openSession, last.current.sources);
   }, [openSession, start]);
 
   const value = useMemo(
     () => ({
-      session, rows, open, cancel, ensureOpen, sources: openSources, trust: trust.entries, trustIssue: trust.issue, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
+      session, rows, open, cancel, ensureOpen, openView, approvedOrigins, approveOrigin, sources: openSources, openRole, trust: trust.entries, trustIssue: trust.issue, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
       continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
       importCheckpoints: memory.importText, exportCheckpoints: memory.exportText, dialect, setDialect, fleetPage, fleet,
     }),
-    [session, rows, open, cancel, ensureOpen, openSources, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect, fleetPage, fleet],
+    [session, rows, open, cancel, ensureOpen, openView, approvedOrigins, approveOrigin, openSources, openRole, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect, fleetPage, fleet],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

@@ -2,7 +2,8 @@
 // The receipts explorer: presets, search, per-field filters, sortable columns
 // and a virtualized table that stays smooth at a million rows; the filter is
 // the URL (a filtered view is a link). Keyboard: ↑/↓ (j/k) move, PgUp/PgDn,
-// Home/End, Enter opens the receipt.
+// Home/End, Enter opens the receipt. Each row opens its own copy of the receipt
+// (source, file and line: one id can name several receipts of a log).
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -13,13 +14,14 @@ import { type RowStore, type RowVerdict, type StringColumn, VERDICT_LABEL } from
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { type WindowGeometry, offsetAt, offsetShowing, scrollHeight, scrollTopFor, visibleRows } from '../../lib/query/row-window';
 import { useLog } from '../data/log-provider';
+import { manySources, rowUrl } from '../../lib/query/receipt-address';
 import { useReplaceQuery } from '../data/use-replace-query';
 import { revealPlain } from '../../lib/text/reveal';
 import { SafeText } from '../ui/safe-text';
 import { formatAmount, formatTime } from './format';
 
 interface Column {
-  key: SortColumn | 'runtime';
+  key: SortColumn | 'runtime' | 'where';
   label: string;
   width: string;
 }
@@ -34,6 +36,7 @@ const COLUMNS: Column[] = [
   { key: 'settlement', label: 'settlement', width: '6.5rem' },
   { key: 'tenant', label: 'tenant', width: '7rem' },
   { key: 'verdict', label: 'verdict', width: '6rem' },
+  { key: 'where', label: 'read at', width: '12rem' },
 ];
 
 /** Whose receipt a row is: a column of its own once the log mixes runtimes (not a sort order). */
@@ -44,7 +47,10 @@ const RUNTIME_COLUMN: Column = { key: 'runtime', label: 'runtime', width: '6.5re
  * tenant are Chio's and always empty there, so their room goes to the tool and the decision (a
  * review's target, CodeWhale's --check-receipt status, a turn's status).
  */
-const OTHER_RUNTIME_COLUMNS: Column[] = [COLUMNS[0]!, RUNTIME_COLUMN, { key: 'toolName', label: 'tool', width: '22rem' }, { key: 'decision', label: 'decision or status', width: '12rem' }, COLUMNS[8]!];
+const OTHER_RUNTIME_COLUMNS: Column[] = [COLUMNS[0]!, RUNTIME_COLUMN, { key: 'toolName', label: 'tool', width: '22rem' }, { key: 'decision', label: 'decision or status', width: '12rem' }, COLUMNS[8]!, COLUMNS[9]!];
+
+/** Columns that do not sort. */
+const UNSORTED = new Set<Column['key']>(['runtime', 'where']);
 
 const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'verdict', label: 'verdict' },
@@ -66,6 +72,8 @@ const FACETS: { key: ValueFilter; label: string }[] = [
   { key: 'rootBudgetHolder', label: 'budget holder' },
   { key: 'policyHash', label: 'policy hash' },
   { key: 'kernelKey', label: 'signer' },
+  { key: 'source', label: 'source' },
+  { key: 'file', label: 'file' },
   { key: 'problem', label: 'problem' },
 ];
 
@@ -266,6 +274,13 @@ function useRowWindow(count: number) {
   return { parent, onScroll, scrollToIndex, height: scrollHeight(g), rows: visibleRows(g, at.offset, at.top, 10) };
 }
 
+/** Where a row was read: `file:line`, then its source when the log has several and the file does not name it. */
+function whereOf(store: RowStore, row: number, many: boolean): string {
+  const file = store.str('file', row) ?? '?';
+  const source = store.str('source', row);
+  return `${file}:${store.line[row]}${many && source !== undefined && source !== file ? ` in ${source}` : ''}`;
+}
+
 /** The decision classes the stylesheet colours; any other value (a CodeWhale turn's status is the receipt's own text) gets none. */
 const DECISION_CLASSES = new Set(['allow', 'deny']);
 
@@ -279,6 +294,8 @@ function columnsFor(mixed: boolean, types: readonly string[] | undefined): Colum
 function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore; rows: Uint32Array; sort: ExplorerFilter['sort']; onSort: (c: SortColumn) => void; columns: Column[] }) {
   const router = useRouter();
   const [active, setActive] = useState(0);
+  // Where a row was read: its source too once the log has several (two packages both have receipts.ndjson).
+  const many = manySources(store);
   const view = useRowWindow(rows.length);
   const parent = view.parent;
   useEffect(() => setActive((a) => Math.min(a, Math.max(0, rows.length - 1))), [rows.length]);
@@ -300,7 +317,7 @@ function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore;
       End: () => move(rows.length - 1),
       Enter: () => {
         const row = rows[active];
-        if (row !== undefined) router.push(`/receipts/${encodeURIComponent(store.str('id', row)!)}`);
+        if (row !== undefined) router.push(rowUrl(store, row));
       },
     };
     const action = keys[e.key];
@@ -313,7 +330,7 @@ function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore;
     <div className="table" role="grid" aria-rowcount={rows.length} aria-label="Receipts" tabIndex={0} onKeyDown={onKey} data-testid="receipt-table">
       <div className="thead" role="row">
         {columns.map((c) =>
-          c.key === 'runtime' ? (
+          UNSORTED.has(c.key) ? (
             <span key={c.key} role="columnheader" style={{ width: c.width }}>
               {c.label}
             </span>
@@ -325,7 +342,7 @@ function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore;
           ),
         )}
       </div>
-      <div ref={parent} className="tbody" onScroll={view.onScroll}>
+      <div ref={parent} className="tbody" onScroll={view.onScroll} data-sources={many ? 'many' : 'one'}>
         <div style={{ height: view.height, position: 'relative' }}>
           {view.rows.map((item) => {
             const row = rows[item.index]!;
@@ -346,6 +363,7 @@ function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore;
               settlement: () => store.str('settlement', row) ?? '',
               tenant: () => <Cell text={store.str('tenant', row) ?? ''} />,
               verdict: () => VERDICT_LABEL[verdict],
+              where: () => <Cell text={whereOf(store, row, many)} />,
             };
             const classOf: Partial<Record<Column['key'], string>> = {
               decision: `decision${decision !== undefined && DECISION_CLASSES.has(decision) ? ` ${decision}` : ''}`,
@@ -355,7 +373,7 @@ function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore;
             return (
               <Link
                 key={item.index}
-                href={`/receipts/${encodeURIComponent(id)}`}
+                href={rowUrl(store, row)}
                 // Rows stream past by the thousand: no route prefetch per row shown.
                 prefetch={false}
                 role="row"
@@ -369,7 +387,7 @@ function ReceiptTable({ store, rows, sort, onSort, columns }: { store: RowStore;
                 onFocus={() => setActive(item.index)}
               >
                 {columns.map((c) => (
-                  <span key={c.key} role="gridcell" style={{ width: c.width }} className={classOf[c.key]} {...(c.key === 'runtime' ? { 'data-runtime': runtime?.id ?? '' } : {})}>
+                  <span key={c.key} role="gridcell" style={{ width: c.width }} className={classOf[c.key]} {...(c.key === 'runtime' ? { 'data-runtime': runtime?.id ?? '' } : c.key === 'where' ? { title: whereOf(store, row, many) } : {})}>
                     {cells[c.key]?.()}
                   </span>
                 ))}

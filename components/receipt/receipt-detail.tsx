@@ -7,20 +7,26 @@
 // ZeroClaw and CodeWhale receipts have their own page (dialect-receipt.tsx).
 // Fields are rendered as text, never HTML.
 import Link from 'next/link';
+import { useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useState } from 'react';
 import { buildDossier } from '../../lib/receipt/dossier';
 import type { BundleAnswer } from '../../lib/sources/record-host';
 import { useLog } from '../data/log-provider';
+import { useViewSource } from '../data/use-view-source';
 import { formatTime } from '../explorer/format';
 import { type RowStore, VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
+import { copiesOf, copyAddressFromParams, manySources, matchCopies, rowUrl } from '../../lib/query/receipt-address';
 import { DecisionView, DossierView } from './dossier-view';
-import { SharePanel, sourcesFromParam } from './share-panel';
+import { SharePanel } from './share-panel';
+import { ReceiptCopies, UnresolvedCopy } from './receipt-copies';
+import { ViewSourceGate } from './view-source-gate';
 import { SafeText } from '../ui/safe-text';
 import { type DialectEntry, DialectReceipt } from './dialect-receipt';
 import { isOtherRuntime } from '../../lib/query/runtimes';
 import type { DialectFacts } from '../../lib/workers/protocol';
 import { type ReportReceipt, isIntactUnpinned } from '../../lib/verify/report';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
+import type { Problem } from '../../lib/verify/problems';
 import { SKIP_REASON_TEXT } from '../../lib/verify/check';
 import { EnvelopeClaims } from './envelope-claims';
 
@@ -76,7 +82,8 @@ function detailText(detail: string): string {
   return words !== undefined && detail !== words ? `${words} (${detail})` : detail;
 }
 
-function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: number[]; title: string; testId: string }) {
+/** `view`: the `?source=` of the view this page shows, which its links keep. */
+function RelatedLinks({ store, rows, title, testId, view }: { store: RowStore; rows: number[]; title: string; testId: string; view: string | null }) {
   if (rows.length === 0) return null;
   return (
     <>
@@ -85,8 +92,8 @@ function RelatedLinks({ store, rows, title, testId }: { store: RowStore; rows: n
         {rows.map((r) => {
           const id = store.str('id', r)!;
           return (
-            <li key={id}>
-              <Link href={`/receipts/${encodeURIComponent(id)}`}>
+            <li key={r}>
+              <Link href={rowUrl(store, r, view)}>
                 <code><SafeText text={id} max={80} expandable={false} /></code>
               </Link>{' '}
               {store.str('type', r)} receipt, <SafeText text={store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} max={80} /> {store.str('decision', r) ?? ''} ({VERDICT_LABEL[store.verdictOf(r)]})
@@ -131,56 +138,89 @@ export function ReceiptHeading({ id }: { id: string }) {
   );
 }
 
+/**
+ * The receipt page. Its log: the tab's, or the one its link names (`?source=`, for this view
+ * only, and from another origin only once the user agrees: use-view-source.ts). Its receipt: the
+ * copy the link names by file and line (and source): one id can name several receipts of a log
+ * (`duplicate_receipt_id`), and a page never picks one of them for the user.
+ */
 export function ReceiptDetail({ id }: { id: string }) {
-  const { session, rows, ensureOpen, requestBundle, sources, trust } = useLog();
-  useEffect(() => {
-    const source = new URLSearchParams(window.location.search).get('source');
-    ensureOpen(source ? sourcesFromParam(source) : undefined);
-  }, [ensureOpen]);
-  const report = session.status === 'done' ? session.report : null;
-  const entry = useMemo(() => report?.receipts.find((r) => r.id === id), [report, id]);
+  const { session, rows, requestBundle, sources, trust, openRole } = useLog();
+  const params = useSearchParams();
+  const at = useMemo(() => copyAddressFromParams(new URLSearchParams(params.toString())), [params]);
+  const { view, ready } = useViewSource(params.get('source'));
+  const viewParam = view.status === 'view' ? view.param : null;
+  const report = ready && session.status === 'done' ? session.report : null;
+  // The copies of this id in the open log (log order), and the one the address names (if exactly one does).
+  const found = useMemo(() => {
+    const store = rows.current;
+    if (!report || !store) return null;
+    const copies = copiesOf(store, id);
+    const matching = matchCopies(store, copies, at);
+    const row = matching.length === 1 ? matching[0]! : undefined;
+    const entry = row === undefined ? undefined : report.receipts[store.positions().posOfRow[row]!];
+    return { store, copies, matching, row, entry: entry?.id === id ? entry : undefined };
+  }, [report, rows, id, at]);
+  const entry = found?.entry;
   const [answer, setAnswer] = useState<BundleAnswer | null>(null);
-  const dialect = entry !== undefined && isOtherRuntime(entry.type);
   useEffect(() => {
     setAnswer(null);
     // Other runtimes' receipts are not read again from their source: the audit's facts are their page.
-    if (!entry || isOtherRuntime(entry.type)) return;
+    if (!entry || found?.row === undefined || isOtherRuntime(entry.type)) return;
+    const source = found.store.str('source', found.row);
     let live = true;
-    void requestBundle({ id, file: entry.file, line: entry.line }).then((a) => live && setAnswer(a));
+    void requestBundle({ id, file: entry.file, line: entry.line, ...(source !== undefined ? { source } : {}) }).then((a) => live && setAnswer(a));
     return () => {
       live = false;
     };
-  }, [entry, id, requestBundle]);
+  }, [entry, found, id, requestBundle]);
   const dossier = useMemo(() => (answer?.ok ? buildDossier(answer.bundle) : null), [answer]);
 
-  if (session.status !== 'done') {
+  if (view.status !== 'tab' && view.status !== 'view') return <ViewSourceGate id={id} view={view} at={at} />;
+  if (!ready || session.status !== 'done') {
     return (
       <p data-testid="receipt-verdict" data-verdict="pending">
-        {session.status === 'error' ? <>The log could not be verified: <SafeText text={session.message} max={400} /></> : `Verifying the log… (${session.status === 'running' ? session.rows : 0} receipts so far)`}
+        {ready && session.status === 'error' ? <>The log could not be verified: <SafeText text={session.message} max={400} /></> : `Verifying the log… (${ready && session.status === 'running' ? session.rows : 0} receipts so far)`}
       </p>
     );
   }
-  const row = rows.current?.rowById(id);
-  if (!entry || row === undefined || !rows.current) {
+  if (!found || found.copies.length === 0) {
     return (
       <p role="alert" data-testid="receipt-verdict" data-verdict="missing">
         The open log (<SafeText text={session.label} max={120} />) has no receipt with id <code><SafeText text={id} max={200} /></code>. <Link href="/receipts">All receipts</Link>
       </p>
     );
   }
-  const store = rows.current;
-  const problems = session.report.problems.filter((p) => p.receipt_id === id);
-  if (dialect) return <DialectReceipt id={id} entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])} problems={problems} label={session.label} />;
+  const { store, copies, row } = found;
+  // Other runtimes' receipts can share an id (CodeWhale names a review by its second and its diff): their page shows each.
+  if (copies.every((r) => isOtherRuntime(store.str('type', r)))) {
+    return <DialectReceipt id={id} entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])} problems={session.report.problems.filter((p) => p.receipt_id === id)} label={session.label} />;
+  }
+  if (row === undefined || !entry) return <UnresolvedCopy id={id} store={store} copies={copies} at={at} view={viewParam} label={session.label} />;
+  const mine = (p: Problem) => p.receipt_id === id && (p.file === undefined || (p.file === entry.file && (p.line === undefined || p.line === entry.line)));
+  const problems = session.report.problems.filter(mine);
+  if (isOtherRuntime(entry.type)) return <DialectReceipt id={id} entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])} problems={problems} label={session.label} />;
   const related = store.related(row);
   const d = dossier?.ok ? dossier.dossier : null;
+  // Another copy of this id read at the same file and line, in another source: a problem names no source.
+  const sharedPlace = copies.some((r) => r !== row && store.line[r] === entry.line && store.str('file', r) === entry.file);
+  // Its source, named when the log has several (two packages both have receipts.ndjson).
+  const copySource = manySources(store) ? store.str('source', row) : undefined;
   return (
     <article className="receipt">
       <ReceiptHeading id={id} />
       <p data-testid="receipt-verdict" data-verdict={entry.verdict} data-state={rowVerdictOf(entry)} className={`banner ${entry.verdict === 'verified' ? 'ok' : isIntactUnpinned(entry) ? 'unpinned' : 'bad'}`}>
-        <strong>{VERDICT_LABEL[rowVerdictOf(entry)]}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />, at{' '}
+        <strong>{VERDICT_LABEL[rowVerdictOf(entry)]}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />
+        {copySource !== undefined && copySource !== entry.file ? <> in <SafeText text={copySource} max={160} /></> : null}, at{' '}
         {formatTime(store.time[row]!)} UTC. Checked in this browser, in <SafeText text={session.label} max={120} />.
       </p>
       {isIntactUnpinned(entry) && <UnpinnedNotice keys={[store.str('kernelKey', row) ?? '']} count={1} what="receipt" />}
+      {view.status === 'view' && openRole === 'view' && (
+        <p className="muted" data-testid="view-note">
+          The link opened this log for this page only: this tab&apos;s own log is unchanged, and the other pages show it (<Link href="/receipts">all receipts of this tab&apos;s log</Link>).
+        </p>
+      )}
+      {copies.length > 1 && <ReceiptCopies id={id} store={store} copies={copies} current={row} view={viewParam} />}
       {d && <DecisionView d={d} />}
       <h2>Checks</h2>
       <Checklist checks={entry.checks} {...(entry.details ? { details: entry.details } : {})} />
@@ -200,9 +240,10 @@ export function ReceiptDetail({ id }: { id: string }) {
       {problems.length > 0 && (
         <>
           <h2>Problems</h2>
+          {sharedPlace && <p className="muted">Another copy of this id was read at the same file and line in another source, and a problem names no source: some of these may concern that copy.</p>}
           <ul data-testid="receipt-problems">
             {problems.map((p, i) => (
-              <li key={i}>
+              <li key={i} data-code={p.code}>
                 <code>{p.code}</code> <SafeText text={p.message} max={400} />
               </li>
             ))}
@@ -212,8 +253,8 @@ export function ReceiptDetail({ id }: { id: string }) {
       {(related.parents.length > 0 || related.children.length > 0) && (
         <section>
           <h2>Request tree</h2>
-          <RelatedLinks store={store} rows={related.parents} title="Parent" testId="receipt-parents" />
-          <RelatedLinks store={store} rows={related.children} title={`Children (${related.children.length})`} testId="receipt-children" />
+          <RelatedLinks store={store} rows={related.parents} title="Parent" testId="receipt-parents" view={viewParam} />
+          <RelatedLinks store={store} rows={related.children} title={`Children (${related.children.length})`} testId="receipt-children" view={viewParam} />
         </section>
       )}
       {answer === null && <p className="muted">Reading the receipt again from its source…</p>}
@@ -221,7 +262,7 @@ export function ReceiptDetail({ id }: { id: string }) {
       {dossier && !dossier.ok && <p role="alert" className="banner bad">The receipt cannot be laid open: <SafeText text={dossier.message} max={400} /></p>}
       {answer?.ok && answer.note && <p className="muted">Note: <SafeText text={answer.note} max={400} />.</p>}
       {d && <DossierView d={d} />}
-      {answer?.ok && <SharePanel id={id} bundle={answer.bundle} sources={sources} kernelKey={store.str('kernelKey', row) ?? null} />}
+      {answer?.ok && <SharePanel id={id} at={{ file: entry.file, line: entry.line }} copySource={store.str('source', row) ?? null} bundle={answer.bundle} sources={sources} kernelKey={store.str('kernelKey', row) ?? null} />}
     </article>
   );
 }

@@ -1,24 +1,17 @@
 'use client';
 // Sharing one receipt: a link to it in the log it came from (when that log is
-// served over HTTP), a self-contained link that carries the receipt, its
+// served over HTTP; it names the copy by file and line, since one id can name
+// several receipts, and the recipient's page asks before it loads a log from
+// another server than its own), a self-contained link that carries the receipt, its
 // checkpoint and its proof in the URL fragment (never sent to a server), and
 // the bundle as a file with the receipt-audit command that checks it.
 import { useEffect, useState } from 'react';
 import type { ReceiptBundle } from '../../lib/share/bundle';
 import { bundleToNdjson, encodeBundle } from '../../lib/share/bundle';
 import type { LogSource } from '../../lib/workers/protocol';
+import { type CopyAddress, receiptUrl } from '../../lib/query/receipt-address';
+import { shareSourceParam } from '../../lib/share/source-param';
 import { downloadText } from '../data/download';
-
-/** The `?source=` value that reopens a log served over HTTP, or null for files on this computer. */
-export function sourceParam(sources: LogSource[] | null): string | null {
-  if (!sources || sources.length !== 1) return null;
-  const s = sources[0]!;
-  return s.kind === 'server' ? 'server' : s.kind === 'url' ? s.url : null;
-}
-
-export function sourcesFromParam(param: string): LogSource[] {
-  return param === 'server' ? [{ kind: 'server' }] : [{ kind: 'url', url: param }];
-}
 
 /** A file name safe on every system, from an attacker-chosen id. */
 const fileSafe = (id: string) => id.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 80) || 'receipt';
@@ -42,10 +35,12 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
   );
 }
 
-export function SharePanel({ id, bundle, sources, kernelKey }: { id: string; bundle: ReceiptBundle; sources: LogSource[] | null; kernelKey: string | null }) {
+/** `at`: the copy shared, by its file and line in its log; `copySource`: the source it was read from (the rows' name). */
+export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: { id: string; at: CopyAddress; copySource: string | null; bundle: ReceiptBundle; sources: LogSource[] | null; kernelKey: string | null }) {
   const [fragmentLink, setFragmentLink] = useState<string | null>(null);
   const origin = typeof window === 'undefined' ? '' : window.location.origin;
-  const source = sourceParam(sources);
+  // The copy's own source, alone: in a log of several sources too.
+  const source = origin ? shareSourceParam(sources, copySource, origin) : null;
   useEffect(() => {
     let live = true;
     void encodeBundle(bundle).then((enc) => live && setFragmentLink(`${window.location.origin}/share#${enc}`));
@@ -60,8 +55,8 @@ export function SharePanel({ id, bundle, sources, kernelKey }: { id: string; bun
       <h2>Share this receipt</h2>
       {source ? (
         <CopyField
-          label="Link to this receipt in its log (the recipient's browser loads the log from its source and verifies it):"
-          value={`${origin}/receipts/${encodeURIComponent(id)}?source=${encodeURIComponent(source)}`}
+          label={`Link to this receipt in its log, at ${at.file ?? '?'}:${at.line ?? '?'} (the recipient's browser loads the log from its source and verifies it):`}
+          value={`${origin}${receiptUrl(id, { ...(at.file !== undefined ? { file: at.file } : {}), ...(at.line !== undefined ? { line: at.line } : {}) }, source)}`}
           testId="share-source-link"
         />
       ) : (

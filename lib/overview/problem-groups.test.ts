@@ -38,9 +38,10 @@ describe('problem groups', () => {
     ]);
     expect(groups[0]!.title).toBe('Receipt signature does not verify');
     expect(groups.map((g) => linker.targetOf(g.problems[0]!))).toEqual([
-      { kind: 'receipt', href: '/receipts/rcpt-000042-2b8d09ef', receiptId: 'rcpt-000042-2b8d09ef' },
-      { kind: 'receipt', href: '/receipts/rcpt-000042-2b8d09ef', receiptId: 'rcpt-000042-2b8d09ef' },
-      { kind: 'receipt', href: '/receipts/rcpt-000044-d538f446', receiptId: 'rcpt-000044-d538f446' },
+      // Each at the copy the problem was found at (file and line: one id can name several receipts).
+      { kind: 'receipt', href: '/receipts/rcpt-000042-2b8d09ef?file=receipts.ndjson&line=42', receiptId: 'rcpt-000042-2b8d09ef' },
+      { kind: 'receipt', href: '/receipts/rcpt-000042-2b8d09ef?file=receipts.ndjson&line=42', receiptId: 'rcpt-000042-2b8d09ef' },
+      { kind: 'receipt', href: '/receipts/rcpt-000044-d538f446?file=receipts.ndjson&line=44', receiptId: 'rcpt-000044-d538f446' },
       { kind: 'none' },
     ]);
   });
@@ -89,6 +90,7 @@ describe('problem groups', () => {
 describe('links', () => {
   it('receipt ids are one path segment, whatever they hold', () => {
     expect(receiptHref('a/b?c#d e')).toBe('/receipts/a%2Fb%3Fc%23d%20e');
+    expect(receiptHref('a/b?c#d e', 'x&line=9.ndjson', 3)).toBe('/receipts/a%2Fb%3Fc%23d%20e?file=x%26line%3D9.ndjson&line=3');
   });
 
   it('explorer links read back as the filter they encode', () => {

@@ -3,6 +3,7 @@
 // that never became a record) the explorer over its file. Pure: links are
 // built here as strings, with the explorer's own URL codec.
 import { type ValueFilter, explorerUrl } from '../query/explorer-filter';
+import { receiptUrl } from '../query/receipt-address';
 import { PROBLEM_CODES, PROBLEM_TITLE, type Problem, type ProblemCode, type Severity } from '../verify/problems';
 import type { VerificationReport } from '../verify/report';
 import type { Coverage } from './checkpoint-coverage';
@@ -29,8 +30,9 @@ export function explorerHref(key: ValueFilter, value: string): string {
   return explorerUrl({ values: { [key]: [value] } });
 }
 
-export function receiptHref(id: string): string {
-  return `/receipts/${encodeURIComponent(id)}`;
+/** A receipt's page, at the copy read at `file`:`line` when the problem says where (one id can name several receipts). */
+export function receiptHref(id: string, file?: string, line?: number): string {
+  return receiptUrl(id, { ...(file !== undefined ? { file } : {}), ...(line !== undefined ? { line } : {}) });
 }
 
 /** What one problem concerns, as a link; ids and files are matched against the report, never trusted. */
@@ -57,7 +59,7 @@ export class ProblemLinker {
   }
 
   targetOf(p: Problem): ProblemTarget {
-    if (p.receipt_id !== undefined && this.receiptIds.has(p.receipt_id)) return { kind: 'receipt', href: receiptHref(p.receipt_id), receiptId: p.receipt_id };
+    if (p.receipt_id !== undefined && this.receiptIds.has(p.receipt_id)) return { kind: 'receipt', href: receiptHref(p.receipt_id, p.file, p.line), receiptId: p.receipt_id };
     if (p.checkpoint_seq !== undefined) {
       const anchor = this.coverage.anchorFor(p);
       if (anchor) return { kind: 'checkpoint', href: `#${anchor}`, checkpointSeq: BigInt(p.checkpoint_seq) };
@@ -84,7 +86,8 @@ export function groupProblems(report: VerificationReport, linker: ProblemLinker)
     for (const p of problems) if (p.receipt_id !== undefined && linker.hasReceipt(p.receipt_id)) ids.add(p.receipt_id);
     groups.push({
       code,
-      severity: problems[0]!.severity,
+      // Most codes have one severity; duplicate_receipt_id is an error or a warning by case: the worst shows.
+      severity: problems.some((p) => p.severity === 'error') ? 'error' : 'warning',
       title: PROBLEM_TITLE[code],
       problems,
       receipts: ids.size,

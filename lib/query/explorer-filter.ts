@@ -8,7 +8,7 @@ import { type RowStore, type StringColumn, VERDICTS, problemMask } from './row-s
 export const VALUE_FILTERS = [
   'verdict', 'decision', 'toolServer', 'toolName', 'guard', 'currency', 'settlement', 'tenant', 'type', 'generation', 'capabilityId',
   'policyHash', 'receiptKind', 'boundaryClass', 'trustLevel', 'kernelKey', 'sessionId', 'operationKind', 'file', 'problem', 'rootBudgetHolder',
-  'grantIndex', 'guardFailed',
+  'grantIndex', 'guardFailed', 'source',
 ] as const;
 export type ValueFilter = (typeof VALUE_FILTERS)[number];
 

@@ -16,7 +16,7 @@ export const STRING_COLUMNS = [
   'id', 'type', 'generation', 'toolServer', 'toolName', 'decision', 'guard', 'reason', 'capabilityId', 'policyHash', 'trustLevel',
   'receiptKind', 'tenant', 'currency', 'settlement', 'sessionId', 'requestId', 'parentRequestId', 'parentReceiptId', 'operationKind',
   'kernelKey', 'file', 'cost', 'attemptedCost', 'seq', 'rootBudgetHolder', 'grantIndex', 'budgetTotal', 'budgetRemaining', 'paymentReference',
-  'oracle', 'guards', 'guardFailed', 'boundaryClass',
+  'oracle', 'guards', 'guardFailed', 'boundaryClass', 'source',
 ] as const;
 export type StringColumn = (typeof STRING_COLUMNS)[number];
 
@@ -269,11 +269,55 @@ export class RowStore {
     const many = report.problems.length > 16;
     for (const p of report.problems) {
       if (p.receipt_id === undefined) continue;
-      const row = this.rowById(p.receipt_id, many);
       const bit = PROBLEM_CODES.indexOf(p.code);
-      if (row !== undefined) (bit < 32 ? this.problems : this.problemsHi)[row]! |= 1 << (bit & 31);
+      const words = bit < 32 ? this.problems : this.problemsHi;
+      for (const row of this.rowsAt(p.receipt_id, p.file, p.line, many)) words[row]! |= 1 << (bit & 31);
     }
   }
+
+  /** The rows of receipt `id`, in arrival order (log order: see positions), at most `limit`. */
+  rowsOfId(id: string, many = false, limit = Infinity): number[] {
+    const code = this.dict.id.lookup(id, many);
+    if (code === undefined || code === 0) return [];
+    const first = this.rowOfIdCode[code]! - 1;
+    if (first < 0) return [];
+    if (this.counts.id[code]! <= 1) return [first];
+    const next = this.sameIdChain();
+    const out: number[] = [];
+    for (let row = first; row >= 0 && out.length < limit; row = next[row]! - 1) out.push(row);
+    return out;
+  }
+
+  /**
+   * The rows a problem located at (`id`, `file`, `line`) concerns: the copy of the id read there.
+   * A problem without a file concerns every copy. Two sources can hold the id at the same file and
+   * line (two packages both have `receipts.ndjson`); a problem carries no source, so it then marks
+   * each of them (the receipt page says the place is shared).
+   */
+  rowsAt(id: string, file: string | undefined, line: number | undefined, many = false): number[] {
+    const rows = this.rowsOfId(id, many);
+    if (file === undefined || rows.length <= 1) return rows;
+    const at = rows.filter((r) => this.str('file', r) === file && (line === undefined || this.line[r] === line));
+    return at.length > 0 ? at : rows;
+  }
+
+  /** Per row, 1 + the next row with the same id (0: none); built once per length, only when some id repeats. */
+  private sameIdChain(): Uint32Array {
+    if (this.idChain?.length === this.length) return this.idChain.next;
+    const n = this.length;
+    const next = new Uint32Array(n);
+    const last = new Uint32Array(this.dict.id.values.length);
+    const ids = this.codes.id;
+    for (let row = 0; row < n; row++) {
+      const c = ids[row]!;
+      if (c === 0) continue;
+      if (last[c]! !== 0) next[last[c]! - 1] = row + 1;
+      last[c] = row + 1;
+    }
+    this.idChain = { length: n, next };
+    return next;
+  }
+  private idChain: { length: number; next: Uint32Array } | null = null;
 
   private logOrder: { length: number; posOfRow: Uint32Array; rowAtPos: Uint32Array } | null = null;
 

@@ -9,7 +9,7 @@ import { VERDICTS } from '../query/row-store';
 import { otherRuntimeTypeFlags } from '../query/runtimes';
 import { CHECK_ORDER, type CheckTotal } from '../verify/check-totals';
 import { UNCHECKPOINTED } from '../verify/check';
-import { PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verify/problems';
+import { LESSER_SEVERITY, PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verify/problems';
 import type { ReportReceipt, VerificationReport } from '../verify/report';
 import { type ComplianceSelection, selectionTest } from './compliance';
 
@@ -209,8 +209,12 @@ export function rangeReport(store: RowStore, report: VerificationReport, sel: Co
 function problemCounts(store: RowStore, report: VerificationReport, inSel: Uint8Array): { problems: ProblemCount[]; logProblems: ProblemCount[] } {
   const tied = new Map<ProblemCode, { problems: number; rows: Set<number> }>();
   const loose = new Map<ProblemCode, number>();
+  // A code's severity as raised here (duplicate_receipt_id is a warning for identical copies).
+  const errors = new Set<ProblemCode>();
   for (const p of report.problems) {
-    const row = p.receipt_id === undefined ? undefined : store.rowById(p.receipt_id);
+    if (p.severity === 'error') errors.add(p.code);
+    // The copy the problem was found at (one id can name several receipts).
+    const row = p.receipt_id === undefined ? undefined : store.rowsAt(p.receipt_id, p.file, p.line)[0];
     if (row === undefined) {
       loose.set(p.code, (loose.get(p.code) ?? 0) + 1);
       continue;
@@ -221,7 +225,8 @@ function problemCounts(store: RowStore, report: VerificationReport, inSel: Uint8
     t.problems++;
     t.rows.add(row);
   }
-  const make = (code: ProblemCode, problems: number, receipts: number): ProblemCount => ({ code, severity: PROBLEM_SEVERITY[code], title: PROBLEM_TITLE[code], problems, receipts });
+  const severity = (code: ProblemCode) => (LESSER_SEVERITY[code] !== undefined && !errors.has(code) ? LESSER_SEVERITY[code] : PROBLEM_SEVERITY[code]);
+  const make = (code: ProblemCode, problems: number, receipts: number): ProblemCount => ({ code, severity: severity(code), title: PROBLEM_TITLE[code], problems, receipts });
   return {
     problems: PROBLEM_CODES.flatMap((c) => (tied.has(c) ? [make(c, tied.get(c)!.problems, tied.get(c)!.rows.size)] : [])),
     logProblems: PROBLEM_CODES.flatMap((c) => (loose.has(c) ? [make(c, loose.get(c)!, 0)] : [])),

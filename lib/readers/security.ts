@@ -289,7 +289,8 @@ export function flaggedReceipts(store: RowStore, report: VerificationReport, cod
   const out: FlaggedReceipt[] = [];
   for (const p of report.problems) {
     if (p.code !== code || p.receipt_id === undefined) continue;
-    const row = store.rowById(p.receipt_id);
+    // The copy the problem was found at (one id can name several receipts).
+    const row = store.rowsAt(p.receipt_id, p.file, p.line)[0];
     out.push({
       receiptId: p.receipt_id,
       message: p.message,

@@ -22,6 +22,13 @@ export interface BundleQuery {
   /** The report's file and line for the receipt. */
   file: string;
   line: number;
+  /**
+   * The source it was read from, as named when it was added: two sources can hold the same file
+   * name and line (two packages both have `receipts.ndjson`), and a forged copy of a receipt must
+   * never be answered with the genuine one's bytes. Without it, the first source that has the
+   * record answers.
+   */
+  source?: string;
 }
 
 export type BundleAnswer = { ok: true; bundle: ReceiptBundle; note?: string } | { ok: false; message: string };
@@ -33,11 +40,13 @@ interface StoreContext {
   order: CoverageOrder;
 }
 
-type Held =
+/** `source`: the name of the source it belongs to (LogSink.beginSource), when the caller names them. */
+type Held = { source?: string } & (
   /** The listing is read on the first request (loading the log already listed the folder once). */
   | { kind: 'package'; dir: SourceDir; names?: Promise<Set<string>> }
   | { kind: 'file'; file: SourceFile; name: string }
-  | { kind: 'store'; name: string; store: ChioStoreReader; context?: StoreContext };
+  | { kind: 'store'; name: string; store: ChioStoreReader; context?: StoreContext }
+);
 
 interface Found {
   item: LogItem;
@@ -53,17 +62,18 @@ export class RecordHost {
 
   constructor(private readonly sourceLabel: string) {}
 
-  addPackage(dir: SourceDir): void {
-    this.held.push({ kind: 'package', dir });
+  /** `source`: the name of the source it belongs to, as the rows name it (bundles then name it as their origin). */
+  addPackage(dir: SourceDir, source?: string): void {
+    this.held.push({ kind: 'package', dir, ...(source !== undefined ? { source } : {}) });
   }
 
-  addFile(file: SourceFile, name: string): void {
-    this.held.push({ kind: 'file', file, name });
+  addFile(file: SourceFile, name: string, source?: string): void {
+    this.held.push({ kind: 'file', file, name, ...(source !== undefined ? { source } : {}) });
   }
 
   /** Keeps the store open until close(). */
-  addStore(name: string, store: ChioStoreReader): void {
-    this.held.push({ kind: 'store', name, store });
+  addStore(name: string, store: ChioStoreReader, source?: string): void {
+    this.held.push({ kind: 'store', name, store, ...(source !== undefined ? { source } : {}) });
   }
 
   close(): void {
@@ -73,9 +83,11 @@ export class RecordHost {
 
   async bundle(q: BundleQuery): Promise<BundleAnswer> {
     for (const h of this.held) {
+      if (q.source !== undefined && h.source !== undefined && h.source !== q.source) continue;
+      const label = h.source ?? this.sourceLabel;
       if (h.kind === 'store') {
         if (q.file.startsWith(`${h.name}#`)) {
-          const answer = storeBundle(h, q, this.sourceLabel);
+          const answer = storeBundle(h, q, label);
           if (answer) return answer;
         }
         continue;
@@ -85,14 +97,14 @@ export class RecordHost {
       const found = await findRecord(file, roleForFileName(q.file), q.line, (it) => it.value.get('id') === q.id && RECEIPT_KINDS.includes(it.kind));
       if (!found) continue;
       const role = found.item.kind as BundleRole;
-      const bundle: ReceiptBundle = { v: 1, role, receipt: found.text, origin: { source: this.sourceLabel, file: q.file, line: q.line } };
+      const bundle: ReceiptBundle = { v: 1, role, receipt: found.text, origin: { source: label, file: q.file, line: q.line } };
       if (found.item.seq !== undefined && !found.whole) bundle.logSeq = found.item.seq.toString();
       const logSeq = found.item.seq;
       if (logSeq !== undefined && role === 'tool') await this.attachProof(h, bundle, logSeq);
       else if (logSeq === undefined && role === 'tool' && h.kind === 'file') await this.attachProofByLeaf(bundle, found.item.value);
       return { ok: true, bundle, ...(found.whole ? {} : { note: 'extracted from a larger record of the source; shown re-serialized (canonical)' }) };
     }
-    return { ok: false, message: `${q.file}:${q.line} no longer holds receipt ${q.id} in the opened sources` };
+    return { ok: false, message: `${q.file}:${q.line}${q.source !== undefined ? ` in ${q.source}` : ''} no longer holds receipt ${q.id} in the opened sources` };
   }
 
   /**

@@ -611,15 +611,18 @@ const insertion: Maker = (base, rng, n) => {
       r.set('tool_name', 'transfer_funds');
       resign(r, 'tool', base.attacker);
     }
+    // A copy that keeps its source's id (a replay, a forged Gen A copy; a Gen B id is recomputed
+    // from the changed content) is a second receipt under that id: duplicate_receipt_id (issue 20).
+    const dup: ProblemCode[] = r.get('id') === receiptOf(src).get('id') ? ['duplicate_receipt_id'] : [];
     if (mode === 'forged-batch') {
       // Given the seq of a checkpointed receipt, which it pushes out of place: both are suspect.
       const victim = rng.pick(tools.filter((t) => t.checkpointSeq !== undefined));
       const at = lines.findIndex((x) => x.seq === victim.seq);
-      lines.splice(at, 0, { text: withReceipt(src, r, victim.seq), kind: 'tool', seq: victim.seq, checkpointSeq: victim.checkpointSeq, target: { verdict: 'failed', codes: ['untrusted_signer', 'inclusion_failed'] } });
+      lines.splice(at, 0, { text: withReceipt(src, r, victim.seq), kind: 'tool', seq: victim.seq, checkpointSeq: victim.checkpointSeq, target: { verdict: 'failed', codes: ['untrusted_signer', 'inclusion_failed', ...dup] } });
       lines[at + 1] = { ...lines[at + 1]!, target: { verdict: 'failed', codes: ['inclusion_failed'] } };
     } else {
       const seq = lastSeq + 1 + i;
-      const codes: ProblemCode[] = mode === 'forged-tail' ? ['untrusted_signer'] : ['inclusion_failed'];
+      const codes: ProblemCode[] = mode === 'forged-tail' ? ['untrusted_signer', ...dup] : ['inclusion_failed', ...dup];
       lines.push({ text: withReceipt(src, r, seq), kind: 'tool', seq, target: { verdict: 'failed', codes } });
       // A replay of a receipt that is itself unproven: nothing tells the two apart, both fail.
       if (mode === 'replayed-tail' && src.checkpointSeq === undefined) d.replace(lines.find((x) => x.seq === src.seq)!, { target: { verdict: 'failed', codes: ['inclusion_failed'] } });
@@ -639,7 +642,7 @@ const substitution: Maker = (base, rng, n) => {
     const l = d.lines(RECEIPTS).find((x) => x.seq === victim.seq)!;
     // In a checkpointed place its proof fails; in the tail it is a second copy of a receipt already
     // in the log. The original stays where it was, and stays verified.
-    d.replace(l, { text: withReceipt(l, receiptOf(donor)), target: { verdict: 'failed', codes: ['inclusion_failed'] } });
+    d.replace(l, { text: withReceipt(l, receiptOf(donor)), target: { verdict: 'failed', codes: ['inclusion_failed', 'duplicate_receipt_id'] } });
     if (donor.checkpointSeq === undefined) d.replace(d.lines(RECEIPTS).find((x) => x.seq === donor.seq)!, { target: { verdict: 'failed', codes: ['inclusion_failed'] } });
     out.push(d.build());
   }

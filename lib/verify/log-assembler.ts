@@ -12,6 +12,7 @@ import { type BundleClaims, evaluateBundle } from './bundle-claims';
 import type { CheckpointEntry, LineageEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
+import { duplicateIdProblems } from './duplicate-ids';
 import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
 import { InclusionIndex, type RememberedBatch } from './inclusion';
 import { linkLineage, verifiedSubjects } from './lineage-link';
@@ -22,6 +23,7 @@ import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
 import type { ReceiptView } from './receipt-view';
 import { type PackageReport, type ReportReceipt, type VerificationReport, buildReport, checkpointVerdict } from './report';
+import { SourceNames } from './source-names';
 import { evaluateTransparency } from './transparency';
 
 export class LogAssembler {
@@ -50,6 +52,27 @@ export class LogAssembler {
    */
   private readonly envelopeViews: ReceiptView[] = [];
   private envelopeMerge: EnvelopeMerge | null = null;
+  /** Which source each record came from, when the caller names them (LogSink.beginSource). */
+  private readonly sources = new SourceNames();
+
+  /** Records numbered from `fromOrder` on come from the source `name`. */
+  beginSource(name: string, fromOrder: number): void {
+    this.sources.begin(name, fromOrder);
+  }
+
+  /** The name of the source the record numbered `order` came from, if sources were named. */
+  sourceAt(order: number): string | undefined {
+    return this.sources.at(order);
+  }
+
+  /** Each row gets the name of its source (the explorer's `source` column, the page's links). */
+  private nameSources(views: readonly ReceiptView[]): void {
+    if (this.sources.count === 0) return;
+    for (const v of views) {
+      const name = this.sources.at(v.order);
+      if (name !== undefined) v.source = name;
+    }
+  }
 
   /**
    * Takes records' results. Receipts and checkpoints may still be waiting for
@@ -68,6 +91,7 @@ export class LogAssembler {
       this.inclusion.addReceipt(r);
       if (r.envelope) (enveloped ??= new Set()).add(r.order);
     }
+    this.nameSources(out.views);
     if (enveloped) this.holdViews(out.views, enveloped);
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
     this.transparency.push(...out.transparency);
@@ -160,6 +184,7 @@ export class LogAssembler {
   async auditDialects(options: DialectOptions = {}): Promise<DialectAudit> {
     this.audit = await auditDialects(this.dialect, options);
     this.dialect.length = 0;
+    this.nameSources(this.audit.receipts.map((r) => r.view));
     return this.audit;
   }
 
@@ -180,6 +205,8 @@ export class LogAssembler {
     const merge = this.envelopeMerge!;
     merge.dropRepeats(this.problems);
     for (const p of merge.problems) this.problems.push(p);
+    // After the envelope merge: an id that still names several receipts is a problem at each.
+    for (const p of duplicateIdProblems(this.receipts, (order) => this.sources.at(order))) this.problems.push(p);
     this.problems.push(...this.parseErrors.problems());
     const evaluated = evaluateCheckpoints(this.checkpoints, this.transparency);
     this.problems.push(...evaluated.problems);

@@ -29,6 +29,12 @@ export interface LogSink {
   addPackage(pkg: LoadedPackage, problems: Problem[]): void;
   /** How a source's checkpoints cover its receipts. */
   setSpaceNote(space: string, note: string): void;
+  /**
+   * The records added from now on come from the source `name` (a package folder or URL, a file, a
+   * store), until the next call: problems name it, and the page addresses receipts by it
+   * (source-names.ts). Optional: a log whose sources are not named is still verified.
+   */
+  beginSource?(name: string): void;
 }
 
 /** A package as its loader reports it: the report so far, its seq space, and its claims. */

@@ -88,6 +88,12 @@ export class LogVerifier implements LogSink {
     this.assembler.setRemembered(remembered);
   }
 
+  /** Records added from now on come from the source `name` (LogSink.beginSource). */
+  beginSource(name: string): void {
+    this.assertOpen();
+    this.assembler.beginSource(name, this.recordCount * ORDER_STRIDE);
+  }
+
   /** The log's checkpoints; after `finish`, with every check evaluated. */
   get checkpointEntries(): readonly CheckpointEntry[] {
     return this.assembler.checkpointEntries;

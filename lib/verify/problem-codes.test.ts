@@ -508,6 +508,20 @@ describe('every problem code of the contract', () => {
     expectProblem(pinned, 'untrusted_signer', { receipt_id: 'rcpt-test-000001' });
   });
 
+  it('duplicate_receipt_id: a copy of a receipt\'s id with another body, re-signed by another key; the genuine one still verifies', async () => {
+    const attacker = keyFromSeed(99);
+    const forged = genAReceipt({ seq: 1, key: attacker, extra: { tool_name: 'file_delete' } });
+    const r = await verify([{ value: good(1) }, { value: good(2) }, { value: forged }], [key.publicHex]);
+    expectProblem(r, 'duplicate_receipt_id', { receipt_id: 'rcpt-test-000001', line: 1 });
+    expect(r.problems.filter((p) => p.code === 'duplicate_receipt_id').map((p) => p.line)).toEqual([1, 3]);
+    // One source, no checkpoint: the forged copy fails its signer, and the replay rule fails both
+    // unplaced copies (nothing tells them apart). Across sources the genuine one keeps its verdict
+    // (duplicate-ids.test.ts).
+    expect(r.receipts.map((x) => `${x.line}:${x.verdict}`)).toEqual(['1:failed', '2:verified', '3:failed']);
+    expect(r.ok).toBe(false);
+    mark('duplicate_receipt_id');
+  });
+
   it('covers the closed list', () => {
     expect([...tested].sort()).toEqual([...PROBLEM_CODES].sort());
   });

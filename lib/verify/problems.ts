@@ -1,5 +1,6 @@
 // Problem codes of the contract (verification.md §7): a closed list with fixed
-// severities. User-facing text is a code → message table plus a specific detail.
+// severities (one exception, `duplicate_receipt_id`: see LESSER_SEVERITY). User-facing
+// text is a code → message table plus a specific detail.
 
 export const PROBLEM_SEVERITY = {
   parse_error: 'error',
@@ -40,12 +41,21 @@ export const PROBLEM_SEVERITY = {
   fabricated_tool_call: 'error',
   review_gate_failed: 'error',
   turn_receipt_inconsistent: 'error',
+  // This project's addition (issue 20): one receipt id, several receipts (duplicate-ids.ts).
+  duplicate_receipt_id: 'error',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_SEVERITY;
 export type Severity = 'error' | 'warning';
 
 export const PROBLEM_CODES = Object.keys(PROBLEM_SEVERITY) as ProblemCode[];
+/**
+ * The one code whose severity depends on the case; PROBLEM_SEVERITY gives its highest.
+ * `duplicate_receipt_id` is an error when the copies of the id differ (different signed bytes: at
+ * most one of them is the receipt the id names) and a warning when they are byte-identical (the
+ * same receipt loaded twice, say from the server and from a download of its package).
+ */
+export const LESSER_SEVERITY: Partial<Record<ProblemCode, Severity>> = { duplicate_receipt_id: 'warning' };
 /** Raised only for other runtimes' receipts (lib/dialects/audit.ts): claims, review gates, turn receipts. */
 export const DIALECT_PROBLEM_CODES: readonly ProblemCode[] = ['fabricated_tool_call', 'review_gate_failed', 'turn_receipt_inconsistent'];
 /** The codes Chio logs can raise. */
@@ -103,6 +113,7 @@ export const PROBLEM_TITLE: Record<ProblemCode, string> = {
   fabricated_tool_call: 'A reply claims a tool call no tool result backs',
   review_gate_failed: 'CodeWhale review receipt would not let the push through',
   turn_receipt_inconsistent: 'CodeWhale turn receipt contradicts itself',
+  duplicate_receipt_id: 'One receipt id names more than one receipt',
 };
 
 export interface Problem {
@@ -122,8 +133,9 @@ export interface ProblemLocation {
   line?: number;
 }
 
-export function makeProblem(code: ProblemCode, message: string, where: ProblemLocation = {}): Problem {
-  const p: Problem = { code, severity: PROBLEM_SEVERITY[code], message };
+/** `lesser`: the code's LESSER_SEVERITY applies (only codes that have one). */
+export function makeProblem(code: ProblemCode, message: string, where: ProblemLocation = {}, lesser = false): Problem {
+  const p: Problem = { code, severity: (lesser ? LESSER_SEVERITY[code] : undefined) ?? PROBLEM_SEVERITY[code], message };
   if (where.receipt_id !== undefined) p.receipt_id = where.receipt_id;
   if (where.checkpoint_seq !== undefined) p.checkpoint_seq = where.checkpoint_seq;
   if (where.file !== undefined) p.file = where.file;

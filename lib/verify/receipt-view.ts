@@ -58,6 +58,11 @@ export interface ReceiptView {
   kernelKey?: string | null;
   file: string;
   line: number;
+  /**
+   * The source the receipt was read from, when the log's sources are named (LogSink.beginSource):
+   * set by the assembler, not the verify worker. With file and line, the receipt's address.
+   */
+  source?: string;
   /** Set by the verify worker when a check of the record itself failed (the verdict is `failed` whatever the log adds). */
   failedEarly?: true;
 }

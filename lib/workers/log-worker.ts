@@ -70,7 +70,7 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
   const name = decodeURIComponent(u.pathname.split('/').pop() || u.host);
   if (u.pathname.endsWith('/') || name === 'manifest.json') {
     await loadPackage(urlPackageDir(new URL('.', u).href, count), p, space);
-    h.addPackage(urlPackageDir(new URL('.', u).href, uncounted));
+    h.addPackage(urlPackageDir(new URL('.', u).href, uncounted), url);
     return;
   }
   const res = await fetch(u);
@@ -83,7 +83,7 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
     count(db.length);
     const opened = openChioStore(await sqlJs(), db);
     if (!opened.ok) throw new Error(`${name}: ${opened.message}`);
-    h.addStore(name, opened.store);
+    h.addStore(name, opened.store, url);
     await loadStore(opened.store, name, p, space);
     lineage.addSet(opened.store.capabilityLineage(name));
     return;
@@ -100,6 +100,7 @@ async function loadUrl(url: string, p: LogSink, space: string, count: (n: number
       },
     },
     name,
+    url,
   );
 }
 
@@ -126,7 +127,7 @@ async function fetchFleetPage(url: string, init: RequestInit, p: LogSink, space:
   if (!split.ok) throw new Error(`not a fleet page: ${split.message}`);
   const { page } = split;
   post({ type: 'fleet', page: { totalCount: page.totalCount, nextCursor: page.nextCursor, receipts: page.receipts, kernels: page.groups.map((g) => ({ kernelKey: g.kernelKey, receipts: g.receipts })) } });
-  for (const file of await loadFleetPage(page, p, space)) h.addFile(file, file.name);
+  for (const file of await loadFleetPage(page, p, space)) h.addFile(file, file.name, url);
 }
 
 /** The user's key and diff as the audit takes them (the diff's fingerprint, as CodeWhale computes it). */
@@ -166,7 +167,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
   // Capability lineage rides beside the verified log as unsigned context: the
   // records still go to the pool (which only classifies them), and a copy is kept.
   const lineage = new LineageCollector();
-  const sink: LogSink = {
+  const sink: Required<Pick<LogSink, 'beginSource'>> & LogSink = {
     addRecord(text, origin, at) {
       if (origin.role === 'lineage') lineage.addText(text, origin.file);
       return p.addRecord(text, origin, at);
@@ -174,6 +175,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     addProblem: (problem) => p.addProblem(problem),
     addPackage: (pkg, problems) => p.addPackage(pkg, problems),
     setSpaceNote: (space, note) => p.setSpaceNote(space, note),
+    beginSource: (name) => p.beginSource(name),
   };
   const progress = (phase: Progress['phase']): Progress => ({
     bytesRead,
@@ -209,15 +211,18 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
         for (const f of source.files) bytesTotal = (bytesTotal ?? 0) + f.file.size;
         for (const [j, group] of (await groupFiles(source.files)).entries()) {
           const s = `${space}:${j}`;
+          // Each picked folder, store or file is a source of its own: receipts are addressed by it.
+          const named = group.kind === 'package' ? group.dir : group.name;
+          sink.beginSource(named);
           if (group.kind === 'package') {
             await isolated(group.dir, async () => {
               await loadPackage(packageDir(group, count), sink, s);
-              h.addPackage(packageDir(group, uncounted));
+              h.addPackage(packageDir(group, uncounted), named);
             });
           } else if (group.kind === 'file') {
             await isolated(group.name, async () => {
               await loadFile(fileSource(group.file, group.name, count), sink, 'files', group.name);
-              h.addFile(fileSource(group.file, group.name, uncounted), group.name);
+              h.addFile(fileSource(group.file, group.name, uncounted), group.name, named);
             });
           } else {
             await isolated(group.name, async () => {
@@ -232,7 +237,7 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
               const opened = openChioStore(await sqlJs(), db, wal && wal.length > 0 ? wal : undefined);
               if (!opened.ok) p.addProblem(makeProblem('parse_error', `${group.name}: ${opened.message}`, { file: group.name }));
               else {
-                h.addStore(group.name, opened.store);
+                h.addStore(group.name, opened.store, named);
                 await loadStore(opened.store, group.name, sink, s);
                 lineage.addSet(opened.store.capabilityLineage(group.name));
               }
@@ -242,20 +247,23 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
       } else if (source.kind === 'server') {
         bytesTotal = null;
         const base = new URL('/v1/evidence/package/', self.location.href).href;
+        sink.beginSource(base);
         await isolated(base, async () => {
           try {
             await loadPackage(urlPackageDir(base, count, apiInit), sink, space);
           } catch (err) {
             throw err instanceof HttpStatusError && err.status === 401 ? new ServerUnauthorized() : err;
           }
-          h.addPackage(urlPackageDir(base, uncounted, apiInit));
+          h.addPackage(urlPackageDir(base, uncounted, apiInit), base);
         });
       } else if (source.kind === 'fleet') {
         bytesTotal = null;
         const url = new URL(`/v1/receipts/query?${source.query}`, self.location.href).href;
+        sink.beginSource(url);
         await isolated(url, () => fetchFleetPage(url, apiInit, sink, space, count, h));
       } else {
         bytesTotal = null;
+        sink.beginSource(source.url);
         await isolated(source.url, () => loadUrl(source.url, sink, space, count, h, lineage));
       }
     }

@@ -123,6 +123,16 @@ export class VerifyPool implements LogSink {
     this.assembler.setRemembered(remembered);
   }
 
+  /** Records added from now on come from the source `name` (LogSink.beginSource). */
+  beginSource(name: string): void {
+    this.assembler.beginSource(name, this.recordsRead * ORDER_STRIDE);
+  }
+
+  /** The name of the source the record numbered `order` came from (source-names.ts). */
+  sourceAt(order: number): string | undefined {
+    return this.assembler.sourceAt(order);
+  }
+
   /** Sends what is left, waits for every batch, and evaluates the whole log (`onReceipt`: see LogAssembler.finish). */
   async finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void, dialect: DialectOptions = {}, onDialect?: (audit: DialectAudit) => void): Promise<VerificationReport> {
     await this.dispatch();

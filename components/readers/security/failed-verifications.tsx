@@ -8,7 +8,7 @@
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
 import { buildCoverage } from '../../../lib/overview/checkpoint-coverage';
-import { type ProblemGroup, ProblemLinker, groupProblems } from '../../../lib/overview/problem-groups';
+import { type ProblemGroup, ProblemLinker, groupProblems, receiptHref } from '../../../lib/overview/problem-groups';
 import { type FlaggedReceipt, type VerificationFailures, explorerLink } from '../../../lib/readers/security';
 import type { Problem, ProblemCode } from '../../../lib/verify/problems';
 import type { VerificationReport } from '../../../lib/verify/report';
@@ -130,7 +130,7 @@ export function FlaggedReceipts({ title, explain, items, code }: { title: string
               {items.slice(0, shown).map((f, i) => (
                 <tr key={i}>
                   <td>
-                    <Link href={`/receipts/${encodeURIComponent(f.receiptId)}`}>
+                    <Link href={receiptHref(f.receiptId, f.file, f.line)}>
                       <code><SafeText text={f.receiptId} max={80} expandable={false} /></code>
                     </Link>
                   </td>
