@@ -3,12 +3,15 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { demoKeyPinnedAt } from './pinned';
 
 // Journey: an auditor is sent a link to a server whose /v1 API needs a bearer token
 // (RECEIPT_API_TOKEN). The shared webServer runs without one, so this spec starts a second real
 // server (scripts/start.mjs, the build the webServer already made) on E2E_PORT + 10.
 const PORT = Number(process.env.E2E_PORT ?? 3100) + 10;
 const ORIGIN = `http://127.0.0.1:${PORT}`;
+// This server's origin is not the config's: the demo key is pinned here too (e2e/pinned.ts).
+test.use({ storageState: demoKeyPinnedAt(ORIGIN) });
 const TOKEN = 'e2e-Token.with+plus/and~tilde-7f3a9c';
 
 let server: ChildProcess | null = null;

@@ -9,6 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type BigNdjson, writeBigNdjson, writeGarbage } from '../scripts/bigfile/generate';
+import { keyFromSeed } from '../lib/testutil/forge';
+import { keysPinned } from './pinned';
+
+// The big log's kernel key (scripts/bigfile/generate.ts), pinned: its receipts are verified only under it.
+test.use({ storageState: keysPinned([keyFromSeed(41).publicHex]) });
 import { type MemoryPeaks, watchMemory } from '../scripts/bench/memory-watch';
 
 const MEMORY_LIMIT_BYTES = 2.5e9;

@@ -6,6 +6,10 @@ import { canonicalBytes } from '../lib/json/canonicalize';
 import { parseJson } from '../lib/json/parse';
 import { demoKernelKey } from '../scripts/demo/sign';
 import { openFiles } from './helpers';
+import { NOTHING_PINNED } from './pinned';
+
+// About the page's memory, not trust: the log is signed by its own seed's key, which nothing pins.
+test.use({ storageState: NOTHING_PINNED });
 
 // Journey (contract part 2 §12, third point): the page remembers the last checkpoint it verified of
 // a kernel, with its chain. A later load whose v2 checkpoints cannot be tied to that chain, or whose

@@ -111,7 +111,7 @@ test('the demo: policies, coverage, kinds and signers match the CLI and the stor
   test.setTimeout(120_000);
   const report = cli(DEMO_STORE, [DEMO_KEY]);
   const raw = demoRaw();
-  await pinKey(page, DEMO_KEY);
+  // The demo key is pinned already (playwright.config.ts storageState, e2e/pinned.ts).
   await page.goto('/compliance');
   const view = page.getByTestId('compliance');
   await expect(view).toHaveAttribute('data-counted', String(report.summary.verified), { timeout: 60_000 });

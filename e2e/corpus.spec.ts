@@ -3,6 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openFiles, pinKey } from './helpers';
+import { NOTHING_PINNED } from './pinned';
 
 // Journey: an auditor drops a log into the page. For every case of the reference corpus, the
 // report the page exports must be the command line's report, receipt by receipt.
@@ -50,6 +51,8 @@ for (const name of cases) {
   });
 }
 
+test.describe('with nothing pinned', () => {
+  test.use({ storageState: NOTHING_PINNED });
 test('without pinned keys too, the page and the CLI agree (signer_trusted skipped in both)', async ({ page }) => {
   const dir = join(CORPUS, 'tampered-signature');
   const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', dir, '--json'], { maxBuffer: 64 << 20 });
@@ -58,4 +61,5 @@ test('without pinned keys too, the page and the CLI agree (signer_trusted skippe
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
   const browser = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;
   expect(comparable(browser)).toEqual(comparable(cli));
+});
 });

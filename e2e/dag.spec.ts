@@ -68,7 +68,7 @@ test('the demo: each session draws the receipts the CLI verified for it; a node 
   const report = cliReport(DEMO_PACKAGE, [DEMO_KEY]);
   const sessions = sessionsOf(DEMO_PACKAGE);
   const counts = perSession(report, sessions);
-  await pinKey(page, DEMO_KEY);
+  // The demo key is pinned already (playwright.config.ts storageState, e2e/pinned.ts).
   await page.goto('/dag');
   const list = page.getByTestId('dag-sessions');
   await expect(list).toHaveAttribute('data-count', String(counts.size), { timeout: 60_000 });

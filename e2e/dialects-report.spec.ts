@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openFiles } from './helpers';
+import { CORPUS_KEY } from './pinned';
 
 // Journey: an auditor drops ZeroClaw and CodeWhale receipts, with a Chio log, into the page. The
 // report the page exports must be the command line's, receipt by receipt, check by check.
@@ -29,7 +30,7 @@ test('dialect fixtures with a Chio log: the page exports the report the CLI prin
     copyFileSync(join(TESTDATA, f), join(dir, name));
     return name;
   });
-  const run = spawnSync(process.execPath, [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--json'], { cwd: dir, maxBuffer: 64 << 20 });
+  const run = spawnSync(process.execPath, [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--trust-key', CORPUS_KEY, '--json'], { cwd: dir, maxBuffer: 64 << 20 });
   expect(run.status, run.stderr.toString()).toBe(1);
   const cli = JSON.parse(run.stdout.toString()) as Report;
   expect(new Set(cli.receipts.map((r) => r.type))).toEqual(new Set(['tool', 'zeroclaw', 'codewhale-review', 'codewhale-turn']));

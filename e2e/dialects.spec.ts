@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openFiles } from './helpers';
+import { CORPUS_KEY } from './pinned';
 
 // Journey: an auditor opens ZeroClaw and CodeWhale receipts beside a Chio log, filters the
 // explorer by runtime, reads what each receipt can prove, then supplies ZeroClaw's key and the
@@ -169,7 +170,7 @@ test('the key and the diff: entered on the page, the receipts are checked again,
   await expectKeyNowhere(page);
 
   // The report the page exports is the CLI's with the same key and diff.
-  const run = spawnSync(process.execPath, [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--hmac-key', KEY, '--diff', diff, '--json'], { cwd: dir, maxBuffer: 64 << 20 });
+  const run = spawnSync(process.execPath, [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--trust-key', CORPUS_KEY, '--hmac-key', KEY, '--diff', diff, '--json'], { cwd: dir, maxBuffer: 64 << 20 });
   expect(run.status, run.stderr.toString()).toBeLessThan(2);
   const cli = JSON.parse(run.stdout.toString()) as { receipts: unknown[]; problems: unknown[]; summary: unknown; ok: boolean };
   await nav(page, 'Overview');

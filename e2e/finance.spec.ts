@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { parseCsv } from '../lib/readers/csv';
 import { openFiles } from './helpers';
+import { CORPUS_KEY } from './pinned';
+import { DEMO_KERNEL_KEY } from '../lib/trust/known-keys';
 
 // Journey: a finance reader opens /finance and reconciles the log: every number on the page is
 // the command line's (its report's finance section), a bar of the spend chart opens exactly its
@@ -28,7 +30,8 @@ interface CliReport {
 
 /** The CLI's report (`--json`); its amounts are far below 2^53 in these logs. */
 function cli(path: string): CliReport {
-  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, '--json'], { maxBuffer: 64 << 20 });
+  // With the keys the page has pinned (e2e/pinned.ts): a receipt is verified only under a pinned key.
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, '--trust-key', DEMO_KERNEL_KEY, '--trust-key', CORPUS_KEY, '--json'], { maxBuffer: 64 << 20 });
   expect(run.status, run.stderr.toString()).toBeLessThan(2);
   return JSON.parse(run.stdout.toString()) as CliReport;
 }

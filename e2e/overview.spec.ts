@@ -88,7 +88,7 @@ test('a line that is no record leads to the explorer over its file; a proof with
 
 test('every problem is reachable: a large group pages to its end, and its explorer link counts its receipts', async ({ page }) => {
   // Pinning another key makes every receipt and checkpoint of the case an untrusted signer.
-  await pinKey(page, DEMO_KEY);
+  // The demo key is pinned already (playwright.config.ts storageState, e2e/pinned.ts).
   await openCase(page, 'good');
   const group = page.locator('[data-testid="problem-group"][data-code="untrusted_signer"]');
   await expect(group).toHaveAttribute('data-count', '282');

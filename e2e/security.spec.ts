@@ -3,6 +3,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openFiles, pinKey } from './helpers';
+import { DEMO_KERNEL_KEY } from '../lib/trust/known-keys';
+import { CORPUS_KEY } from './pinned';
 
 // Journey: a security reviewer opens /security and reads, at a glance, what verified and what did
 // not, what the guards denied, by whom and when; every number matches the command line's report
@@ -19,7 +21,8 @@ interface CliReport {
   keys: { key: string }[];
 }
 
-function cli(path: string, keys: string[] = []): CliReport {
+/** The CLI's report, by default with the keys the page has pinned (e2e/pinned.ts). */
+function cli(path: string, keys: string[] = [DEMO_KERNEL_KEY, CORPUS_KEY]): CliReport {
   // Exit status 1 when the log fails; the report is on stdout either way.
   const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, ...keys.flatMap((k) => ['--trust-key', k]), '--json'], { maxBuffer: 256 << 20 });
   expect(run.status, run.stderr.toString()).toBeLessThan(2);

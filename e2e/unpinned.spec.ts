@@ -27,6 +27,7 @@ test.describe('with nothing pinned', () => {
   test.use({ storageState: NOTHING_PINNED });
 
   test('the demo is "intact, signer not pinned" on the overview and the explorer, never verified, until its key is pinned', async ({ page }) => {
+    test.setTimeout(240_000); // the demo is verified four times
     await page.goto('/');
     const summary = page.getByTestId('verify-summary');
     await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
