@@ -13,7 +13,7 @@ export const TRUST_STORAGE = 'receipt-audit.trust.v1';
 /** The keys of the demo fleet's kernels (scripts/fleet-demo.ts), which the fleet server serves. */
 export const FLEET_KEYS = FLEET_KERNELS.map((k) => demoKernelKeyHex(k.seed));
 
-/** The reference corpus's kernel key (`lib/testdata/corpus/*/expected.json` trust_keys). */
+/** The reference corpus's kernel key (the `trust_keys` of each case's expected.json). */
 export const CORPUS_KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
 
 /** The demo kernel's and the corpus's keys pinned at `base`, the demo fleet's keys at `fleet`. */
