@@ -18,12 +18,13 @@ export const CORPUS_KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a
 
 /** The demo kernel's and the corpus's keys pinned at `base`, the demo fleet's keys at `fleet`. */
 export function demoKeysPinned(base: string, fleet: string) {
-  const pinned = (entries: { key: string; label: string }[]) => [{ name: TRUST_STORAGE, value: JSON.stringify(entries) }];
+  // No labels: a pinned key's label becomes its signer_trusted detail, and the CLI runs compared with have none.
+  const pinned = (entries: { key: string }[]) => [{ name: TRUST_STORAGE, value: JSON.stringify(entries) }];
   return {
     cookies: [],
     origins: [
-      { origin: base, localStorage: pinned([{ key: DEMO_KERNEL_KEY, label: 'demo kernel' }, { key: CORPUS_KEY, label: 'reference corpus' }]) },
-      { origin: fleet, localStorage: pinned(FLEET_KEYS.map((key, i) => ({ key, label: `fleet kernel ${i + 1}` }))) },
+      { origin: base, localStorage: pinned([{ key: DEMO_KERNEL_KEY }, { key: CORPUS_KEY }]) },
+      { origin: fleet, localStorage: pinned(FLEET_KEYS.map((key) => ({ key }))) },
     ],
   };
 }
@@ -32,7 +33,7 @@ export const NOTHING_PINNED = { cookies: [], origins: [] };
 
 /** The demo kernel's key pinned at one more origin (a second server a spec starts itself). */
 export function demoKeyPinnedAt(origin: string) {
-  return { cookies: [], origins: [{ origin, localStorage: [{ name: TRUST_STORAGE, value: JSON.stringify([{ key: DEMO_KERNEL_KEY, label: 'demo kernel' }]) }] }] };
+  return { cookies: [], origins: [{ origin, localStorage: [{ name: TRUST_STORAGE, value: JSON.stringify([{ key: DEMO_KERNEL_KEY }]) }] }] };
 }
 
 /** The app's origin in this run (playwright.config.ts). */
