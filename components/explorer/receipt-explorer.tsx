@@ -35,7 +35,7 @@ const COLUMNS: Column[] = [
   { key: 'cost', label: 'cost', width: '7rem' },
   { key: 'settlement', label: 'settlement', width: '6.5rem' },
   { key: 'tenant', label: 'tenant', width: '7rem' },
-  { key: 'verdict', label: 'verdict', width: '6rem' },
+  { key: 'verdict', label: 'verdict', width: '10.5rem' },
   { key: 'where', label: 'read at', width: '12rem' },
 ];
 
