@@ -12,8 +12,8 @@ import { testdataPath } from '../../lib/testutil/testdata';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogVerifier } from '../../lib/verify/log-verifier';
 import { verifyPaths } from '../../bin/cli/main';
-import { checkpoint, childReceipt, genAReceipt, keyFromSeed, leafOf } from '../../lib/testutil/forge';
 import { openStore } from './store-handle';
+import { INTERLEAVED_KEY, writeInterleavedStore } from '../../lib/testutil/interleaved-store';
 import { buildExportBundle, writeEvidencePackage } from './export';
 
 const CORPUS = testdataPath('corpus/good');
@@ -169,34 +169,8 @@ describe('capability lineage in an export (format v2 §16.9)', () => {
 
 describe('a store whose checkpoint covers its claim log (children interleaved)', () => {
   // Claim log (by time): T1 C1 T2 T3 C2 T4 T5 C3 T6; checkpoint 1 covers entries 1–6 in that order.
-  const key = keyFromSeed(5);
-  async function interleaved(): Promise<string> {
-    const SQL = await initSqlJs();
-    const tools = [1, 2, 3, 4, 5, 6].map((seq) => genAReceipt({ seq, key }));
-    const ts = (r: Record<string, unknown>) => r.timestamp as number;
-    const children = [1, 2, 3].map((seq) => childReceipt({ seq, timestamp: ts(tools[seq * 2 - 2]!) + 5, key }));
-    const leaves = [tools[0], children[0], tools[1], tools[2], children[1], tools[3]].map((r) => leafOf(r!));
-    const cp = checkpoint({ seq: 1, start: 1, leaves, key });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ra-export-')), 'interleaved.sqlite3');
-    writeFileSync(
-      file,
-      createChioStore(SQL, {
-        toolReceipts: tools.map((r) => ({
-          rawJson: JSON.stringify(r), receiptId: r.id as string, timestamp: ts(r), capabilityId: 'cap-test-1',
-          toolServer: 'srv-files', toolName: 'file_read', decisionKind: 'allow', policyHash: 'policy-test-v1', contentHash: r.content_hash as string,
-        })),
-        childReceipts: children.map((c, i) => ({
-          rawJson: JSON.stringify(c), receiptId: c.id as string, timestamp: ts(c), sessionId: 'sess-1', parentRequestId: 'req-root-sess-1',
-          requestId: `req-${i + 1}`, operationKind: 'tool_call', terminalState: 'completed', policyHash: 'policy-test-v1', outcomeHash: c.outcome_hash as string,
-        })),
-        checkpoints: [{
-          checkpointSeq: 1, batchStartSeq: 1, batchEndSeq: 6, treeSize: 6, merkleRoot: (cp.body.merkle_root as string).slice(2),
-          issuedAt: cp.body.issued_at as number, statementJson: JSON.stringify(cp.body), signature: cp.signature, kernelKey: key.publicHex,
-        }],
-      }),
-    );
-    return file;
-  }
+  const key = INTERLEAVED_KEY;
+  const interleaved = () => writeInterleavedStore('claim-log');
   const pinned = () => {
     const t = TrustStore.create([{ key: key.publicHex }]);
     if (!t.ok) throw new Error(t.error);

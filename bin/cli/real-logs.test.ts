@@ -12,7 +12,7 @@ import type { VerificationReport } from '../../lib/verify/report';
 import { createChioStore, type ToolReceiptInput } from '../../lib/sources/sqlite-store-writer';
 import { testdataPath, readTestdataJson } from '../../lib/testutil/testdata';
 import { verifyPaths } from './main';
-import { checkpoint, childReceipt, genAReceipt, keyFromSeed, leafOf } from '../../lib/testutil/forge';
+import { INTERLEAVED_KEY, writeInterleavedStore } from '../../lib/testutil/interleaved-store';
 import { parseJson } from '../../lib/json/parse';
 import { canonicalBytes } from '../../lib/json/canonicalize';
 import { isJsonObject, type JsonObject } from '../../lib/json/value';
@@ -235,33 +235,8 @@ describe('SQLite stores built with the real Chio schema', () => {
     ['tool-seq', 'checkpoints cover tool receipts by chio_tool_receipts.seq'],
     ['claim-log', 'checkpoints cover the claim log'],
   ] as const)('children interleaved in the claim log: a checkpoint over the %s order is recognized by its root', async (order, note) => {
-    const SQL = await initSqlJs();
-    const key = keyFromSeed(5);
-    const tools = [1, 2, 3, 4, 5, 6].map((seq) => genAReceipt({ seq, key }));
-    const ts = (r: Record<string, unknown>) => r.timestamp as number;
-    const children = [1, 2, 3].map((seq) => childReceipt({ seq, timestamp: ts(tools[seq * 2 - 2]!) + 5, key }));
-    // Claim log (by time): T1 C1 T2 T3 C2 T4 T5 C3 T6.
-    const claimOrder = [tools[0], children[0], tools[1], tools[2], children[1], tools[3]];
-    const leaves = (order === 'tool-seq' ? tools.slice(0, 4) : claimOrder).map((r) => leafOf(r!));
-    const cp = checkpoint({ seq: 1, start: 1, leaves, key });
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'ra-store-')), 'interleaved.sqlite3');
-    writeFileSync(
-      file,
-      createChioStore(SQL, {
-        toolReceipts: tools.map((r) => ({
-          rawJson: JSON.stringify(r), receiptId: r.id as string, timestamp: ts(r), capabilityId: 'cap-test-1',
-          toolServer: 'srv-files', toolName: 'file_read', decisionKind: 'allow', policyHash: 'policy-test-v1', contentHash: r.content_hash as string,
-        })),
-        childReceipts: children.map((c, i) => ({
-          rawJson: JSON.stringify(c), receiptId: c.id as string, timestamp: ts(c), sessionId: 'sess-1', parentRequestId: 'req-root-sess-1',
-          requestId: `req-${i + 1}`, operationKind: 'tool_call', terminalState: 'completed', policyHash: 'policy-test-v1', outcomeHash: c.outcome_hash as string,
-        })),
-        checkpoints: [{
-          checkpointSeq: 1, batchStartSeq: 1, batchEndSeq: leaves.length, treeSize: leaves.length, merkleRoot: (cp.body.merkle_root as string).slice(2),
-          issuedAt: cp.body.issued_at as number, statementJson: JSON.stringify(cp.body), signature: cp.signature, kernelKey: key.publicHex,
-        }],
-      }),
-    );
+    const file = await writeInterleavedStore(order);
+    const key = INTERLEAVED_KEY;
     const report = await verifyPaths([file], trustOf(key.publicHex));
     expect(failedChecks(report)).toEqual([]);
     expect(report.ok).toBe(true);
