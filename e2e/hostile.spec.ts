@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { writeHostileCorpus, type HostileCorpus } from '../lib/testutil/hostile';
 import { openFiles } from './helpers';
+import { NOTHING_PINNED } from './pinned';
 
 // Journey: an auditor opens a log written by an attacker. Every string the page can show carries
 // script, markup, javascript: URLs, bidi overrides, zero-width characters, lookalikes, zalgo,
@@ -9,6 +10,9 @@ import { openFiles } from './helpers';
 // so every view shows them. Nothing may run, no link may point at script, the layout must hold at
 // 1280 and 800 px, and what hides must be made visible. No CSP is relied on.
 test.describe.configure({ timeout: 180_000 });
+// A browser that pins nothing yet: the test's first step pins the attacker's key from a trust file
+// with a hostile label, so the log verifies and every view shows it (with the label).
+test.use({ storageState: NOTHING_PINNED });
 
 interface Watch {
   dialogs: string[];
@@ -90,6 +94,17 @@ test.beforeAll(async ({}, testInfo) => {
 test('a hostile, signed log: nothing runs, nothing links to script, the layout holds, hidden text is shown', async ({ page }, testInfo) => {
   const w = watch(page);
   await page.setViewportSize({ width: 1280, height: 900 });
+  // Trust: the signing key pinned from a trust file whose label is hostile (RLO, Cyrillic, zero-width, markup, 100 KB).
+  await page.goto('/trust');
+  await page.getByTestId('trust-import').setInputFiles(corpus.trustFile);
+  const label = page.getByTestId('trust-list').getByTestId('trust-label');
+  await expect(label).toHaveCount(1);
+  await expectMarks(page, 'trust', ['U+202E', 'U+0430', 'U+200B']);
+  await expect(label.getByTestId('show-all')).toBeVisible();
+  await expect(label).toContainText('<img src=x onerror=');
+  await expectInert(page, w, 'trust');
+  await expectLayoutHolds(page, testInfo, 'trust');
+
   await openFiles(page, corpus.files);
 
   // Overview: the signed receipts verify (so every view shows them); the tampered ones fail and are listed.
@@ -152,17 +167,6 @@ test('a hostile, signed log: nothing runs, nothing links to script, the layout h
     await expectInert(page, w, view);
     await expectLayoutHolds(page, testInfo, view.toLowerCase());
   }
-
-  // Trust: a trust file whose key label is hostile (RLO, Cyrillic, zero-width, markup, 100 KB).
-  await nav(page, 'Trust');
-  await page.getByTestId('trust-import').setInputFiles(corpus.trustFile);
-  const label = page.getByTestId('trust-list').getByTestId('trust-label');
-  await expect(label).toHaveCount(1);
-  await expectMarks(page, 'trust', ['U+202E', 'U+0430', 'U+200B']);
-  await expect(label.getByTestId('show-all')).toBeVisible();
-  await expect(label).toContainText('<img src=x onerror=');
-  await expectInert(page, w, 'trust');
-  await expectLayoutHolds(page, testInfo, 'trust');
 
   // The share page, in this browser (which now pins the key under its hostile label).
   await page.goto(fragmentLink);

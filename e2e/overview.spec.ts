@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { openFiles, pinKey } from './helpers';
+import { keysPinned } from './pinned';
 
 // Journey: an auditor reads the overview of a verified log: where its checkpoints sit on the
 // log and which failed, what is not checkpointed yet, and from each problem to the records it
@@ -86,9 +87,10 @@ test('a line that is no record leads to the explorer over its file; a proof with
   await expect(page.locator('[data-receipt-id]').first()).toHaveAttribute('data-receipt-id', 'rcpt-000001-4f938baf');
 });
 
-test('every problem is reachable: a large group pages to its end, and its explorer link counts its receipts', async ({ page }) => {
+test.describe('with only the demo key pinned', () => {
   // Pinning another key makes every receipt and checkpoint of the case an untrusted signer.
-  // The demo key is pinned already (playwright.config.ts storageState, e2e/pinned.ts).
+  test.use({ storageState: keysPinned([DEMO_KEY]) });
+test('every problem is reachable: a large group pages to its end, and its explorer link counts its receipts', async ({ page }) => {
   await openCase(page, 'good');
   const group = page.locator('[data-testid="problem-group"][data-code="untrusted_signer"]');
   await expect(group).toHaveAttribute('data-count', '282');
@@ -104,4 +106,5 @@ test('every problem is reachable: a large group pages to its end, and its explor
   await expect(group.getByTestId('problem-group-explorer')).toHaveText('Show the 280 receipts with this problem in the explorer');
   // Both checkpoints are named by a problem: each stands alone on the timeline, and fails.
   await expect(page.locator('[data-testid="timeline-run"][data-verdict="failed"]')).toHaveCount(2);
+});
 });

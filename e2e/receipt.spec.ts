@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { openDeniedDemoReceipt, openFiles, pinKey } from './helpers';
+import { NOTHING_PINNED } from './pinned';
 
 // Each journey verifies the demo log in the page (several times over for the share round trip).
 test.describe.configure({ timeout: 120_000 });
@@ -52,13 +53,16 @@ test('share links round-trip into a fresh browser, which re-verifies and says wh
   expect(sourceLink).toMatch(new RegExp(`/receipts/${encodeURIComponent(id)}\\?source=server&file=receipts\\.ndjson&line=\\d+$`));
   await expect(page.getByText('contain this receipt')).toBeVisible();
 
-  const colleague = await browser.newContext();
+  // A fresh browser: nothing pinned (the config's storageState would pin the demo key).
+  const colleague = await browser.newContext({ storageState: NOTHING_PINNED });
   const other = await colleague.newPage();
   const fetched: string[] = [];
   other.on('request', (r) => fetched.push(r.url()));
   await other.goto(fragmentLink);
-  await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified', { timeout: 30_000 });
-  await expect(other.getByTestId('share-trust')).toContainText('No kernel keys are pinned in this browser');
+  // Intact, but not verified: no key is pinned here, and the sender's keys play no part.
+  await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-state', 'unpinned', { timeout: 30_000 });
+  await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'unverified');
+  await expect(other.getByTestId('share-trust')).toContainText('No kernel key is pinned in this browser');
   await expect(other.getByTestId('merkle-path')).toHaveAttribute('data-matches', 'true');
   await expect(other.getByTestId('receipt-checks').locator('[data-check="inclusion"]')).toHaveAttribute('data-status', 'pass');
   // The page fetched code only: no log, and the fragment went nowhere.
@@ -72,6 +76,7 @@ test('share links round-trip into a fresh browser, which re-verifies and says wh
   await other.goto(fragmentLink);
   await expect(other.getByTestId('share-trust')).toContainText(DEMO_KEY);
   await expect(other.getByTestId('receipt-checks').locator('[data-check="signer_trusted"]')).toHaveAttribute('data-status', 'pass');
+  await expect(other.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified');
 
   // A cut link says so.
   await other.goto(fragmentLink.slice(0, fragmentLink.length - 60));

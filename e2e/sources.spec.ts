@@ -4,9 +4,23 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { DEMO_KERNEL_KEY } from '../lib/trust/known-keys';
 import { openFiles } from './helpers';
+import { CORPUS_KEY, keysPinned } from './pinned';
 
 const SQLITE = join(process.cwd(), 'lib/testdata/chio/showcase/sqlite');
+
+// The keys of Chio's showcase kernels (lib/testdata/chio/showcase), pinned as their auditor would.
+const SHOWCASE_KEYS = [
+  '7f0f30e3776a614d6322a533d2729e91f81facf2c5199857eb3986b6b501d07c',
+  '1d4200d2a3335e3d2038e878ac9d2061045161fb3a669efd363d1e8b6814fdd4',
+  'a126089f90654a78895a830f0002cdba45c8e9aace84a83d878854f6d98a834a',
+  'affb8f52094b3929a4620992dd7f374cb8913d2452d040bb7a8afbadaa3d798f',
+  'dda7252955d6f7f4c90726c8a8f0e6ef90cea8d4cf7736a4eb52798b005ea46b',
+];
+
+test.describe('the showcase kernels pinned', () => {
+test.use({ storageState: keysPinned(SHOWCASE_KEYS) });
 
 // Journey: an auditor opens Chio's own SQLite stores in the page (sql.js, in a worker); the
 // sidecar store keeps its rows only in its -wal, which is picked with it.
@@ -36,6 +50,7 @@ test('garbage and truncated files are named by file and line; everything valid s
   await expect(problems).toContainText('garbage.ndjson:2');
   await expect(problems).toContainText('truncated.json:1');
   await page.screenshot({ path: join(testInfo.project.outputDir, 'bad-input.png'), fullPage: true });
+});
 });
 
 // Journey: the demo's own SQLite store, picked as a file. Stores keep no inclusion proofs,
@@ -85,7 +100,7 @@ test('a package added to the open server log is verified with it as one log', as
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
   const pageReport = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;
-  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', 'data/demo/package', dir, '--json'], { maxBuffer: 256 << 20 });
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', 'data/demo/package', dir, '--trust-key', DEMO_KERNEL_KEY, '--trust-key', CORPUS_KEY, '--json'], { maxBuffer: 256 << 20 });
   const cli = JSON.parse(run.stdout.toString()) as Report;
   expect(pageReport.summary).toEqual(cli.summary);
   expect(pageReport.summary.receipts).toBe(2769 + 280);

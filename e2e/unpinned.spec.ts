@@ -59,6 +59,14 @@ test.describe('with nothing pinned', () => {
     await expect(verdict).toContainText('intact, signer not pinned');
     await expect(page.getByTestId('unpinned-notice')).toContainText(DEMO_KERNEL_KEY);
 
+    // The compliance report counts none of them, and says why.
+    await page.getByRole('link', { name: 'Compliance' }).click();
+    const scope = page.getByTestId('scope-unverified');
+    await expect(scope).toContainText('2,769 of the 2,769 receipts in this selection were not verified', { timeout: 60_000 });
+    await expect(scope).toContainText('(2,769 intact, signer not pinned)');
+    await expect(page.getByTestId('scope-count-unpinned')).toHaveText('2,769');
+    await expect(page.getByTestId('scope-count-verified')).toHaveText('0');
+
     // Pinning is the user's act, after a confirmation; then the demo verifies.
     await page.goto('/');
     await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-done', 'true', { timeout: 60_000 });

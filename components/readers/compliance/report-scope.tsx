@@ -31,8 +31,9 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
   log: { first: number; last: number };
 }) {
   const sel = summary.selection;
-  const { verified, failed, unverified, pending } = summary.verdicts;
-  const notVerified = failed + unverified + pending;
+  const { verified, failed, unverified, unpinned, pending } = summary.verdicts;
+  // Intact receipts under a key nobody pinned are not verified either (contract part 2 §11).
+  const notVerified = failed + unverified + unpinned + pending;
   const generated = useMemo(() => utc(Math.floor(Date.now() / 1000)), []);
   const narrowed = sel.since !== undefined || sel.until !== undefined || sel.policy !== undefined;
   return (
@@ -47,7 +48,7 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
           <strong>
             {fmt(notVerified)} of the {fmt(summary.inSelection)} receipts in this selection {notVerified === 1 ? 'was' : 'were'} not verified
           </strong>{' '}
-          ({[failed && `${fmt(failed)} failed`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}). They are
+          ({[failed && `${fmt(failed)} failed`, unpinned && `${fmt(unpinned)} intact, signer not pinned`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}). They are
           not counted in the figures below; “What was checked” says why.
         </p>
       ) : (
@@ -100,6 +101,7 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
       <dl className="counts">
         <div><dt>verified (counted)</dt><dd data-testid="scope-count-verified">{fmt(verified)}</dd></div>
         <div><dt>failed</dt><dd data-testid="scope-count-failed" className={failed ? 'bad' : undefined}>{fmt(failed)}</dd></div>
+        {unpinned > 0 && <div><dt>intact, signer not pinned</dt><dd data-testid="scope-count-unpinned" className="unpinned">{fmt(unpinned)}</dd></div>}
         <div><dt>unverified</dt><dd data-testid="scope-count-unverified" className={unverified ? 'warn' : undefined}>{fmt(unverified)}</dd></div>
         {pending > 0 && <div><dt>not yet checked</dt><dd>{fmt(pending)}</dd></div>}
       </dl>
