@@ -13,7 +13,7 @@ import { fromHex } from '../bytes/hex';
 import { sha256Hex } from '../crypto/sha256';
 import { canonicalBytes } from '../json/canonicalize';
 import { JsonNumber, type JsonObject, type JsonValue, isJsonArray, isJsonObject, jsonTypeName } from '../json/value';
-import { leafHash } from '../merkle';
+import { MAX_PROOF_LEVELS, leafHash } from '../merkle';
 import { ObjectProjector, type ProjectionSink } from './fields';
 import { readKernelKey, type DecodeResult } from './tool-receipt';
 import type { DecodedCheckpoint, DecodedInclusionProof } from './types';
@@ -236,6 +236,9 @@ export function decodeInclusionProof(src: JsonObject, path = '$'): DecodeResult<
     const pathValue: JsonValue | undefined = q.known_('audit_path');
     if (!isJsonArray(pathValue)) {
       sink.issues.push({ path: `${q.path}.audit_path`, message: `expected an array, found ${jsonTypeName(pathValue)}` });
+    } else if (pathValue.length > MAX_PROOF_LEVELS) {
+      // Refused before a hash is read or kept: no honest proof is this long.
+      sink.issues.push({ path: `${q.path}.audit_path`, message: `${pathValue.length} entries; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}, so this proof cannot be honest` });
     } else {
       auditPath = pathValue.map((h) => (typeof h === 'string' ? parseHash(h) : null));
     }

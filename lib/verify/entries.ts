@@ -85,6 +85,12 @@ export interface TransparencyEntry extends Located {
   kind: 'publication' | 'witness' | 'consistency' | 'equivocation';
   /** Each field's canonical JSON text (clone-safe; compared with the rebuilt record). */
   fields: Record<string, string>;
+  /**
+   * Why the record cannot be honest, when it holds what no producer writes: a consistency path
+   * longer than MAX_PROOF_LEVELS, a field or key over 64 KiB. Those fields are not kept (a 16 MiB
+   * record can hold 240,000 hashes); the record fails with this reason.
+   */
+  refused?: string;
 }
 
 /** One capability-lineage row and its `lineage` check (contract part 2 §5.3.1). Clone-safe. */

@@ -8,6 +8,7 @@ import { compactJson } from '../json/pretty';
 import type { DialectItem } from '../dialects/audit';
 import { leafHash } from '../merkle';
 import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chio/checkpoint';
+import { oversizedPath } from '../chio/consistency-proof';
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
 import { decodeLineageRow } from '../chio/lineage-row';
@@ -71,6 +72,16 @@ export interface RecordOutput {
 export function emptyOutput(): RecordOutput {
   return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], lineage: [], dialect: [], bundles: [], problems: [] };
 }
+
+/** The fields of a consistency record that hold paths of hashes. */
+const PATH_FIELDS = new Set(['chain_proof_hashes', 'from_leaf_inclusion', 'to_leaf_inclusion']);
+
+/**
+ * The longest field (canonical text) or key a transparency record may have. The longest honest
+ * field is a consistency record's path, 64 hashes (about 4.4 KB); every other is a number, a
+ * digest, an identity or a short object.
+ */
+const MAX_TRANSPARENCY_FIELD = 64 * 1024;
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
 export const ORDER_STRIDE = 1_000_000;
@@ -139,10 +150,23 @@ export class RecordVerifier {
       case 'witness':
       case 'consistency':
       case 'equivocation': {
-        // Canonical text per field, so the record survives a structured clone intact.
+        // Canonical text per field, so the record survives a structured clone intact. A record that
+        // no honest producer writes (a consistency path longer than any tree, a field or key larger
+        // than any honest one) keeps why it is refused and its other fields: never the large ones.
+        let refused = item.kind === 'consistency' ? oversizedPath(item.value) : null;
         const fields: Record<string, string> = {};
-        for (const [k, v] of item.value) fields[k] = canonicalize(v);
-        out.transparency.push({ ...located, space: origin.space, kind: item.kind, fields });
+        for (const [k, v] of item.value) {
+          if (refused !== null && item.kind === 'consistency' && PATH_FIELDS.has(k)) continue;
+          const text = k.length > MAX_TRANSPARENCY_FIELD ? '' : canonicalize(v);
+          if (k.length > MAX_TRANSPARENCY_FIELD || text.length > MAX_TRANSPARENCY_FIELD) {
+            refused ??= `its field ${JSON.stringify(k.slice(0, 80))}${k.length > 80 ? '…' : ''} is ${Math.max(k.length, text.length)} characters long; no field of an honest ${item.kind} record is over ${MAX_TRANSPARENCY_FIELD}`;
+            continue;
+          }
+          fields[k] = text;
+        }
+        const t: TransparencyEntry = { file: located.file, line: located.line, order: located.order, space: origin.space, kind: item.kind, fields };
+        if (refused !== null) t.refused = refused;
+        out.transparency.push(t);
         return undefined;
       }
       case 'lineage':

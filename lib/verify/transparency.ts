@@ -141,6 +141,11 @@ export function evaluateTransparency(records: TransparencyEntry[], checkpoints: 
       problems.push(makeProblem('transparency_record_mismatch', msg, seq != null ? { ...where, checkpoint_seq: seq } : where));
       if (bySpace.get(t.space) === null) bySpace.set(t.space, msg);
     };
+    // A consistency record's refusal is its outcome (checkpoints.ts); any other fails here.
+    if (t.refused !== undefined && t.kind !== 'consistency') {
+      mismatch(`${t.file}:${t.line}: the ${t.kind} record cannot be honest: ${t.refused}`);
+      continue;
+    }
     if (t.kind === 'equivocation') {
       // Re-derived from the checkpoints it names: a true record is the exporter's own admission of a
       // fork; one that does not describe two conflicting checkpoints of this log is a false record.
