@@ -10,7 +10,7 @@ import { sha256Hex } from '../crypto/sha256';
 import { JsonNumber, type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
 import { MAX_PROOF_LEVELS, consistencyProofFor, inclusionProofFor, rootFromLeafHashes, verifyConsistency, verifyInclusion } from '../merkle';
 import { CHECKPOINT_SCHEMA_V1, chainLeafHash, continuityError, parseHash } from './checkpoint';
-import type { DecodedCheckpoint } from './types';
+import type { CheckpointFacts } from './types';
 
 export const CONSISTENCY_SCHEMA_V1 = 'chio.checkpoint_consistency_proof.v1';
 export const CONSISTENCY_SCHEMA_V2 = 'chio.checkpoint_consistency_proof.v2';
@@ -42,7 +42,7 @@ export interface ConsistencyRecord {
 
 /** A checkpoint with its body digest (§16.2), as the verifier holds it. */
 export interface CheckpointWithDigest {
-  cp: DecodedCheckpoint;
+  cp: CheckpointFacts;
   sha256: string;
 }
 
@@ -141,7 +141,7 @@ export function logIdFor(normalizedKey: string): string {
   return 'local-log-' + sha256Hex(raw ?? new TextEncoder().encode(normalizedKey));
 }
 
-const keyOf = (cp: DecodedCheckpoint): string => cp.kernelKeyNormalized ?? cp.kernelKey;
+const keyOf = (cp: CheckpointFacts): string => cp.kernelKeyNormalized ?? cp.kernelKey;
 
 export type ConsistencyOutcome =
   /** v2: a cryptographic proof that `to`'s chain extends `from`'s. */

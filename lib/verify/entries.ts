@@ -1,7 +1,7 @@
 // The compact per-record state the orchestrator keeps after intake: enough for
 // inclusion, trust, finance, verdicts and the report, without the parsed trees.
 import type { Provenance } from '../chio/lineage-row';
-import type { DecodedCheckpoint, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
+import type { CheckpointFacts, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
 import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from './check';
 import type { LineageFailure } from './lineage';
 import type { ReportEnvelope } from './report';
@@ -64,7 +64,8 @@ export const anchorLeaf = (r: ReceiptEntry): Uint8Array => r.leafHashes.subarray
 
 export interface CheckpointEntry extends Located {
   space: string;
-  cp: DecodedCheckpoint;
+  /** Its typed fields (not the parsed body: see CheckpointFacts). */
+  cp: CheckpointFacts;
   sha256: string;
   checks: Partial<Record<CheckpointCheckName, CheckResult>>;
   /**

@@ -7,7 +7,7 @@ import { canonicalBytes, canonicalBytesPair, canonicalize } from '../json/canoni
 import { compactJson } from '../json/pretty';
 import type { DialectItem } from '../dialects/audit';
 import { leafHash } from '../merkle';
-import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chio/checkpoint';
+import { checkpointFacts, decodeCheckpoint, decodeInclusionProof } from '../chio/checkpoint';
 import { oversizedPath } from '../chio/consistency-proof';
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
@@ -15,6 +15,7 @@ import { decodeLineageRow } from '../chio/lineage-row';
 import { decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
+import { sha256Hex } from '../crypto/sha256';
 import { type JsonValue, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
 import { type BundleClaims, readBundleClaims } from './bundle-claims';
@@ -143,7 +144,9 @@ export class RecordVerifier {
       case 'proof': {
         const decoded = decodeInclusionProof(item.value, item.path);
         if (!decoded.ok) shapeProblem(decoded.issues, origin, out);
-        else out.proofs.push({ ...located, space: origin.space, proof: decoded.value });
+        // Literals, not spreads, here and below: a spread builds an object of a roomier shape (a
+        // kept proof cost 640 bytes instead of 320), and a hostile log keeps millions of them.
+        else out.proofs.push({ file: located.file, line: located.line, order: located.order, space: origin.space, proof: decoded.value });
         return undefined;
       }
       case 'publication':
@@ -180,7 +183,7 @@ export class RecordVerifier {
       case 'cw-review':
       case 'cw-turn':
         // Kept as text that parses back to the same tree (numbers as written: ZeroClaw's MAC input depends on `1.0`).
-        out.dialect.push({ ...located, kind: item.kind, text: item.text ?? compactJson(item.value), path: item.path, space: origin.space });
+        out.dialect.push({ file: located.file, line: located.line, order: located.order, kind: item.kind, text: item.text ?? compactJson(item.value), path: item.path, space: origin.space });
         return undefined;
     }
   }
@@ -289,15 +292,19 @@ export class RecordVerifier {
       shapeProblem(decoded.issues, origin, out);
       return undefined;
     }
-    const cp = decoded.value;
-    const entry: CheckpointEntry = { ...located, space: origin.space, cp, sha256: checkpointSha256(cp), checks: {} };
+    const decodedCp = decoded.value;
+    // The body's canonical bytes, once: its digest (checkpoint_sha256, §16.2) and what is signed.
+    // Only its typed fields are kept (CheckpointFacts): the parsed body and the record's text go.
+    const signed = canonicalBytes(decodedCp.body);
+    const cp = checkpointFacts(decodedCp, own);
+    const entry: CheckpointEntry = { file: located.file, line: located.line, order: located.order, space: origin.space, cp, sha256: sha256Hex(signed), checks: {} };
     const where: ProblemLocation = { checkpoint_seq: cp.checkpointSeq, file: origin.file, line: origin.line };
     entry.checks.signer_trusted = this.trust.check(cp.kernelKeyNormalized, cp.issuedAt);
     if (entry.checks.signer_trusted.status === 'fail') {
       out.problems.push(makeProblem('untrusted_signer', `checkpoint ${cp.checkpointSeq}: ${entry.checks.signer_trusted.detail}`, where));
     }
     out.checkpoints.push(entry);
-    return verifyChioSignature(cp.kernelKey, cp.signature, canonicalBytes(cp.body)).then((res) => {
+    return verifyChioSignature(decodedCp.kernelKey, decodedCp.signature, signed).then((res) => {
       if (res.status === 'pass') entry.checks.signature = pass();
       else if (res.status === 'skipped') entry.checks.signature = { status: 'skipped', detail: res.reason };
       else {

@@ -5,6 +5,7 @@
 // decoded and verified with the checkpoints (lib/verify/checkpoints.ts), whose
 // outcome is reported here. A supplied equivocation record is the exporter's
 // own admission and is reported as an equivocation.
+import { typedMerkleRoot } from '../chio/checkpoint';
 import { logIdFor } from '../chio/consistency-proof';
 import { canonicalize } from '../json/canonicalize';
 import { parseJson } from '../json/parse';
@@ -24,7 +25,7 @@ export function expectedPublication(c: CheckpointEntry): JsonObject {
     ['schema', 'chio.checkpoint_publication.v1'],
     ['checkpoint_seq', int(cp.checkpointSeq)],
     ['checkpoint_sha256', c.sha256],
-    ['merkle_root', cp.body.get('merkle_root')!],
+    ['merkle_root', cp.merkleRoot ? typedMerkleRoot(cp.merkleRoot) : ''],
     ['published_at', int(cp.issuedAt)],
     ['kernel_key', cp.kernelKeyNormalized ?? cp.kernelKey],
     ['log_tree_size', int(cp.batchEndSeq)],
