@@ -119,8 +119,17 @@ export interface TransparencyOutcome {
   bySpace: Map<string, string | null>;
 }
 
-export function evaluateTransparency(records: TransparencyEntry[], checkpoints: CheckpointEntry[], consistency: ConsistencyResults = new Map()): TransparencyOutcome {
+/** `take`: a cap that may take a problem instead of the list (a hostile log can hold millions of records that match nothing). */
+export function evaluateTransparency(
+  records: TransparencyEntry[],
+  checkpoints: CheckpointEntry[],
+  consistency: ConsistencyResults = new Map(),
+  take: (p: Problem) => boolean = () => false,
+): TransparencyOutcome {
   const problems: Problem[] = [];
+  const keep = (p: Problem) => {
+    if (!take(p)) problems.push(p);
+  };
   const bySpace = new Map<string, string | null>();
   const byDigest = new Map<string, CheckpointEntry>();
   const bySeq = new Map<string, CheckpointEntry>();
@@ -139,7 +148,7 @@ export function evaluateTransparency(records: TransparencyEntry[], checkpoints: 
     if (!bySpace.has(t.space)) bySpace.set(t.space, null);
     const where = { file: t.file, line: t.line };
     const mismatch = (msg: string, seq?: bigint | null) => {
-      problems.push(makeProblem('transparency_record_mismatch', msg, seq != null ? { ...where, checkpoint_seq: seq } : where));
+      keep(makeProblem('transparency_record_mismatch', msg, seq != null ? { ...where, checkpoint_seq: seq } : where));
       if (bySpace.get(t.space) === null) bySpace.set(t.space, msg);
     };
     // A consistency record's refusal is its outcome (checkpoints.ts); any other fails here.
@@ -152,7 +161,7 @@ export function evaluateTransparency(records: TransparencyEntry[], checkpoints: 
       // fork; one that does not describe two conflicting checkpoints of this log is a false record.
       const wrong = equivocationError(t.fields, (d) => byDigest.get(`${t.space}#${d}`));
       if (wrong !== null) mismatch(`${t.file}:${t.line}: the equivocation record does not describe two conflicting checkpoints of this log: ${wrong}`, seqOf(t.fields.second_checkpoint_seq));
-      else problems.push(makeProblem('checkpoint_equivocation', `the package records a checkpoint equivocation (${unquote(t.fields.kind!)}) between checkpoints ${t.fields.first_checkpoint_seq} and ${t.fields.second_checkpoint_seq}`, where));
+      else keep(makeProblem('checkpoint_equivocation', `the package records a checkpoint equivocation (${unquote(t.fields.kind!)}) between checkpoints ${t.fields.first_checkpoint_seq} and ${t.fields.second_checkpoint_seq}`, where));
       continue;
     }
     if (t.kind === 'consistency') {
