@@ -6,6 +6,7 @@ import { loadFile } from '../sources/package';
 import { type Plain, checkpoint, genAReceipt, keyFromSeed, leafOf, proof, signHex, tree } from '../testutil/forge';
 import { canonicalBytes } from '../json/canonicalize';
 import { MAX_PROOF_LEVELS } from '../merkle';
+import { LogAssembler } from './log-assembler';
 import { LogVerifier } from './log-verifier';
 import { MAX_PROBLEM_MESSAGE, makeProblem } from './problems';
 import { RecordVerifier, emptyOutput } from './record-verifier';
@@ -149,6 +150,31 @@ describe('problems per code and file are capped', () => {
     const report = await verifyLines('bad.ndjson', bad);
     expect(report.summary).toMatchObject({ receipts: 120, failed: 120 });
     expect(report.problems.filter((p) => p.code === 'signature_invalid')).toHaveLength(120);
+  });
+});
+
+describe('many tiny items', () => {
+  it('an export bundle of 50,000 empty witness records: 100 problems and one counted summary', async () => {
+    const { lines } = honestLog();
+    const bundle = `{"bundle":{"toolReceipts":[]},"transparency":{"witnesses":[${Array(50_000).fill('{}').join(',')}]}}`;
+    const report = await verifyLines('bundle.ndjson', [...lines, bundle]);
+    expect(report.summary).toMatchObject({ receipts: 4, verified: 4 });
+    const mismatches = report.problems.filter((p) => p.code === 'transparency_record_mismatch');
+    expect(mismatches).toHaveLength(101);
+    expect(mismatches.at(-1)!.message).toBe(
+      `… and 49900 more transparency_record_mismatch problems in bundle.ndjson (first at line ${lines.length + 1}, last at line ${lines.length + 1}); only the first 100 are listed`,
+    );
+  });
+
+  it('600,000 items of one batch reach the assembler without a stack overflow (the CLI died on 3,000,000 tiny records)', () => {
+    // More than a call takes arguments: `list.push(...items)` threw RangeError.
+    const out = emptyOutput();
+    for (let i = 0; i < 600_000; i++) out.transparency.push({ file: 'tiny.ndjson', line: i + 1, order: i, space: 's', kind: 'witness', fields: {} });
+    const assembler = new LogAssembler();
+    assembler.add(out);
+    const report = assembler.finish(false);
+    expect(report.problems).toHaveLength(101);
+    expect(report.problems.at(-1)!.message).toMatch(/^… and 599900 more transparency_record_mismatch problems in tiny\.ndjson \(first at line 101, last at line 600000\)/);
   });
 });
 

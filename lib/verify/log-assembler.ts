@@ -73,7 +73,9 @@ export class LogAssembler {
     }
     if (enveloped) this.holdViews(out.views, enveloped);
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
-    this.transparency.push(...out.transparency);
+    // One at a time, not `push(...list)`: one record (an export bundle) can hold 200,000, past
+    // what a call's arguments can take (the command line died of a stack overflow).
+    for (const t of out.transparency) this.transparency.push(t);
     for (const l of out.lineage) {
       this.compactor.lineage(l);
       this.lineage.push(l);
