@@ -9,14 +9,14 @@
 // checkpoint is still decoded (so the report can show it), but it carries the
 // violation in `strict` and fails `structure`, so it vouches for nothing.
 // Type errors are shape errors (`parse_error`), as upstream deserialization is.
-import { fromHex } from '../bytes/hex';
+import { fromHex, toHex } from '../bytes/hex';
 import { sha256Hex } from '../crypto/sha256';
 import { canonicalBytes } from '../json/canonicalize';
-import { JsonNumber, type JsonObject, type JsonValue, isJsonArray, isJsonObject, jsonTypeName } from '../json/value';
-import { leafHash } from '../merkle';
+import { type JsonObject, type JsonValue, isJsonArray, isJsonObject, jsonTypeName } from '../json/value';
+import { MAX_PROOF_LEVELS, leafHash } from '../merkle';
 import { ObjectProjector, type ProjectionSink } from './fields';
 import { readKernelKey, type DecodeResult } from './tool-receipt';
-import type { DecodedCheckpoint, DecodedInclusionProof } from './types';
+import type { CheckpointFacts, DecodedCheckpoint, DecodedInclusionProof } from './types';
 
 export const CHECKPOINT_SCHEMA_V1 = 'chio.checkpoint_statement.v1';
 export const CHECKPOINT_SCHEMA_V2 = 'chio.checkpoint_statement.v2';
@@ -137,6 +137,40 @@ export function decodeCheckpointBody(
   return { ok: true, value: cp };
 }
 
+/** `merkle_root` as the typed body spells it (what is signed and hashed): `0x` + lowercase hex. */
+export function typedMerkleRoot(root: Uint8Array): string {
+  return '0x' + toHex(root);
+}
+
+/**
+ * What verification keeps of a decoded checkpoint (CheckpointFacts): a new object of its typed
+ * fields only, so neither the parsed body nor the record's text (which strings parsed from it may
+ * be slices of) stays alive. Strings are copied by `own`; `noViolations` is shared by every
+ * checkpoint that broke no strict rule.
+ */
+export function checkpointFacts(cp: DecodedCheckpoint, own: (s: string) => string): CheckpointFacts {
+  const kernelKey = own(cp.kernelKey);
+  const facts: CheckpointFacts = {
+    checkpointSeq: cp.checkpointSeq,
+    batchStartSeq: cp.batchStartSeq,
+    batchEndSeq: cp.batchEndSeq,
+    treeSize: cp.treeSize,
+    merkleRoot: cp.merkleRoot,
+    issuedAt: cp.issuedAt,
+    schema: own(cp.schema),
+    kernelKey,
+    kernelKeyNormalized: cp.kernelKeyNormalized === null ? null : cp.kernelKeyNormalized === cp.kernelKey ? kernelKey : own(cp.kernelKeyNormalized),
+    // A violation quotes the key it is about, which a hostile record makes megabytes long.
+    strict: cp.strict.length === 0 ? NO_VIOLATIONS : cp.strict.slice(0, 20).map((v) => own(v.length > 300 ? `${v.slice(0, 300)}… (${v.length - 300} more characters)` : v)),
+  };
+  if (cp.strict.length > 20) facts.strict.push(`and ${cp.strict.length - 20} more violations`);
+  if (cp.previousCheckpointSha256 !== undefined) facts.previousCheckpointSha256 = own(cp.previousCheckpointSha256);
+  if (cp.chainRoot !== undefined) facts.chainRoot = cp.chainRoot;
+  return facts;
+}
+
+const NO_VIOLATIONS: string[] = Object.freeze([]) as unknown as string[];
+
 /** `checkpoint_sha256` (§16.2): sha256 hex of RFC 8785(typed body), the digest a successor names. */
 export function checkpointSha256(cp: DecodedCheckpoint): string {
   return sha256Hex(canonicalBytes(cp.body));
@@ -146,23 +180,22 @@ export function checkpointSha256(cp: DecodedCheckpoint): string {
  * The chain leaf hash (§16.3): SHA-256(0x00 ‖ RFC 8785 of exactly `{checkpoint_seq,
  * batch_start_seq, batch_end_seq, merkle_root}`), `merkle_root` as `0x` + lowercase hex.
  */
-export function chainLeafHash(cp: DecodedCheckpoint): Uint8Array | null {
-  const root = cp.body.get('merkle_root');
-  if (cp.merkleRoot === null || typeof root !== 'string') return null;
-  const leaf: JsonObject = new Map<string, JsonValue>([
-    ['checkpoint_seq', new JsonNumber(cp.checkpointSeq.toString())],
-    ['batch_start_seq', new JsonNumber(cp.batchStartSeq.toString())],
-    ['batch_end_seq', new JsonNumber(cp.batchEndSeq.toString())],
-    ['merkle_root', root],
-  ]);
-  return leafHash(canonicalBytes(leaf));
+export function chainLeafHash(cp: CheckpointFacts): Uint8Array | null {
+  if (cp.merkleRoot === null) return null;
+  // Written out in RFC 8785 form (keys in order; u64 integers as decimal digits; the root is
+  // ASCII with nothing to escape): the same bytes as canonicalizing the object, several times
+  // faster, and a page verifies 650,000 of them.
+  const text = `{"batch_end_seq":${cp.batchEndSeq},"batch_start_seq":${cp.batchStartSeq},"checkpoint_seq":${cp.checkpointSeq},"merkle_root":"${typedMerkleRoot(cp.merkleRoot)}"}`;
+  return leafHash(ASCII.encode(text));
 }
+
+const ASCII = new TextEncoder();
 
 /**
  * Every standalone rule that `cp` breaks (§16.1, contract part 2 §5.1 `structure`), in
  * upstream order; empty when valid. The signature is checked separately.
  */
-export function checkpointStructureErrors(cp: DecodedCheckpoint): string[] {
+export function checkpointStructureErrors(cp: CheckpointFacts): string[] {
   const out = [...cp.strict];
   const v1 = cp.schema === CHECKPOINT_SCHEMA_V1;
   const v2 = cp.schema === CHECKPOINT_SCHEMA_V2;
@@ -187,7 +220,7 @@ export function checkpointStructureErrors(cp: DecodedCheckpoint): string[] {
 }
 
 /** The first structure error, or null (kept for callers that show one line). */
-export function checkpointStructureError(cp: DecodedCheckpoint): string | null {
+export function checkpointStructureError(cp: CheckpointFacts): string | null {
   return checkpointStructureErrors(cp)[0] ?? null;
 }
 
@@ -195,7 +228,7 @@ export function checkpointStructureError(cp: DecodedCheckpoint): string | null {
  * The predecessor-pair rules (§16.2 rules 1–4, and the draft's rule that a v2 successor carries
  * `chain_root`), for `next` whose `previous_checkpoint_sha256` named `prev`. Null when it follows.
  */
-export function continuityError(prev: DecodedCheckpoint, prevSha256: string, next: DecodedCheckpoint): string | null {
+export function continuityError(prev: CheckpointFacts, prevSha256: string, next: CheckpointFacts): string | null {
   if (next.previousCheckpointSha256 === undefined) return `previous_checkpoint_sha256 is missing, so nothing ties it to checkpoint ${prev.checkpointSeq}`;
   if (next.previousCheckpointSha256 !== prevSha256) return `previous_checkpoint_sha256 does not match checkpoint ${prev.checkpointSeq}`;
   if (next.checkpointSeq !== prev.checkpointSeq + 1n) {
@@ -236,6 +269,9 @@ export function decodeInclusionProof(src: JsonObject, path = '$'): DecodeResult<
     const pathValue: JsonValue | undefined = q.known_('audit_path');
     if (!isJsonArray(pathValue)) {
       sink.issues.push({ path: `${q.path}.audit_path`, message: `expected an array, found ${jsonTypeName(pathValue)}` });
+    } else if (pathValue.length > MAX_PROOF_LEVELS) {
+      // Refused before a hash is read or kept: no honest proof is this long.
+      sink.issues.push({ path: `${q.path}.audit_path`, message: `${pathValue.length} entries; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}, so this proof cannot be honest` });
     } else {
       auditPath = pathValue.map((h) => (typeof h === 'string' ? parseHash(h) : null));
     }

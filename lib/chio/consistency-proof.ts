@@ -8,9 +8,9 @@
 import { bytesEqual, fromHex, toHex } from '../bytes/hex';
 import { sha256Hex } from '../crypto/sha256';
 import { JsonNumber, type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
-import { consistencyProofFor, inclusionProofFor, rootFromLeafHashes, verifyConsistency, verifyInclusion } from '../merkle';
+import { MAX_PROOF_LEVELS, consistencyProofFor, inclusionProofFor, rootFromLeafHashes, verifyConsistency, verifyInclusion } from '../merkle';
 import { CHECKPOINT_SCHEMA_V1, chainLeafHash, continuityError, parseHash } from './checkpoint';
-import type { DecodedCheckpoint } from './types';
+import type { CheckpointFacts } from './types';
 
 export const CONSISTENCY_SCHEMA_V1 = 'chio.checkpoint_consistency_proof.v1';
 export const CONSISTENCY_SCHEMA_V2 = 'chio.checkpoint_consistency_proof.v2';
@@ -42,7 +42,7 @@ export interface ConsistencyRecord {
 
 /** A checkpoint with its body digest (§16.2), as the verifier holds it. */
 export interface CheckpointWithDigest {
-  cp: DecodedCheckpoint;
+  cp: CheckpointFacts;
   sha256: string;
 }
 
@@ -54,6 +54,24 @@ const KNOWN = new Set([
   'from_log_tree_size', 'to_log_tree_size', 'appended_entry_start_seq', 'appended_entry_end_seq',
   'from_chain_root', 'to_chain_root', 'chain_proof_hashes', 'from_leaf_inclusion', 'to_leaf_inclusion',
 ]);
+
+const tooLong = (key: string, n: number) => `${key} has ${n} entries; a chain of 2^64 checkpoints needs at most ${MAX_PROOF_LEVELS}`;
+
+/**
+ * Why the record's paths (`chain_proof_hashes`, each leaf inclusion's `audit_path`) are too long
+ * for any honest record, or null: read before the record is kept, so its hashes never are. The
+ * same message decodeConsistencyRecord gives.
+ */
+export function oversizedPath(o: JsonObject): string | null {
+  const path = o.get('chain_proof_hashes');
+  if (isJsonArray(path) && path.length > MAX_PROOF_LEVELS) return tooLong('chain_proof_hashes', path.length);
+  for (const key of ['from_leaf_inclusion', 'to_leaf_inclusion']) {
+    const inc = o.get(key);
+    const p = isJsonObject(inc) ? inc.get('audit_path') : undefined;
+    if (isJsonArray(p) && p.length > MAX_PROOF_LEVELS) return `${key}: ${tooLong('audit_path', p.length)}`;
+  }
+  return null;
+}
 
 /** Decodes a record strictly: an unknown key, a wrong type or a malformed hash is an error naming it. */
 export function decodeConsistencyRecord(o: JsonObject): { ok: true; value: ConsistencyRecord } | { ok: false; error: string } {
@@ -83,7 +101,7 @@ export function decodeConsistencyRecord(o: JsonObject): { ok: true; value: Consi
   const path = o.get('chain_proof_hashes');
   if (path !== undefined) {
     if (!isJsonArray(path)) return { ok: false, error: 'chain_proof_hashes is not an array' };
-    if (path.length > 64) return { ok: false, error: `chain_proof_hashes has ${path.length} entries; a chain of 2^64 checkpoints needs at most 64` };
+    if (path.length > MAX_PROOF_LEVELS) return { ok: false, error: tooLong('chain_proof_hashes', path.length) };
     for (const h of path) {
       const b = HASH(h);
       if (b === null) return { ok: false, error: 'chain_proof_hashes holds an entry that is not "0x" and 64 hex digits' };
@@ -107,7 +125,7 @@ function decodeInclusion(v: JsonValue): ChainInclusion | string {
   const leafIndex = U64(v.get('leaf_index'));
   const path = v.get('audit_path');
   if (treeSize === null || leafIndex === null || !isJsonArray(path)) return 'needs tree_size, leaf_index and an audit_path array';
-  if (path.length > 64) return `audit_path has ${path.length} entries; at most 64 make sense`;
+  if (path.length > MAX_PROOF_LEVELS) return tooLong('audit_path', path.length);
   const auditPath: Uint8Array[] = [];
   for (const h of path) {
     const b = HASH(h);
@@ -123,7 +141,7 @@ export function logIdFor(normalizedKey: string): string {
   return 'local-log-' + sha256Hex(raw ?? new TextEncoder().encode(normalizedKey));
 }
 
-const keyOf = (cp: DecodedCheckpoint): string => cp.kernelKeyNormalized ?? cp.kernelKey;
+const keyOf = (cp: CheckpointFacts): string => cp.kernelKeyNormalized ?? cp.kernelKey;
 
 export type ConsistencyOutcome =
   /** v2: a cryptographic proof that `to`'s chain extends `from`'s. */

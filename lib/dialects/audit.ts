@@ -83,7 +83,8 @@ export async function auditDialects(items: readonly DialectItem[], options: Dial
       if (r) rows.push({ base: item.order, receipt: r });
     } else zc.push({ kind: item.kind, value, file: item.file, line: item.line, order: item.order });
   }
-  if (zc.length > 0) rows.push(...(await zeroclaw(zc, options.hmacKey ? await hmacKey(options.hmacKey) : null, problems)));
+  // One at a time, not `push(...list)`: a log can hold more receipts than a call takes arguments.
+  if (zc.length > 0) for (const row of await zeroclaw(zc, options.hmacKey ? await hmacKey(options.hmacKey) : null, problems)) rows.push(row);
   rows.sort((a, b) => a.base - b.base);
   // Receipts found in one record share its order: spread them over [order, order + 1), which no other item of the log uses.
   for (let i = 0; i < rows.length; ) {

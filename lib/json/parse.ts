@@ -8,6 +8,10 @@ import { JsonNumber, type JsonObject, type JsonValue, pathIndex, pathKey } from 
 
 export const MAX_DEPTH = 512;
 
+/** Levels of a field path a message spells out (the first ones and the last four), and characters of each key. */
+const PATH_SHOWN_LEVELS = 16;
+const PATH_KEY_CHARS = 120;
+
 export type JsonIssueCode = 'parse_error' | 'duplicate_key';
 
 export interface JsonIssue {
@@ -86,9 +90,20 @@ class Parser {
    */
   private readonly segs: (string | number)[] = [];
 
+  /**
+   * The path for a message. A hostile record makes it unreadable, so its middle levels are left
+   * out past PATH_SHOWN_LEVELS (`$[0][0]…(500 levels)…[0]`) and a long key is cut.
+   */
   path(): string {
+    const segs = this.segs;
+    const head = segs.length > PATH_SHOWN_LEVELS ? PATH_SHOWN_LEVELS - 4 : segs.length;
     let path = '$';
-    for (const s of this.segs) path = typeof s === 'number' ? pathIndex(path, s) : pathKey(path, s);
+    const add = (s: string | number) => (path = typeof s === 'number' ? pathIndex(path, s) : pathKey(path, s.length > PATH_KEY_CHARS ? `${s.slice(0, PATH_KEY_CHARS)}…` : s));
+    for (let i = 0; i < head; i++) add(segs[i]!);
+    if (head < segs.length) {
+      path += `…(${segs.length - head - 4} levels)…`;
+      for (let i = segs.length - 4; i < segs.length; i++) add(segs[i]!);
+    }
     return path;
   }
 

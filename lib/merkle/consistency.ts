@@ -2,7 +2,7 @@
 // transparency-dev/merkle's preconditions: 0 < size1 <= size2, and equal sizes need an empty
 // proof and equal roots. Every argument is attacker-controlled.
 import { bytesEqual, toHex } from '../bytes/hex';
-import { HASH_SIZE, isBytes, isHash, nodeHash } from './hash';
+import { HASH_SIZE, MAX_PROOF_LEVELS, isBytes, isHash, nodeHash } from './hash';
 import { describe, fail, half, isOdd, isTreeSize, ok, type MerkleResult } from './result';
 
 /**
@@ -24,6 +24,7 @@ export function verifyConsistency(
   // proves nothing; reject it rather than report a vacuous success (Chio: empty trees are errors).
   if (size1 === 0) return fail('bad_size', 'size1 is 0: consistency with an empty tree proves nothing');
   if (!Array.isArray(proof)) return fail('wrong_proof_size', 'proof is not an array');
+  if (proof.length > MAX_PROOF_LEVELS) return fail('wrong_proof_size', `proof has ${proof.length} elements; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}`);
   if (size1 === size2) return verifySameSize(root1, root2, proof);
 
   if (!isHash(root1)) return fail('bad_hash_size', `root1 is not a ${HASH_SIZE}-byte hash`);

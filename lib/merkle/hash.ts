@@ -6,6 +6,13 @@ import { sha256 } from '../crypto/sha256';
 /** Size in bytes of every hash in the tree (SHA-256). */
 export const HASH_SIZE = 32;
 
+/**
+ * The most hashes an honest audit or consistency path can hold: one per level of a tree of at
+ * most 2^64 leaves (Chio's sizes are u64). A longer path cannot be honest, so it is refused before
+ * anything is hashed or kept (a record of 16 MiB can carry 240,000 of them).
+ */
+export const MAX_PROOF_LEVELS = 64;
+
 const LEAF_PREFIX = 0x00;
 const NODE_PREFIX = 0x01;
 

@@ -2,7 +2,7 @@
 // compute_root_from_hash (spec §9.4) with the extra rule that every path element is consumed.
 // Every argument is attacker-controlled (it comes from a log or an evidence package).
 import { bytesEqual, toHex } from '../bytes/hex';
-import { HASH_SIZE, isHash, nodeHash } from './hash';
+import { HASH_SIZE, MAX_PROOF_LEVELS, isHash, nodeHash } from './hash';
 import { describe, fail, half, isOdd, isTreeSize, ok, type MerkleResult } from './result';
 
 /** One step up an audit path: the sibling hashed in (on its side) and the node it makes. */
@@ -35,6 +35,7 @@ export function rootFromInclusionProof(
   }
   if (!isHash(leafHash)) return fail('bad_hash_size', `leafHash is not a ${HASH_SIZE}-byte hash`);
   if (!Array.isArray(proof)) return fail('wrong_proof_size', 'proof is not an array');
+  if (proof.length > MAX_PROOF_LEVELS) return fail('wrong_proof_size', `proof has ${proof.length} elements; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}`);
 
   // Steps 2-3.
   let fn = leafIndex;

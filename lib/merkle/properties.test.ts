@@ -24,6 +24,7 @@ describe('lib/merkle boundary', () => {
     expect(Object.keys(merkle).sort()).toEqual(
       [
         'HASH_SIZE',
+        'MAX_PROOF_LEVELS',
         'MERKLE_ERROR_CODES',
         'appendToFrontier',
         'consistencyProofFor',

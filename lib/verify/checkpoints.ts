@@ -151,7 +151,7 @@ class SpaceEvaluation {
         const v = parseJson(text);
         if (v.ok) o.set(k, v.value);
       }
-      const decoded = decodeConsistencyRecord(o);
+      const decoded = t.refused !== undefined ? { ok: false as const, error: t.refused } : decodeConsistencyRecord(o);
       if (!decoded.ok) {
         this.outcomes.set(t, { status: 'fail', reason: decoded.error });
         continue;

@@ -1,7 +1,7 @@
 // The compact per-record state the orchestrator keeps after intake: enough for
 // inclusion, trust, finance, verdicts and the report, without the parsed trees.
 import type { Provenance } from '../chio/lineage-row';
-import type { DecodedCheckpoint, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
+import type { CheckpointFacts, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
 import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from './check';
 import type { LineageFailure } from './lineage';
 import type { ReportEnvelope } from './report';
@@ -64,7 +64,8 @@ export const anchorLeaf = (r: ReceiptEntry): Uint8Array => r.leafHashes.subarray
 
 export interface CheckpointEntry extends Located {
   space: string;
-  cp: DecodedCheckpoint;
+  /** Its typed fields (not the parsed body: see CheckpointFacts). */
+  cp: CheckpointFacts;
   sha256: string;
   checks: Partial<Record<CheckpointCheckName, CheckResult>>;
   /**
@@ -85,6 +86,12 @@ export interface TransparencyEntry extends Located {
   kind: 'publication' | 'witness' | 'consistency' | 'equivocation';
   /** Each field's canonical JSON text (clone-safe; compared with the rebuilt record). */
   fields: Record<string, string>;
+  /**
+   * Why the record cannot be honest, when it holds what no producer writes: a consistency path
+   * longer than MAX_PROOF_LEVELS, a field or key over 64 KiB. Those fields are not kept (a 16 MiB
+   * record can hold 240,000 hashes); the record fails with this reason.
+   */
+  refused?: string;
 }
 
 /** One capability-lineage row and its `lineage` check (contract part 2 §5.3.1). Clone-safe. */

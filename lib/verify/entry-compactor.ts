@@ -55,9 +55,24 @@ export class EntryCompactor {
     l.issuerKey = this.string(l.issuerKey);
   }
 
-  /** Its root in memory of its own (the batch's buffer of hashes is freed after intake). */
+  /**
+   * Its roots in memory of the compactor's own (the batch's buffer of hashes is freed after
+   * intake), its repeated strings and check results shared: a log may hold 650,000 checkpoints.
+   */
   checkpoint(c: CheckpointEntry): void {
-    if (c.cp.merkleRoot) c.cp.merkleRoot = this.hash(c.cp.merkleRoot);
+    const { cp } = c;
+    c.file = this.string(c.file);
+    c.space = this.string(c.space);
+    cp.schema = this.string(cp.schema);
+    cp.kernelKey = this.string(cp.kernelKey);
+    if (cp.kernelKeyNormalized !== null) cp.kernelKeyNormalized = this.string(cp.kernelKeyNormalized);
+    if (cp.merkleRoot) cp.merkleRoot = this.hash(cp.merkleRoot);
+    if (cp.chainRoot) cp.chainRoot = this.hash(cp.chainRoot);
+    const checks = c.checks as Record<string, CheckResult | undefined>;
+    for (const name in checks) {
+      const r = checks[name];
+      if (r !== undefined) checks[name] = this.result(r);
+    }
   }
 
   /** A proof kept for later (its receipt not read yet): its hashes in memory of their own. */

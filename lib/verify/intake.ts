@@ -132,7 +132,7 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: Collected, d
     const enveloped = readEnvelopes(v, path);
     if (enveloped) {
       for (const r of enveloped.receipts) out.items.push({ kind: 'tool', value: r.value, path: r.path, envelopes: r.envelopes });
-      out.issues.push(...enveloped.issues);
+      for (const issue of enveloped.issues) out.issues.push(issue);
       return null;
     }
   }

@@ -18,7 +18,7 @@ import { InclusionIndex, type RememberedBatch } from './inclusion';
 import { linkLineage, verifiedSubjects } from './lineage-link';
 import type { LoadedPackage } from './log-sink';
 import { type PackageClaims, evaluatePackageClaims } from './package-claims';
-import { ParseErrorCap } from './parse-error-cap';
+import { ProblemCap } from './problem-cap';
 import { type Problem, type ProblemLocation, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
 import type { ReceiptView } from './receipt-view';
@@ -29,14 +29,17 @@ import { evaluateTransparency } from './transparency';
 export class LogAssembler {
   private readonly receipts: ReceiptEntry[] = [];
   private readonly checkpoints: CheckpointEntry[] = [];
-  private readonly inclusion = new InclusionIndex();
+  private readonly inclusion = new InclusionIndex((p) => this.cap.take(p));
   private readonly transparency: TransparencyEntry[] = [];
   private readonly lineage: LineageEntry[] = [];
+  /** Problems the cap does not take (those that name a receipt, or no file or line). */
   private readonly problems: Problem[] = [];
-  /** Parse errors, at most a hundred per file plus a summary (a garbage file must not hold millions). */
-  private readonly parseErrors = new ParseErrorCap();
-  /** Records' problem lists, kept by reference: signature checks still running append to them. */
-  private readonly recordProblems: Problem[][] = [];
+  /**
+   * Problems of one code in one file that name no receipt, at most a hundred plus a counted
+   * summary (problem-cap.ts): a hostile file must not hold millions (parse errors, proofs that
+   * point at nothing, transparency records that match nothing, checkpoints that break).
+   */
+  private readonly cap = new ProblemCap();
   private readonly packages: PackageReport[] = [];
   /** Each package's seq space and what its manifest and query claim about its receipts. */
   private readonly packageClaims = new Map<PackageReport, { space: string; claims?: PackageClaims }>();
@@ -75,8 +78,8 @@ export class LogAssembler {
   }
 
   /**
-   * Takes records' results. Receipts and checkpoints may still be waiting for
-   * their signatures (same thread); everything must be settled before `finish`.
+   * Takes records' results, once their checks have settled (signatures included): their problems
+   * are taken now, and the list is not kept.
    */
   add(out: RecordOutput): void {
     for (const c of out.checkpoints) {
@@ -94,15 +97,16 @@ export class LogAssembler {
     this.nameSources(out.views);
     if (enveloped) this.holdViews(out.views, enveloped);
     for (const p of out.proofs) if (this.inclusion.addProof(p)) this.compactor.proof(p);
-    this.transparency.push(...out.transparency);
+    // One at a time, not `push(...list)`: one record (an export bundle) can hold 200,000, past
+    // what a call's arguments can take (the command line died of a stack overflow).
+    for (const t of out.transparency) this.transparency.push(t);
     for (const l of out.lineage) {
       this.compactor.lineage(l);
       this.lineage.push(l);
     }
     for (const d of out.dialect) this.dialect.push(d);
     for (const b of out.bundles) this.bundles.push(b);
-    this.keepUncapped(out.problems);
-    this.recordProblems.push(out.problems);
+    for (const p of out.problems) this.keep(p);
   }
 
   /** Takes the views of envelope receipts out of `views` (in place) until settleEnvelopes. */
@@ -138,14 +142,16 @@ export class LogAssembler {
   }
 
   addProblem(problem: Problem): void {
-    if (!this.parseErrors.take(problem)) this.problems.push(problem);
+    this.keep(problem);
   }
 
-  /** Moves `list`'s parse errors into the cap, in place: checks still running append to the same list. */
-  private keepUncapped(list: Problem[]): void {
-    let kept = 0;
-    for (const p of list) if (!this.parseErrors.take(p)) list[kept++] = p;
-    list.length = kept;
+  /** Into the cap when it applies, else into the report's list. */
+  private keep(p: Problem): void {
+    if (!this.cap.take(p)) this.problems.push(p);
+  }
+
+  private keepAll(list: readonly Problem[]): void {
+    for (const p of list) this.keep(p);
   }
 
   /** A package's checks so far and its claims, from the package loader. */
@@ -197,27 +203,21 @@ export class LogAssembler {
     this.settleEnvelopes();
     this.checkpoints.sort((a, b) => a.order - b.order);
     this.lineage.sort((a, b) => a.order - b.order);
-    for (const list of this.recordProblems) {
-      this.keepUncapped(list);
-      for (const p of list) this.problems.push(p);
-    }
-    this.recordProblems.length = 0;
     const merge = this.envelopeMerge!;
     merge.dropRepeats(this.problems);
-    for (const p of merge.problems) this.problems.push(p);
+    this.keepAll(merge.problems);
     // After the envelope merge: an id that still names several receipts is a problem at each.
-    for (const p of duplicateIdProblems(this.receipts, (order) => this.sources.at(order))) this.problems.push(p);
-    this.problems.push(...this.parseErrors.problems());
+    this.keepAll(duplicateIdProblems(this.receipts, (order) => this.sources.at(order)));
     const evaluated = evaluateCheckpoints(this.checkpoints, this.transparency);
-    this.problems.push(...evaluated.problems);
+    this.keepAll(evaluated.problems);
     const verified = (c: CheckpointEntry) => checkpointVerdict(c) === 'verified';
-    this.problems.push(...this.inclusion.finish(this.receipts, verified));
-    const transparency = evaluateTransparency(this.transparency, this.checkpoints, evaluated.consistency);
-    this.problems.push(...transparency.problems);
+    this.keepAll(this.inclusion.finish(this.receipts, verified));
+    const transparency = evaluateTransparency(this.transparency, this.checkpoints, evaluated.consistency, (p) => this.cap.take(p));
+    this.keepAll(transparency.problems);
     this.setTransparencyChecks(transparency.bySpace);
-    this.problems.push(...this.audit.problems);
+    this.keepAll(this.audit.problems);
     const packageSpaces = new Set([...this.packageClaims.values()].map((p) => p.space));
-    this.problems.push(...linkLineage(this.lineage, this.receipts, packageSpaces));
+    this.keepAll(linkLineage(this.lineage, this.receipts, packageSpaces));
     this.judgeClaims();
     const finance = reconcileBudgets(this.financeInputs());
     // Receipts by id, built only when a break needs locating (at a million receipts the map alone is tens of MB).
@@ -225,12 +225,13 @@ export class LogAssembler {
     const find = (id: string) => (byId ??= new Map(this.receipts.map((r) => [r.id, r]))).get(id);
     for (const g of finance.budgets) {
       for (const b of g.break_details) {
-        this.problems.push(makeProblem('reconciliation_break', `${g.capability_id} grant ${g.grant_index}: ${b.rule}`, locate(find(b.receipt_id))));
+        this.keep(makeProblem('reconciliation_break', `${g.capability_id} grant ${g.grant_index}: ${b.rule}`, locate(find(b.receipt_id))));
       }
     }
     for (const m of finance.malformed) {
-      this.problems.push(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(find(m.receipt_id))));
+      this.keep(makeProblem('reconciliation_break', `metadata.financial cannot be reconciled: ${m.error}`, locate(find(m.receipt_id))));
     }
+    for (const p of this.cap.problems()) this.problems.push(p);
     const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
     return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned, allowUnpinned }, onReceipt);
   }
@@ -256,11 +257,11 @@ export class LogAssembler {
     for (const [pkg, { space, claims }] of this.packageClaims) {
       if (!claims) continue;
       const own = this.receipts.filter((r) => r.space === space);
-      this.problems.push(...evaluatePackageClaims(pkg, claims, own, subjectOf(space)));
+      this.keepAll(evaluatePackageClaims(pkg, claims, own, subjectOf(space)));
     }
     for (const b of this.bundles) {
       const own = this.receipts.filter((r) => r.space === b.space && r.order >= b.orderFrom && r.order < b.orderTo);
-      this.problems.push(...evaluateBundle(b, own, subjectOf(b.space)));
+      this.keepAll(evaluateBundle(b, own, subjectOf(b.space)));
     }
   }
 

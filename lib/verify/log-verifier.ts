@@ -54,13 +54,17 @@ export class LogVerifier implements LogSink {
     this.assertOpen();
     const out = emptyOutput();
     const settled = this.records.verify(text, origin, this.recordCount++ * ORDER_STRIDE, out);
-    this.pending.push(...settled);
-    this.assembler.add(out);
-    const onViews = this.onViews;
-    if (onViews && out.views.length > 0) this.pending.push(Promise.all(settled).then(() => {
+    // The assembler takes a record once its checks have settled (it keeps no list of the
+    // record's own: a log of millions of records would hold one per record).
+    const take = () => {
+      this.assembler.add(out);
+      if (this.onViews && out.views.length > 0) {
         markFailedViews(out);
-        onViews(out.views);
-      }));
+        this.onViews(out.views);
+      }
+    };
+    if (settled.length === 0) take();
+    else this.pending.push(Promise.all(settled).then(take));
     if (this.pending.length >= this.maxInFlight) await this.settle();
   }
 

@@ -133,9 +133,24 @@ export interface ProblemLocation {
   line?: number;
 }
 
+/**
+ * The longest message a problem keeps. Messages quote what they are about (keys, ids, paths), and
+ * a hostile record can make those megabytes long: a hundred kept problems of a file must not be.
+ */
+export const MAX_PROBLEM_MESSAGE = 4096;
+
+/** `message` cut to MAX_PROBLEM_MESSAGE characters (never inside a surrogate pair), saying by how much. */
+export function clipMessage(message: string, max = MAX_PROBLEM_MESSAGE): string {
+  if (message.length <= max) return message;
+  let end = max - 40;
+  const c = message.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${message.slice(0, end)}… (${message.length - end} more characters)`;
+}
+
 /** `lesser`: the code's LESSER_SEVERITY applies (only codes that have one). */
 export function makeProblem(code: ProblemCode, message: string, where: ProblemLocation = {}, lesser = false): Problem {
-  const p: Problem = { code, severity: (lesser ? LESSER_SEVERITY[code] : undefined) ?? PROBLEM_SEVERITY[code], message };
+  const p: Problem = { code, severity: (lesser ? LESSER_SEVERITY[code] : undefined) ?? PROBLEM_SEVERITY[code], message: clipMessage(message) };
   if (where.receipt_id !== undefined) p.receipt_id = where.receipt_id;
   if (where.checkpoint_seq !== undefined) p.checkpoint_seq = where.checkpoint_seq;
   if (where.file !== undefined) p.file = where.file;

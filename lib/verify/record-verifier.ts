@@ -7,13 +7,15 @@ import { canonicalBytes, canonicalBytesPair, canonicalize } from '../json/canoni
 import { compactJson } from '../json/pretty';
 import type { DialectItem } from '../dialects/audit';
 import { leafHash } from '../merkle';
-import { decodeCheckpoint, checkpointSha256, decodeInclusionProof } from '../chio/checkpoint';
+import { checkpointFacts, decodeCheckpoint, decodeInclusionProof } from '../chio/checkpoint';
+import { oversizedPath } from '../chio/consistency-proof';
 import { decodeChildReceipt } from '../chio/child-receipt';
 import { decodeHttpReceipt } from '../chio/http-receipt';
 import { decodeLineageRow } from '../chio/lineage-row';
 import { decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { verifyChioSignature } from '../crypto/chio-signature';
+import { sha256Hex } from '../crypto/sha256';
 import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
 import { type BundleClaims, readBundleClaims } from './bundle-claims';
@@ -71,6 +73,16 @@ export interface RecordOutput {
 export function emptyOutput(): RecordOutput {
   return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], lineage: [], dialect: [], bundles: [], problems: [] };
 }
+
+/** The fields of a consistency record that hold paths of hashes. */
+const PATH_FIELDS = new Set(['chain_proof_hashes', 'from_leaf_inclusion', 'to_leaf_inclusion']);
+
+/**
+ * The longest field (canonical text) or key a transparency record may have. The longest honest
+ * field is a consistency record's path, 64 hashes (about 4.4 KB); every other is a number, a
+ * digest, an identity or a short object.
+ */
+const MAX_TRANSPARENCY_FIELD = 64 * 1024;
 
 /** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
 export const ORDER_STRIDE = 1_000_000;
@@ -132,17 +144,32 @@ export class RecordVerifier {
       case 'proof': {
         const decoded = decodeInclusionProof(item.value, item.path);
         if (!decoded.ok) shapeProblem(decoded.issues, origin, out);
-        else out.proofs.push({ ...located, space: origin.space, proof: decoded.value });
+        // Literals, not spreads, here and below: a spread builds an object of a roomier shape (a
+        // kept proof cost 640 bytes instead of 320), and a hostile log keeps millions of them.
+        else out.proofs.push({ file: located.file, line: located.line, order: located.order, space: origin.space, proof: decoded.value });
         return undefined;
       }
       case 'publication':
       case 'witness':
       case 'consistency':
       case 'equivocation': {
-        // Canonical text per field, so the record survives a structured clone intact.
+        // Canonical text per field, so the record survives a structured clone intact. A record that
+        // no honest producer writes (a consistency path longer than any tree, a field or key larger
+        // than any honest one) keeps why it is refused and its other fields: never the large ones.
+        let refused = item.kind === 'consistency' ? oversizedPath(item.value) : null;
         const fields: Record<string, string> = {};
-        for (const [k, v] of item.value) fields[k] = canonicalize(v);
-        out.transparency.push({ ...located, space: origin.space, kind: item.kind, fields });
+        for (const [k, v] of item.value) {
+          if (refused !== null && item.kind === 'consistency' && PATH_FIELDS.has(k)) continue;
+          const text = k.length > MAX_TRANSPARENCY_FIELD ? '' : canonicalize(v);
+          if (k.length > MAX_TRANSPARENCY_FIELD || text.length > MAX_TRANSPARENCY_FIELD) {
+            refused ??= `its field ${JSON.stringify(k.slice(0, 80))}${k.length > 80 ? '…' : ''} is ${Math.max(k.length, text.length)} characters long; no field of an honest ${item.kind} record is over ${MAX_TRANSPARENCY_FIELD}`;
+            continue;
+          }
+          fields[k] = text;
+        }
+        const t: TransparencyEntry = { file: located.file, line: located.line, order: located.order, space: origin.space, kind: item.kind, fields };
+        if (refused !== null) t.refused = refused;
+        out.transparency.push(t);
         return undefined;
       }
       case 'lineage':
@@ -159,7 +186,7 @@ export class RecordVerifier {
       case 'cw-review':
       case 'cw-turn':
         // Kept as text that parses back to the same tree (numbers as written: ZeroClaw's MAC input depends on `1.0`).
-        out.dialect.push({ ...located, kind: item.kind, text: item.text ?? compactJson(item.value), path: item.path, space: origin.space });
+        out.dialect.push({ file: located.file, line: located.line, order: located.order, kind: item.kind, text: item.text ?? compactJson(item.value), path: item.path, space: origin.space });
         return undefined;
     }
   }
@@ -268,15 +295,19 @@ export class RecordVerifier {
       shapeProblem(decoded.issues, origin, out);
       return undefined;
     }
-    const cp = decoded.value;
-    const entry: CheckpointEntry = { ...located, space: origin.space, cp, sha256: checkpointSha256(cp), checks: {} };
+    const decodedCp = decoded.value;
+    // The body's canonical bytes, once: its digest (checkpoint_sha256, §16.2) and what is signed.
+    // Only its typed fields are kept (CheckpointFacts): the parsed body and the record's text go.
+    const signed = canonicalBytes(decodedCp.body);
+    const cp = checkpointFacts(decodedCp, own);
+    const entry: CheckpointEntry = { file: located.file, line: located.line, order: located.order, space: origin.space, cp, sha256: sha256Hex(signed), checks: {} };
     const where: ProblemLocation = { checkpoint_seq: cp.checkpointSeq, file: origin.file, line: origin.line };
     entry.checks.signer_trusted = this.trust.check(cp.kernelKeyNormalized, cp.issuedAt);
     if (entry.checks.signer_trusted.status === 'fail') {
       out.problems.push(makeProblem('untrusted_signer', `checkpoint ${cp.checkpointSeq}: ${entry.checks.signer_trusted.detail}`, where));
     }
     out.checkpoints.push(entry);
-    return verifyChioSignature(cp.kernelKey, cp.signature, canonicalBytes(cp.body)).then((res) => {
+    return verifyChioSignature(decodedCp.kernelKey, decodedCp.signature, signed).then((res) => {
       if (res.status === 'pass') entry.checks.signature = pass();
       else if (res.status === 'skipped') entry.checks.signature = { status: 'skipped', detail: res.reason };
       else {

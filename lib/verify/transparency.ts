@@ -5,6 +5,7 @@
 // decoded and verified with the checkpoints (lib/verify/checkpoints.ts), whose
 // outcome is reported here. A supplied equivocation record is the exporter's
 // own admission and is reported as an equivocation.
+import { typedMerkleRoot } from '../chio/checkpoint';
 import { logIdFor } from '../chio/consistency-proof';
 import { canonicalize } from '../json/canonicalize';
 import { parseJson } from '../json/parse';
@@ -24,7 +25,7 @@ export function expectedPublication(c: CheckpointEntry): JsonObject {
     ['schema', 'chio.checkpoint_publication.v1'],
     ['checkpoint_seq', int(cp.checkpointSeq)],
     ['checkpoint_sha256', c.sha256],
-    ['merkle_root', cp.body.get('merkle_root')!],
+    ['merkle_root', cp.merkleRoot ? typedMerkleRoot(cp.merkleRoot) : ''],
     ['published_at', int(cp.issuedAt)],
     ['kernel_key', cp.kernelKeyNormalized ?? cp.kernelKey],
     ['log_tree_size', int(cp.batchEndSeq)],
@@ -118,8 +119,17 @@ export interface TransparencyOutcome {
   bySpace: Map<string, string | null>;
 }
 
-export function evaluateTransparency(records: TransparencyEntry[], checkpoints: CheckpointEntry[], consistency: ConsistencyResults = new Map()): TransparencyOutcome {
+/** `take`: a cap that may take a problem instead of the list (a hostile log can hold millions of records that match nothing). */
+export function evaluateTransparency(
+  records: TransparencyEntry[],
+  checkpoints: CheckpointEntry[],
+  consistency: ConsistencyResults = new Map(),
+  take: (p: Problem) => boolean = () => false,
+): TransparencyOutcome {
   const problems: Problem[] = [];
+  const keep = (p: Problem) => {
+    if (!take(p)) problems.push(p);
+  };
   const bySpace = new Map<string, string | null>();
   const byDigest = new Map<string, CheckpointEntry>();
   const bySeq = new Map<string, CheckpointEntry>();
@@ -138,15 +148,20 @@ export function evaluateTransparency(records: TransparencyEntry[], checkpoints: 
     if (!bySpace.has(t.space)) bySpace.set(t.space, null);
     const where = { file: t.file, line: t.line };
     const mismatch = (msg: string, seq?: bigint | null) => {
-      problems.push(makeProblem('transparency_record_mismatch', msg, seq != null ? { ...where, checkpoint_seq: seq } : where));
+      keep(makeProblem('transparency_record_mismatch', msg, seq != null ? { ...where, checkpoint_seq: seq } : where));
       if (bySpace.get(t.space) === null) bySpace.set(t.space, msg);
     };
+    // A consistency record's refusal is its outcome (checkpoints.ts); any other fails here.
+    if (t.refused !== undefined && t.kind !== 'consistency') {
+      mismatch(`${t.file}:${t.line}: the ${t.kind} record cannot be honest: ${t.refused}`);
+      continue;
+    }
     if (t.kind === 'equivocation') {
       // Re-derived from the checkpoints it names: a true record is the exporter's own admission of a
       // fork; one that does not describe two conflicting checkpoints of this log is a false record.
       const wrong = equivocationError(t.fields, (d) => byDigest.get(`${t.space}#${d}`));
       if (wrong !== null) mismatch(`${t.file}:${t.line}: the equivocation record does not describe two conflicting checkpoints of this log: ${wrong}`, seqOf(t.fields.second_checkpoint_seq));
-      else problems.push(makeProblem('checkpoint_equivocation', `the package records a checkpoint equivocation (${unquote(t.fields.kind!)}) between checkpoints ${t.fields.first_checkpoint_seq} and ${t.fields.second_checkpoint_seq}`, where));
+      else keep(makeProblem('checkpoint_equivocation', `the package records a checkpoint equivocation (${unquote(t.fields.kind!)}) between checkpoints ${t.fields.first_checkpoint_seq} and ${t.fields.second_checkpoint_seq}`, where));
       continue;
     }
     if (t.kind === 'consistency') {
