@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'threads',
+    // Both cores: Vitest's default is one worker fewer than the CPUs, which is one on CI's 2-core
+    // machine. Many files wait on child processes, servers and disk, so two overlap well.
+    maxWorkers: 2,
   },
 });

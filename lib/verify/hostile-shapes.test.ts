@@ -7,11 +7,11 @@ import { type Plain, checkpoint, genAReceipt, keyFromSeed, leafOf, proof, signHe
 import { canonicalBytes } from '../json/canonicalize';
 import { MAX_PROOF_LEVELS } from '../merkle';
 import { LogAssembler } from './log-assembler';
-import { LogVerifier } from './log-verifier';
 import { MAX_PROBLEM_MESSAGE, makeProblem } from './problems';
 import { RecordVerifier, emptyOutput } from './record-verifier';
 import type { VerificationReport } from './report';
 import { TrustStore } from '../trust/trust-store';
+import { pinnedVerifier } from '../testutil/verify-records';
 
 const key = keyFromSeed(0x5a);
 
@@ -26,7 +26,8 @@ function honestLog(): { lines: string[]; cp: { body: Plain; signature: string } 
 
 async function verifyLines(name: string, lines: string[]): Promise<VerificationReport> {
   const text = new TextEncoder().encode(lines.join('\n') + '\n');
-  const v = new LogVerifier();
+  // The log's key pinned: a receipt is `verified` only under a pinned key (contract part 2 §11).
+  const v = pinnedVerifier([key.publicHex]);
   await loadFile({ name, async *stream() { yield text; } }, v, 'files');
   return v.finish();
 }
