@@ -74,4 +74,28 @@ test('a later v2 checkpoint must extend the remembered chain: unproven and rewri
   await expect(page.getByTestId('checkpoint-continues').filter({ hasText: key.publicHex })).toContainText('continues checkpoint 6');
   await expect(page.getByTestId('checkpoint-continues').filter({ hasText: key.publicHex })).toContainText('now remembered up to checkpoint 10');
   await page.screenshot({ path: join(testInfo.project.outputDir, 'chain-continues.png'), fullPage: true });
+
+  // Issue 20's attack: a server that leaves checkpoints out. Checkpoints 1–4 only (a rollback to
+  // before the remembered 10), then receipts of the key with no checkpoint at all: both stop the
+  // auditor, and the memory keeps checkpoint 10.
+  await openFiles(page, [slice('older-1-4', 1, 4)]);
+  await expect(dialog).toBeVisible();
+  const rollback = dialog.getByTestId('fork-dialog-rollback');
+  await expect(rollback).toHaveAttribute('data-seq', '10');
+  await expect(rollback).toContainText("This load's newest verified checkpoint of that key is 4.");
+  await dialog.getByTestId('fork-acknowledge').click();
+  await expect(summary).toHaveAttribute('data-fork', 'true');
+  await expect(page.getByTestId('rollback-warning').filter({ hasText: key.publicHex })).toContainText('this log stops before checkpoint 10');
+
+  const receipts = join(dir, 'receipts-only.ndjson');
+  writeFileSync(receipts, readFileSync(join(dir, 'package', 'receipts.ndjson'), 'utf8').split('\n').slice(0, 50).join('\n') + '\n');
+  await openFiles(page, [receipts]);
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('fork-dialog-rollback')).toContainText('This load brings no verified checkpoint of that key at all.');
+  await page.screenshot({ path: join(testInfo.project.outputDir, 'chain-rollback-dialog.png') });
+  await dialog.getByTestId('fork-acknowledge').click();
+  await expect(summary).toHaveAttribute('data-fork', 'true');
+  // Nothing of either load replaced what was remembered.
+  await page.goto('/trust');
+  await expect(page.getByTestId('remembered-checkpoints').locator(`tr[data-key="${key.publicHex}"] td.num`).first()).toHaveText('10');
 });
