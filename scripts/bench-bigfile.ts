@@ -13,7 +13,7 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { browserPssKb, ensureDemoStore, serveApp } from './bench-app';
-import { jsHeapSampler } from './bench/js-heap';
+import { loadFilesInPage } from './bench/page-load';
 import { CHROMIUM_ARGS } from './chromium-args';
 
 const argv = process.argv.slice(2);
@@ -45,31 +45,12 @@ const server = await serveApp({ store: serverStore.store, cacheDir: path.join(ca
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
   const page = await (await browser.newContext({ baseURL: server.origin })).newPage();
-  await page.goto('/');
-  const summary = page.locator('[data-testid=verify-summary][data-done=true]');
-  await summary.waitFor({ state: 'attached', timeout: 120_000 });
-  const heap = await jsHeapSampler(await page.context().newCDPSession(page));
-  const started = Date.now();
-  await page.getByTestId('source-input').setInputFiles(files);
-  let peakPss = 0;
-  let peakHeap = 0;
-  let lastPrint = 0;
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 1000));
-    const pss = pssMiB();
-    const h = await heap.sample();
-    peakPss = Math.max(peakPss, pss);
-    peakHeap = Math.max(peakHeap, h);
-    const s = (Date.now() - started) / 1000;
-    if (s - lastPrint >= 10) {
-      lastPrint = s;
-      log(`  ${s.toFixed(0)} s: PSS ${pss} MiB, JS heap ${mb(h)} MiB (page + ${heap.workers} workers)`);
-    }
-    // The summary of the picked files ("N files"; not the server's log, verified before) is done.
-    if ((await summary.count()) > 0 && (await summary.innerText()).includes(`${files.length} file`)) break;
-  }
-  const seconds = (Date.now() - started) / 1000;
-  const text = (await summary.innerText()).replace(/\s+/g, ' ').slice(0, 300);
+  const load = await loadFilesInPage(page, files, { pollMs: 1000, printEveryS: 10, log });
+  if (load.failure !== null) throw new Error(`bench:bigfile: ${load.failure}`);
+  const seconds = load.seconds!;
+  const text = load.summary.slice(0, 300);
+  const peakPss = Math.round(load.peakPssMiB);
+  const peakHeap = load.peakHeapBytes;
   await new Promise((r) => setTimeout(r, 30_000));
   const idle = pssMiB();
   process.stdout.write(

@@ -19,9 +19,9 @@ import { chromium } from '@playwright/test';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { browserPssKb, ensureDemoStore, serveApp } from './bench-app';
+import { ensureDemoStore, serveApp } from './bench-app';
 import { runMeasured } from './bench/child';
-import { jsHeapSampler } from './bench/js-heap';
+import { loadFilesInPage } from './bench/page-load';
 import { CHROMIUM_ARGS } from './chromium-args';
 import { type Generated, writeCheckpoints, writeDeepNesting, writeDeepProofs, writeTiny } from './hostile/generate';
 
@@ -122,39 +122,12 @@ async function runPage(origin: string, files: string[]): Promise<PageRun> {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const page = await (await browser.newContext({ baseURL: origin })).newPage();
-    let crashed = false;
-    page.on('crash', () => (crashed = true));
-    await page.goto('/');
-    const summary = page.locator('[data-testid=verify-summary][data-done=true]');
-    await summary.waitFor({ state: 'attached', timeout: 120_000 });
-    const heap = await jsHeapSampler(await page.context().newCDPSession(page));
-    const started = Date.now();
-    await page.getByTestId('source-input').setInputFiles(files);
-    let peakHeap = 0;
-    let peakPss = 0;
-    let lastPrint = 0;
-    const label = `${files.length} file`;
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 500));
-      peakPss = Math.max(peakPss, browserPssKb() / 1024);
-      const s = (Date.now() - started) / 1000;
-      if (crashed) return { seconds: s, peakHeapMiB: peakHeap / MiB, peakPssMiB: peakPss, outcome: 'the page crashed', verified: null };
-      if (s > opt.timeout) return { seconds: null, peakHeapMiB: peakHeap / MiB, peakPssMiB: peakPss, outcome: `not done after ${opt.timeout} s`, verified: null };
-      peakHeap = Math.max(peakHeap, await heap.sample());
-      if (s - lastPrint >= 15) {
-        lastPrint = s;
-        log(`    ${s.toFixed(0)} s: PSS ${peakPss.toFixed(0)} MiB peak, JS heap ${(peakHeap / MiB).toFixed(0)} MiB peak (page + ${heap.workers} workers)`);
-      }
-      const done = page.locator(`[data-testid=verify-summary][data-done=true]`);
-      if ((await done.count()) > 0 && ((await done.first().getAttribute('data-source')) ?? '').includes(label)) {
-        const seconds = (Date.now() - started) / 1000;
-        peakPss = Math.max(peakPss, browserPssKb() / 1024);
-        const text = (await done.first().innerText()).replace(/\s+/g, ' ');
-        const v = page.getByTestId('count-verified');
-        const verified = (await v.count()) > 0 ? Number((await v.innerText()).replace(/[^\d]/g, '')) : null;
-        return { seconds, peakHeapMiB: peakHeap / MiB, peakPssMiB: peakPss, outcome: text.slice(0, 160), verified };
-      }
-    }
+    const load = await loadFilesInPage(page, files, { pollMs: 500, printEveryS: 15, timeoutS: opt.timeout, log });
+    const base = { seconds: load.seconds, peakHeapMiB: load.peakHeapBytes / MiB, peakPssMiB: load.peakPssMiB };
+    if (load.failure !== null) return { ...base, outcome: load.failure, verified: null };
+    const v = page.getByTestId('count-verified');
+    const verified = (await v.count()) > 0 ? Number((await v.innerText()).replace(/[^\d]/g, '')) : null;
+    return { ...base, outcome: load.summary.slice(0, 160), verified };
   } finally {
     await browser.close();
   }
