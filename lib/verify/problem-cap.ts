@@ -10,7 +10,7 @@
 // Not capped: problems that name a receipt (their number is bounded by the receipts the log holds,
 // and the explorer marks each receipt's row from them), and problems with no file or no line.
 // `parse_error` is capped whatever it names (a line that did not parse is no receipt of the log),
-// with the summary wording it has always had (parse-error-cap.ts).
+// with the summary wording it has always had ("… and N more lines in <file> could not be parsed").
 import { type Problem, type ProblemCode, makeProblem } from './problems';
 
 export const MAX_PROBLEMS_PER_CODE_AND_FILE = 100;

@@ -3,22 +3,24 @@ import fc from 'fast-check';
 import { loadFile } from '../sources/package';
 import { genAReceipt, keyFromSeed } from '../testutil/forge';
 import { LogVerifier } from './log-verifier';
-import { MAX_PARSE_ERRORS_PER_FILE, ParseErrorCap } from './parse-error-cap';
+import { MAX_PROBLEMS_PER_CODE_AND_FILE, ProblemCap } from './problem-cap';
 import { makeProblem } from './problems';
 import { pinnedVerifier } from '../testutil/verify-records';
 
+/** The cap as it applies to parse errors alone (the assembler's takes other codes too). */
+const parseErrorCap = (max?: number) => new ProblemCap(max, (p) => p.code === 'parse_error');
 const err = (file: string, line: number) => makeProblem('parse_error', `bad line ${line}`, { file, line });
 
-describe('ParseErrorCap', () => {
+describe('ProblemCap, parse errors', () => {
   it('keeps the first hundred lines of each file whatever the arrival order, and counts the rest exactly', () => {
     fc.assert(
       fc.property(fc.shuffledSubarray(Array.from({ length: 400 }, (_, i) => i + 1), { minLength: 0, maxLength: 400 }), (lines) => {
-        const cap = new ParseErrorCap();
+        const cap = parseErrorCap();
         for (const l of lines) expect(cap.take(err('a.ndjson', l))).toBe(true);
         const sorted = [...lines].sort((x, y) => x - y);
         const out = cap.problems();
-        const kept = sorted.slice(0, MAX_PARSE_ERRORS_PER_FILE);
-        const rest = sorted.slice(MAX_PARSE_ERRORS_PER_FILE);
+        const kept = sorted.slice(0, MAX_PROBLEMS_PER_CODE_AND_FILE);
+        const rest = sorted.slice(MAX_PROBLEMS_PER_CODE_AND_FILE);
         expect(out.slice(0, kept.length).map((p) => p.line)).toEqual(kept);
         if (rest.length === 0) expect(out).toHaveLength(kept.length);
         else {
@@ -37,7 +39,7 @@ describe('ParseErrorCap', () => {
   });
 
   it('counts per file, and leaves other codes and unlocated problems to the caller', () => {
-    const cap = new ParseErrorCap(2);
+    const cap = parseErrorCap(2);
     for (const l of [1, 2, 3]) cap.take(err('a', l));
     cap.take(err('b', 9));
     expect(cap.take(makeProblem('signature_invalid', 'x', { file: 'a', line: 4 }))).toBe(false);
