@@ -92,9 +92,11 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   const lines: string[] = [];
   const s = report.summary;
   lines.push(`receipt-audit: ${paths.join(', ')}`);
-  lines.push(`Result: ${report.ok ? 'OK, nothing failed' : 'FAILED'}`);
+  const empty = s.receipts === 0 && s.checkpoints === 0 && !s.unreadable;
+  lines.push(`Result: ${!report.ok ? 'FAILED' : empty ? 'no receipts found, nothing was verified' : 'OK, nothing failed'}`);
   lines.push('');
   lines.push(`Receipts: ${s.receipts} (verified ${s.verified}, failed ${s.failed}, unverified ${s.unverified})`);
+  if (s.unreadable) lines.push(`Unreadable: ${s.unreadable} ${s.unreadable === 1 ? 'record' : 'records'} could not be read and ${s.unreadable === 1 ? 'is' : 'are'} in no count above (see the parse_error and duplicate_key problems)`);
   const families = familyTotals(report.receipts);
   if (families === null) lines.push(...checkTable(checkTotals(report.receipts)));
   else {

@@ -16,6 +16,9 @@ import { CheckpointTimeline } from './checkpoint-timeline';
 import { ProblemList } from './problem-list';
 import { SafeText } from '../ui/safe-text';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
+import { type HeadlineTone, logHeadline } from '../../lib/overview/headline';
+
+const BANNER_CLASS: Record<HeadlineTone, string> = { ok: 'ok', partial: 'warn', unpinned: 'unpinned', failed: 'bad', empty: 'warn' };
 
 /** What each receipt family (RECEIPT_FAMILIES) can prove, as the page says it. */
 const FAMILY_NOTES: Record<string, string> = {
@@ -53,6 +56,7 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
   const ok = report.ok && !forked;
   // Part 2 §11: nothing failed, but no key is pinned, so nothing is verified: its own state.
   const state = forked ? 'failed' : logState(report);
+  const headline = useMemo(() => logHeadline(report, { forked }), [report, forked]);
   const unpinned = useMemo(() => report.receipts.filter(isIntactUnpinned).length, [report]);
   const unpinnedKeys = useMemo(() => report.keys.map((k) => k.key).filter((k) => !pinned.has(k)), [report, pinned]);
   const cpFailed = report.checkpoints.filter((c) => c.verdict === 'failed').length;
@@ -66,23 +70,23 @@ export function ReportSummary({ report, label, bytes, ms, pinned, forked = false
   const checkpointTotals = useMemo(() => checkTotals(report.checkpoints), [report]);
   return (
     <section data-testid="verify-summary" data-ok={String(ok)} data-state={state} data-fork={String(forked)} data-done="true" data-source={label}>
-      <p className={state === 'ok' ? 'banner ok' : state === 'unpinned' ? 'banner unpinned' : 'banner bad'}>
-        <strong>
-          {forked
-            ? 'Stop: this log contradicts the checkpoints this browser verified before (a fork or a rollback, see above).'
-            : state === 'unpinned'
-              ? 'Intact, signer not pinned: nothing failed, but nothing is verified until you pin the kernel’s key.'
-              : state === 'ok'
-                ? 'Nothing failed.'
-                : 'Something failed verification.'}
-        </strong>{' '}
-        Checked in this browser: <SafeText text={label} max={120} />, {s.receipts} receipts and {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
-      </p>
+      <div className={`banner ${BANNER_CLASS[headline.tone]}`} data-testid="log-headline" data-tone={headline.tone}>
+        <p>
+          <strong>{headline.title}</strong>{' '}
+          Checked in this browser: <SafeText text={label} max={120} />, {s.receipts} receipts and {s.checkpoints} checkpoints ({Math.round(bytes / 1024)} KiB) in {ms} ms.
+        </p>
+        {headline.facts.length > 0 && (
+          <ul className="headline-facts" data-testid="headline-facts">
+            {headline.facts.map((f) => <li key={f}>{f}</li>)}
+          </ul>
+        )}
+      </div>
       <UnpinnedNotice keys={unpinnedKeys} count={unpinned} always={state === 'unpinned'} />
       <dl className="counts">
         <div><dt>verified</dt><dd data-testid="count-verified">{s.verified}</dd></div>
         {unpinned > 0 && <div><dt>intact, signer not pinned</dt><dd className="unpinned" data-testid="count-unpinned">{unpinned}</dd></div>}
-        <div><dt>failed</dt><dd data-testid="count-failed">{s.failed}</dd></div>
+        <div><dt>failed</dt><dd className={s.failed ? 'bad' : ''} data-testid="count-failed">{s.failed}</dd></div>
+        {s.unreadable ? <div><dt>records that could not be read</dt><dd className="bad" data-testid="count-unreadable">{s.unreadable}</dd></div> : null}
         <div><dt>unverified</dt><dd data-testid="count-unverified">{s.unverified - unpinned}</dd></div>
         {cpUnpinned > 0 ? (
           <div><dt>checkpoints intact, signer not pinned</dt><dd className="unpinned" data-testid="count-checkpoints-unpinned">{cpUnpinned} of {s.checkpoints}</dd></div>

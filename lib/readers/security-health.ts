@@ -95,8 +95,10 @@ function verificationLine(f: VerificationFailures): HealthLine {
   }
   if (f.unpinned > 0) parts.push('; ', { text: n(f.unpinned), href: explorerLink({ verdict: ['unpinned'] }) }, ' intact, but no pinned key vouches for who signed them (pin the kernel’s key to verify them)');
   if (f.unverified > 0) parts.push('; ', { text: n(f.unverified), href: explorerLink({ verdict: ['unverified'] }) }, ' could not be fully checked (what vouches for them failed or is missing)');
+  // Records that could not be read are in none of these counts: never a green line over them.
+  if (f.unreadLines > 0) parts.push('; ', { text: n(f.unreadLines), href: '#failed-verification' }, ` more ${f.unreadLines === 1 ? 'record' : 'records'} could not be read and ${f.unreadLines === 1 ? 'is' : 'are'} left out`);
   parts.push('.');
-  return { topic: 'verification', status: f.failed > 0 ? 'bad' : f.unverified > 0 || f.unpinned > 0 ? 'warn' : 'good', parts };
+  return { topic: 'verification', status: f.failed > 0 || f.unreadLines > 0 ? 'bad' : f.unverified > 0 || f.unpinned > 0 ? 'warn' : 'good', parts };
 }
 
 function checkpointLine(f: VerificationFailures): HealthLine {
@@ -109,7 +111,7 @@ function checkpointLine(f: VerificationFailures): HealthLine {
 
 function unreadLine(f: VerificationFailures): HealthLine {
   const parts: HealthPart[] = [];
-  if (f.unreadLines > 0) parts.push({ text: n(f.unreadLines), href: '#failed-verification' }, ` ${f.unreadLines === 1 ? 'line' : 'lines'} of the log could not be read as a receipt`);
+  if (f.unreadLines > 0) parts.push({ text: n(f.unreadLines), href: '#failed-verification' }, ` ${f.unreadLines === 1 ? 'record' : 'records'} of the log could not be read (a line that does not parse, a repeated key, a store row that cannot be decoded)`);
   if (f.otherErrors > 0) parts.push(parts.length ? '; ' : '', { text: n(f.otherErrors), href: '#failed-verification' }, ` other ${f.otherErrors === 1 ? 'error' : 'errors'} about the log as a whole`);
   parts.push('.');
   return { topic: 'unread', status: 'bad', parts };

@@ -193,6 +193,20 @@ for (const name of ['good', 'tampered-signature', 'tampered-field']) {
   });
 }
 
+describe('security view on corpus/duplicate-key (one record cannot be read)', () => {
+  it('the verification line is not green: it says the record is left out (issue 21)', async () => {
+    const expected = readTestdataJson<Expected>('corpus/duplicate-key/expected.json');
+    const { store, report } = await verifiedLog([testdataPath('corpus/duplicate-key')], expected.trust_keys);
+    const scope = verifiedScope(store);
+    const failures = verificationFailures(store, report);
+    expect(failures).toMatchObject({ failed: 0, unreadLines: 1 });
+    const lines = healthSummary({ report, scope, failures, denials: denialTotals(store, scope), unsigned: 0, algorithm: 0, pinned: new Set(expected.trust_keys) });
+    const line = lines.find((l) => l.topic === 'verification')!;
+    expect(line.status).toBe('bad');
+    expect(line.parts.map((p) => (typeof p === 'string' ? p : p.text)).join('')).toBe('279 of 279 receipts verified; 1 more record could not be read and is left out.');
+  });
+});
+
 describe('security view on a generated demo store', () => {
   let dir: string;
   let generated: Awaited<ReturnType<typeof generateDemoStore>>;

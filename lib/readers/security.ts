@@ -260,6 +260,8 @@ export function verificationFailures(store: RowStore, report: VerificationReport
     else otherErrors++;
   }
   const s = report.summary;
+  // The report's exact count (a file of a million bad lines keeps a hundred problems and a summary).
+  if (s.unreadable !== undefined) unreadLines = s.unreadable;
   return {
     receipts: s.receipts,
     verified: s.verified,

@@ -19,7 +19,7 @@ import { linkLineage, verifiedSubjects } from './lineage-link';
 import type { LoadedPackage } from './log-sink';
 import { type PackageClaims, evaluatePackageClaims } from './package-claims';
 import { ProblemCap } from './problem-cap';
-import { type Problem, type ProblemLocation, makeProblem } from './problems';
+import { type Problem, type ProblemLocation, isDroppedRecord, makeProblem } from './problems';
 import type { RecordOutput } from './record-verifier';
 import type { ReceiptView } from './receipt-view';
 import { type PackageReport, type ReportReceipt, type VerificationReport, buildReport, checkpointVerdict } from './report';
@@ -34,6 +34,8 @@ export class LogAssembler {
   private readonly lineage: LineageEntry[] = [];
   /** Problems the cap does not take (those that name a receipt, or no file or line). */
   private readonly problems: Problem[] = [];
+  /** Records left out because they could not be read (isDroppedRecord), counted before the cap keeps only some. */
+  private unreadable = 0;
   /**
    * Problems of one code in one file that name no receipt, at most a hundred plus a counted
    * summary (problem-cap.ts): a hostile file must not hold millions (parse errors, proofs that
@@ -147,6 +149,7 @@ export class LogAssembler {
 
   /** Into the cap when it applies, else into the report's list. */
   private keep(p: Problem): void {
+    if (isDroppedRecord(p)) this.unreadable++;
     if (!this.cap.take(p)) this.problems.push(p);
   }
 
@@ -233,7 +236,7 @@ export class LogAssembler {
     }
     for (const p of this.cap.problems()) this.problems.push(p);
     const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
-    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned, allowUnpinned }, onReceipt);
+    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned, allowUnpinned, unreadable: this.unreadable }, onReceipt);
   }
 
   /** Each package's `transparency` check (contract part 2 §5.3), where it supplied records. */

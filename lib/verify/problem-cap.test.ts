@@ -58,7 +58,8 @@ describe('a file of many bad lines through the verifier', () => {
     const verifier = pinnedVerifier([key.publicHex]);
     await loadFile({ name: 'noisy.ndjson', async *stream() { yield new TextEncoder().encode(text); } }, verifier, 'files');
     const report = await verifier.finish();
-    expect(report.summary).toMatchObject({ receipts: 20, verified: 20 });
+    // Every unreadable line is counted, those past the cap too: the headline says 5,000 are left out.
+    expect(report.summary).toMatchObject({ receipts: 20, verified: 20, unreadable: 5000 });
     expect(report.problems).toHaveLength(101);
     const bad = lines.map((l, i) => (l.startsWith('not') ? i + 1 : 0)).filter(Boolean);
     expect(report.problems.slice(0, 100).map((p) => p.line)).toEqual(bad.slice(0, 100));

@@ -126,6 +126,15 @@ export interface Problem {
   line?: number;
 }
 
+/**
+ * A problem that means a record was left out of the log: it could not be read (`parse_error`, or
+ * `duplicate_key`, which makes a record ambiguous) and names no receipt or checkpoint it belongs
+ * to. Such a record is in no count of receipts, so every headline must say it is missing.
+ */
+export function isDroppedRecord(p: Problem): boolean {
+  return (p.code === 'parse_error' || p.code === 'duplicate_key') && p.severity === 'error' && p.receipt_id === undefined && p.checkpoint_seq === undefined;
+}
+
 export interface ProblemLocation {
   receipt_id?: string;
   checkpoint_seq?: number | bigint;

@@ -4,7 +4,7 @@ import type { FinanceReport } from '../finance/reconcile';
 import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, NO_KEY_PINNED, RECEIPT_CHECK_ORDER, type ReceiptCheckName, UNCHECKPOINTED } from './check';
 import type { CheckpointEntry, LineageEntry, ReceiptEntry, Verdict } from './entries';
 import { ANCHOR_NOTE, LINEAGE_RULE_ORDER, type LineageCode } from './lineage';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, isDroppedRecord, makeProblem } from './problems';
 
 /** Receipts of other runtimes (lib/dialects/audit.ts). */
 export type DialectReceiptType = 'zeroclaw' | 'codewhale-review' | 'codewhale-turn';
@@ -93,7 +93,12 @@ export interface ReportLineage {
 
 export interface VerificationReport {
   ok: boolean;
-  summary: { receipts: number; verified: number; failed: number; unverified: number; checkpoints: number; lineage?: number; lineage_failed?: number };
+  /**
+   * `unreadable`: records left out because they could not be read (a line that does not parse, a
+   * record with a repeated key, a store row that cannot be decoded): in no other count. Present
+   * only when there are any, like the lineage counts, so a clean log's report keeps its shape.
+   */
+  summary: { receipts: number; verified: number; failed: number; unverified: number; checkpoints: number; lineage?: number; lineage_failed?: number; unreadable?: number };
   receipts: ReportReceipt[];
   checkpoints: ReportCheckpoint[];
   /** Capability-lineage rows, when the log carries any (left out otherwise). */
@@ -193,6 +198,8 @@ export interface ReportInput {
   trustPinned: boolean;
   /** `signer_not_pinned` as a warning, not an error (the CLI's `--allow-unpinned`, part 2 §11). */
   allowUnpinned?: boolean;
+  /** Records left out because they could not be read; default: counted from `problems` (isDroppedRecord). */
+  unreadable?: number;
 }
 
 /**
@@ -233,6 +240,8 @@ export function buildReport(input: ReportInput, onReceipt?: (r: ReportReceipt) =
     summary.lineage = lineage.length;
     summary.lineage_failed = lineage.filter((l) => l.verdict === 'failed').length;
   }
+  const unreadable = input.unreadable ?? input.problems.filter(isDroppedRecord).length;
+  if (unreadable > 0) summary.unreadable = unreadable;
   return {
     ok,
     summary,

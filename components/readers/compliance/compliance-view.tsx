@@ -19,6 +19,7 @@ import { CoverageSection } from './coverage-section';
 import { KindsSection } from './kinds-section';
 import { PolicySection } from './policy-section';
 import { ReportScope } from './report-scope';
+import { tallyLog } from '../../../lib/overview/headline';
 import { SelectionControls } from './selection-controls';
 import { SignersSection } from './signers-section';
 
@@ -53,7 +54,7 @@ function Compliance({ data, selection, onSelect }: { data: ReaderData; selection
   return (
     <div className="compliance" data-testid="compliance" data-counted={scope.rows.length}>
       <SelectionControls selection={selection} onSelect={onSelect} policies={whole.policies} names={names} log={log} />
-      <ReportScope source={source} summary={summary} trust={trust} pinned={report.trust.pinned} names={names} log={log} />
+      <ReportScope source={source} summary={summary} trust={trust} pinned={report.trust.pinned} names={names} log={log} unreadable={tallyLog(report).unreadable} />
       <VerifiedNote scope={scope} label={label} />
       <PolicySection timeline={timeline} names={names} selection={selection} onSelect={onSelect} />
       <CoverageSection report={report} summary={summary} overTime={overTime} selection={selection} />

@@ -22,13 +22,15 @@ function rangeText(sel: ComplianceSelection, log: { first: number; last: number 
   return sel.since !== undefined ? `from ${utc(sel.since)} on` : `up to ${utc(sel.until!)}, inclusive`;
 }
 
-export function ReportScope({ source, summary, trust, pinned, names, log }: {
+/** `unreadable`: records of the log that could not be read (in no selection: nobody can say what they held). */
+export function ReportScope({ source, summary, trust, pinned, names, log, unreadable = 0 }: {
   source: string;
   summary: RangeReport;
   trust: TrustEntry[];
   pinned: boolean;
   names: PolicyNames;
   log: { first: number; last: number };
+  unreadable?: number;
 }) {
   const sel = summary.selection;
   const { verified, failed, unverified, unpinned, pending } = summary.verdicts;
@@ -51,6 +53,16 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
           ({[failed && `${fmt(failed)} failed`, unpinned && `${fmt(unpinned)} intact, signer not pinned`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}). They are
           not counted in the figures below; “What was checked” says why.
         </p>
+      ) : unreadable > 0 ? (
+        // Every receipt read is verified, but the log dropped records: never green (issue 21).
+        <p className="banner bad" data-testid="scope-incomplete">
+          <strong>
+            All {fmt(summary.inSelection)} receipts read in this selection were verified, but {fmt(unreadable)} {unreadable === 1 ? 'record' : 'records'} of
+            the log could not be read.
+          </strong>{' '}
+          {unreadable === 1 ? 'It is' : 'They are'} in no selection and no figure below, and this report cannot say what {unreadable === 1 ? 'it' : 'they'} held; the
+          overview lists where.
+        </p>
       ) : (
         <p className="banner ok" data-testid="scope-all-verified">
           <strong>All {fmt(summary.inSelection)} receipts in this selection were verified.</strong>
@@ -63,6 +75,7 @@ export function ReportScope({ source, summary, trust, pinned, names, log }: {
         <dd data-testid="scope-range">
           {rangeText(sel, log)}
           {narrowed ? `: ${fmt(summary.inSelection)} of the log’s ${fmt(summary.total)} receipts` : `: ${fmt(summary.total)} receipts`}
+          {unreadable > 0 ? `; ${fmt(unreadable)} ${unreadable === 1 ? 'record' : 'records'} of the log could not be read and ${unreadable === 1 ? 'is' : 'are'} outside every range` : ''}
           {summary.untimed > 0 ? `; ${fmt(summary.untimed)} receipts carry no usable time and are outside any range` : ''}
           {summary.otherRuntimes > 0 ? `; the log's ${fmt(summary.otherRuntimes)} ZeroClaw and CodeWhale receipts are left out (this report reads Chio receipts)` : ''}
         </dd>

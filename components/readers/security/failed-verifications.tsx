@@ -40,7 +40,7 @@ export function FailedVerifications({ report, failures: f }: { report: Verificat
           </dd>
         </div>
         <div>
-          <dt>unreadable lines</dt>
+          <dt>unreadable records</dt>
           <dd data-testid="unread-lines" className={f.unreadLines ? 'bad' : ''}>{n(f.unreadLines)}</dd>
         </div>
       </dl>
