@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { LogProvider } from '../components/data/log-provider';
 import { Nav } from '../components/nav';
+import { LogBar } from '../components/log-bar';
 import { QueryProvider } from '../components/data/query-provider';
 import { ForkGate } from '../components/trust/fork-gate';
 import './globals.css';
@@ -24,6 +25,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <LogProvider fleet={fleetMode}>
           <QueryProvider>
             <Nav fleet={fleetMode} />
+            <LogBar />
             <ForkGate />
             {children}
           </QueryProvider>

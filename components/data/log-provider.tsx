@@ -18,8 +18,7 @@ import { type TrustEntry, toPinnedKeys } from '../../lib/trust/trust-file';
 import type { RowStore } from '../../lib/query/row-store';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
 import { foreignOrigins } from '../../lib/share/source-param';
-
-const LAST_SOURCE = 'receipt-audit.source.v1';
+import { type LogMeta, forgetLostLog, metaOf, readLastLog, saveLastLog } from './last-log';
 
 /** The tab's own log, or a log a page was opened with for its view only. */
 type Role = 'default' | 'view';
@@ -77,14 +76,20 @@ interface LogContextValue {
   fleet: boolean;
   /** The open fleet page's index figures (null unless a fleet page is open). */
   fleetPage: FleetPageInfo | null;
+  /** What is open, for people: its sources, files and when it was opened (null before the first open). */
+  openMeta: (LogMeta & { reopened: boolean }) | null;
+  /**
+   * The tab's log before a reload, when it cannot be reopened (picked files): nothing else is
+   * opened in its place until the user chooses the files again (reopenLost) or another log.
+   */
+  lost: LogMeta | null;
+  /** Opens the lost log again with the files the user chose (and the sources of it that could be kept). */
+  reopenLost: (files: { file: File; path: string }[]) => void;
+  /** Opens this server's log as the tab's (e.g. instead of a lost one). */
+  openServerLog: () => void;
 }
 
 const LogContext = createContext<LogContextValue | null>(null);
-
-/** Server and URL sources can be reopened after a reload; picked files cannot. */
-function restorable(sources: LogSource[]): boolean {
-  return sources.every((s) => s.kind !== 'files');
-}
 
 /** Sources that are this server's own API (its store or its fleet): the API token goes with them. */
 function isThisServer(s: LogSource): boolean {
@@ -111,6 +116,8 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
   const openedWith = useRef<typeof openSession | null>(null);
   const [openSources, setOpenSources] = useState<LogSource[] | null>(null);
   const [openRole, setOpenRole] = useState<Role | null>(null);
+  const [openMeta, setOpenMeta] = useState<(LogMeta & { reopened: boolean }) | null>(null);
+  const [lost, setLost] = useState<LogMeta | null>(null);
   // What the page on screen wants: the tab's log, or a view's (its sources as JSON).
   const [wanted, setWanted] = useState<{ role: 'default' } | { role: 'view'; key: string } | null>(null);
   const [preferred, setPreferred] = useState<string | null>(null);
@@ -139,22 +146,37 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
   );
 
   /** Opens `sources` as the tab's log (remembered for a reload when it can be reopened) or as a view's (never remembered). */
+  /** `reopened`: the log the tab had before a reload, opened again (its first opening time is kept). */
   const openAs = useCallback(
-    (sources: LogSource[], role: Role) => {
+    (sources: LogSource[], role: Role, reopened: LogMeta | null = null) => {
       last.current = { sources, role };
       openedWith.current = openSession;
       setOpenSources(sources);
       setOpenRole(role);
+      const meta = reopened ?? metaOf(sources, Date.now());
+      setOpenMeta({ ...meta, reopened: reopened !== null });
       if (role === 'default') {
         tabLog.current = sources;
-        if (restorable(sources)) sessionStorage.setItem(LAST_SOURCE, JSON.stringify(sources));
-        else sessionStorage.removeItem(LAST_SOURCE);
+        setLost(null);
+        saveLastLog(sources, meta);
       }
       start(openSession, sources);
     },
     [openSession, start],
   );
   const open = useCallback((sources: LogSource[]) => openAs(sources, 'default'), [openAs]);
+  const reopenLost = useCallback(
+    (files: { file: File; path: string }[]) => {
+      if (files.length === 0) return;
+      const keep = lost?.keep ?? [];
+      open([...keep, { kind: 'files', files }]);
+    },
+    [lost, open],
+  );
+  const openServerLog = useCallback(() => {
+    forgetLostLog();
+    open(serverLog(fleet));
+  }, [open, fleet]);
 
   const setApiToken = useCallback(
     (token: string) => {
@@ -187,12 +209,11 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
     }
     if (now?.role === 'default') return;
     if (tabLog.current) return void open(tabLog.current);
-    try {
-      const saved = JSON.parse(sessionStorage.getItem(LAST_SOURCE) ?? 'null') as LogSource[] | null;
-      if (Array.isArray(saved) && saved.length > 0 && restorable(saved)) return void open(saved);
-    } catch {
-      // nothing usable saved
-    }
+    // After a reload: the log the tab had, reopened; picked files cannot be, and then nothing is
+    // opened in their place (the log bar says so and offers to choose them again).
+    const saved = readLastLog();
+    if (saved && 'lost' in saved) return void setLost(saved.lost);
+    if (saved) return void openAs(saved.reopen, 'default', saved.meta);
     open(serverLog(fleet));
   }, [trust.loaded, wanted, preferred, fleet, approvedOrigins]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -212,9 +233,9 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
     () => ({
       session, rows, open, cancel, ensureOpen, openView, approvedOrigins, approveOrigin, sources: openSources, openRole, trust: trust.entries, trustIssue: trust.issue, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
       continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
-      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText, dialect, setDialect, fleetPage, fleet,
+      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText, dialect, setDialect, fleetPage, fleet, openMeta, lost, reopenLost, openServerLog,
     }),
-    [session, rows, open, cancel, ensureOpen, openView, approvedOrigins, approveOrigin, openSources, openRole, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect, fleetPage, fleet],
+    [session, rows, open, cancel, ensureOpen, openView, approvedOrigins, approveOrigin, openSources, openRole, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect, fleetPage, fleet, openMeta, lost, reopenLost, openServerLog],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

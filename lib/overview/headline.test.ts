@@ -9,7 +9,7 @@ import { TrustStore } from '../trust/trust-store';
 import { testdataPath } from '../testutil/testdata';
 import { FORGE_KEY, verifyRecords } from '../testutil/verify-records';
 import { goodLog } from '../testutil/forge';
-import { logHeadline, tallyLog } from './headline';
+import { logHeadline, logStatusLine, tallyLog } from './headline';
 
 const CORPUS_DIR = testdataPath('corpus');
 const CORPUS_KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
@@ -29,6 +29,7 @@ describe('logHeadline', () => {
     expect(h.tone).toBe('failed');
     expect(h.title).toContain('1 record could not be read');
     expect(h.title).toContain('279 of 279 receipts read verified');
+    expect(logStatusLine(report)).toEqual({ tone: 'failed', text: 'failed: 279 of 279 receipts verified, 1 record unreadable' });
     expect(h.facts[0]).toMatch(/^1 record could not be read and is in no count here \(the first at receipts\.ndjson:5\)/);
   });
 

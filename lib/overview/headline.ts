@@ -143,3 +143,24 @@ function joinParts(parts: string[]): string {
   if (parts.length <= 1) return parts.join('');
   return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
+
+const TONE_WORD: Record<HeadlineTone, string> = {
+  ok: 'verified',
+  partial: 'partly verified',
+  unpinned: 'intact, signer not pinned',
+  failed: 'failed',
+  empty: 'no receipts found',
+};
+
+/** The headline in one short line for the log bar: "failed: 279 of 279 receipts verified, 1 record unreadable". */
+export function logStatusLine(report: VerificationReport): { tone: HeadlineTone; text: string } {
+  const { tone } = logHeadline(report);
+  const t = tallyLog(report);
+  if (tone === 'empty') return { tone, text: TONE_WORD.empty };
+  const parts = [`${n(t.verified)} of ${count(t.receipts, 'receipt', 'receipts')} verified`];
+  if (t.failed > 0) parts.push(`${n(t.failed)} failed`);
+  if (t.unpinned > 0) parts.push(`${n(t.unpinned)} intact, signer not pinned`);
+  if (t.unreadable > 0) parts.push(`${count(t.unreadable, 'record', 'records')} unreadable`);
+  if (t.checkpointsFailed > 0) parts.push(`${count(t.checkpointsFailed, 'checkpoint', 'checkpoints')} failed`);
+  return { tone, text: `${TONE_WORD[tone]}: ${parts.join(', ')}` };
+}
