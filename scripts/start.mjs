@@ -5,6 +5,7 @@
 // scripts/test.mjs.
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -103,10 +104,39 @@ function signalNumber(signal) {
   return { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }[signal] ?? 1;
 }
 
-/** `next build` into .next; resolves to its exit code. */
-export function runBuild() {
+/**
+ * `next build` into .next; resolves to its exit code. Next prints little while it compiles (about
+ * two minutes on a 2-core machine), so a line every 15 s says it is still at work and for how long.
+ */
+export async function runBuild() {
   copyVendor();
-  return run(NEXT_BIN, ['build'], { env: nextEnv() });
+  const started = Date.now();
+  const beat = setInterval(() => {
+    const s = Math.round((Date.now() - started) / 1000);
+    console.log(`start: still building, ${s} s so far (a first build takes about 2 minutes on 2 cores; later starts reuse it)`);
+  }, 15_000);
+  try {
+    return await run(NEXT_BIN, ['build'], { env: nextEnv() });
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** Why `host`:`port` cannot be listened on (one line for people), or null when it can. */
+export function portProblem(host, port) {
+  const n = Number(port);
+  if (!/^\d+$/.test(String(port)) || n < 1 || n > 65535) return Promise.resolve(`PORT=${port} is not a port number (1 to 65535)`);
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) => {
+      if (error.code === 'EADDRINUSE') resolve(`port ${n} on ${host} is already in use (another \`npm start\`?); stop it, or choose another port: PORT=${n + 1} npm start`);
+      else if (error.code === 'EACCES') resolve(`no permission to listen on port ${n} on ${host}; choose a port above 1023: PORT=3000 npm start`);
+      else if (error.code === 'EADDRNOTAVAIL') resolve(`HOST=${host} is not an address of this machine; leave HOST unset for 127.0.0.1`);
+      else resolve(`cannot listen on ${host}:${n}: ${error.message}`);
+    });
+    probe.once('listening', () => probe.close(() => resolve(null)));
+    probe.listen(n, host);
+  });
 }
 
 async function main() {
@@ -116,6 +146,12 @@ async function main() {
   }
   const host = process.env.HOST || '127.0.0.1';
   const port = process.env.PORT || '3000';
+  // A busy port is one clear line, before minutes of building, and never Next's stack trace.
+  const busy = await portProblem(host, port);
+  if (busy) {
+    console.error(`start: ${busy}`);
+    process.exit(1);
+  }
 
   const reason = needsBuild();
   if (reason) {
@@ -137,6 +173,12 @@ async function main() {
     }
   }
 
+  // Checked again: something may have taken the port while we built.
+  const taken = await portProblem(host, port);
+  if (taken) {
+    console.error(`start: ${taken}`);
+    process.exit(1);
+  }
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   console.log(`start: Receipt Audit on http://${shownHost}:${port}/ (Ctrl-C to stop)`);
   const code = await run(NEXT_BIN, ['start', '-H', host, '-p', port], { env: nextEnv({ PORT: port }) });
