@@ -45,6 +45,7 @@ describe('logHeadline', () => {
     const report = await verifyPaths([join(CORPUS_DIR, 'good')], trust([]));
     const h = logHeadline(report);
     expect(h.tone).toBe('unpinned');
+    expect(logStatusLine(report).text).toBe('intact, signer not pinned: 280 receipts, none verified until the kernel’s key is pinned');
     expect(h.facts.some((f) => f.startsWith('280 receipts are intact, but no pinned key vouches'))).toBe(true);
   });
 

@@ -157,6 +157,7 @@ export function logStatusLine(report: VerificationReport): { tone: HeadlineTone;
   const { tone } = logHeadline(report);
   const t = tallyLog(report);
   if (tone === 'empty') return { tone, text: TONE_WORD.empty };
+  if (tone === 'unpinned') return { tone, text: `${TONE_WORD.unpinned}: ${count(t.receipts, 'receipt', 'receipts')}, none verified until the kernel’s key is pinned` };
   const parts = [`${n(t.verified)} of ${count(t.receipts, 'receipt', 'receipts')} verified`];
   if (t.failed > 0) parts.push(`${n(t.failed)} failed`);
   if (t.unpinned > 0) parts.push(`${n(t.unpinned)} intact, signer not pinned`);
