@@ -23,7 +23,7 @@ export interface ReaderData {
 }
 
 export function ReaderShell({ children }: { children: (data: ReaderData) => ReactNode }) {
-  const { session, rows, cancel, ensureOpen } = useLog();
+  const { session, rows, cancel, ensureOpen, lost } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   const done = session.status === 'done' ? session : null;
   const store = rows.current;
@@ -40,6 +40,7 @@ export function ReaderShell({ children }: { children: (data: ReaderData) => Reac
   }
   if (session.status === 'error') return <p role="alert">Could not verify <SafeText text={session.label} max={120} />: <SafeText text={session.message} max={400} /></p>;
   if (session.status === 'cancelled') return <p role="status">Cancelled: <SafeText text={session.label} max={120} /> was not verified. <Link href="/">Open a log</Link></p>;
+  if (session.status === 'idle' && lost) return <p role="status" data-testid="reader-no-log">No log is open: the one this tab had cannot be reopened after a reload (see above).</p>;
   if (!done || !scope || !store) return <p className="muted">Opening the log…</p>;
   return (
     <>
@@ -54,7 +55,10 @@ const OTHER_RUNTIMES_HREF = explorerUrl({ values: { type: RUNTIMES.filter((r) =>
 /** What a view's numbers stand on: the verified receipts, and what was left out (other runtimes' receipts too). */
 export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: string }) {
   const { failed, unverified, unpinned, pending } = scope.left;
-  const out = failed + unverified + unpinned + pending;
+  // Records that could not be read are in no receipt count, so never "none left out" over them.
+  const { session } = useLog();
+  const unreadable = session.status === 'done' ? (session.report.summary.unreadable ?? 0) : 0;
+  const out = failed + unverified + unpinned + pending + unreadable;
   const fmt = (n: number) => n.toLocaleString('en-US');
   return (
     <p className="muted" data-testid="verified-note" data-counted={scope.rows.length} data-left={out}>
@@ -62,7 +66,7 @@ export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: st
       {out > 0 ? (
         <>
           {'; left out: '}
-          {[failed && `${fmt(failed)} failed`, unpinned && `${fmt(unpinned)} intact, signer not pinned`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}
+          {[failed && `${fmt(failed)} failed`, unreadable && `${fmt(unreadable)} ${unreadable === 1 ? 'record' : 'records'} that could not be read`, unpinned && `${fmt(unpinned)} intact, signer not pinned`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}
           {' ('}
           <Link href="/receipts?verdict=failed&verdict=unverified&verdict=unpinned">see them</Link>
           {')'}
