@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { openDeniedDemoReceipt, openFiles, pinKey } from './helpers';
 import { NOTHING_PINNED } from './pinned';
@@ -122,6 +123,22 @@ test('the verdict, the checks and the share actions stay at hand; amounts read a
   expect(await bar.evaluate((e) => getComputedStyle(e).position)).toBe('static');
   await expect(bar.getByRole('button')).toBeHidden();
   await expect(bar.getByTestId('receipt-bar-verdict')).toBeVisible();
+});
+
+// In dark mode the pass, fail and deny words of the receipt page and of /finance are readable
+// (the light theme's green and red are under 4.5:1 on the dark background), and the receipt
+// page's wide boxes scroll by keyboard.
+test('dark mode: the receipt page and /finance pass axe’s contrast and keyboard-scrolling rules', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openDeniedDemoReceipt(page);
+  await expect(page.getByTestId('share-fragment-link')).toHaveValue(/\/share#/, { timeout: 30_000 });
+  const rules = ['color-contrast', 'scrollable-region-focusable'];
+  const receipt = await new AxeBuilder({ page }).include('main').withRules(rules).analyze();
+  expect(receipt.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 100)}`))).toEqual([]);
+  await page.goto('/finance');
+  await expect(page.getByTestId('verified-note')).toBeVisible({ timeout: 60_000 });
+  const finance = await new AxeBuilder({ page }).include('main').withRules(rules).analyze();
+  expect(finance.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 100)}`))).toEqual([]);
 });
 
 // Journey: the auditor shares the receipt; a colleague with a fresh browser opens the links.

@@ -90,7 +90,10 @@ export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: {
         </button>{' '}
         and check it with the command line:
       </p>
-      <pre className="code" data-testid="share-command">{command}</pre>
+      {/* Focusable: a long command scrolls sideways, by keyboard too. */}
+      <pre className="code" data-testid="share-command" tabIndex={0}>
+        {command}
+      </pre>
       {kernelKey && <p className="muted">Pin the key only if you know it is the kernel&apos;s: the command checks the signature either way, and the key names who signed.</p>}
     </section>
   );
