@@ -80,6 +80,8 @@ async function downloadCsv(page: Page, testId: string): Promise<string[][]> {
 }
 
 test('the demo: budgets and totals are the CLI’s; a bar of the spend chart opens exactly its receipts', async ({ page }, testInfo) => {
+  // The demo is verified twice (here, then in the explorer the bar opens): about 28 s on a busy 2-core machine.
+  test.setTimeout(90_000);
   await page.goto('/finance');
   await expect(page.getByTestId('finance-view')).toBeVisible({ timeout: 60_000 });
   const report = cli(join(process.cwd(), 'data/demo/receipts.sqlite3'));
@@ -130,6 +132,17 @@ test('corpus/good: the CLI’s budgets and totals; long pending follows the thre
   await expectBudgetsMatch(page, report);
   await expectCurrenciesMatch(page, report);
   await expect(page.getByTestId('finance-failed')).toHaveAttribute('data-rows', '11');
+  // The failed settlements' title: the count, then the amount per currency (never added across
+  // currencies), summed from the raw NDJSON; an amount, not the source code of one (issue 21).
+  const failedRaw = readFileSync(join(CORPUS, 'good', 'receipts.ndjson'), 'utf8').trim().split('\n')
+    .map((l) => JSON.parse(l).receipt.metadata?.financial as { cost_charged: number; currency: string; settlement_status: string } | undefined)
+    .filter((f) => f?.settlement_status === 'failed');
+  expect(failedRaw.length).toBe(11);
+  const failedSums = new Map<string, bigint>();
+  for (const f of failedRaw) failedSums.set(f!.currency, (failedSums.get(f!.currency) ?? 0n) + BigInt(f!.cost_charged));
+  const failedTitle = [...failedSums].sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => ` · ${(Number(v) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} ${c}`).join('');
+  expect(failedSums.size).toBe(2); // EUR and USD, two decimals each
+  await expect(page.getByTestId('finance-failed-title')).toHaveText(`Failed settlements: 11${failedTitle}`);
   await expect(page.getByTestId('finance-denials-empty')).toBeVisible();
   await expect(page.getByTestId('finance-oracle-empty')).toBeVisible();
   await expect(page.getByTestId('finance-long-pending-empty')).toBeVisible();

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { openDeniedDemoReceipt, openFiles, pinKey } from './helpers';
 import { NOTHING_PINNED } from './pinned';
@@ -42,6 +43,102 @@ test('the receipt page lays a receipt open: guards, parameters, hashes, Merkle p
   await expect(page).toHaveURL(new RegExp(`/receipts/${encodeURIComponent(parentId)}\\?file=[^&]+&line=\\d+$`));
   await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified');
   await expect(page.getByTestId('receipt-children')).toContainText(id);
+});
+
+/** `minor` in a two-decimal currency, grouped as /finance shows it: 177884n → "1,778.84". */
+const twoDecimals = (minor: bigint) => `${(minor / 100n).toLocaleString('en-US')}.${String(minor % 100n).padStart(2, '0')}`;
+
+// Journey: the auditor reads a long receipt: its verdict, its checks and a way to share it stay at
+// hand; its amounts read as money, with the integers the receipt signs beside them.
+test('the verdict, the checks and the share actions stay at hand; amounts read as on /finance, beside their minor units', async ({ page, context }, testInfo) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openDeniedDemoReceipt(page);
+  await expect(page.getByTestId('share-source-link')).toHaveValue(/\/receipts\//, { timeout: 30_000 });
+
+  // The bar: the verdict and the checks as the checklist has them.
+  const bar = page.getByTestId('receipt-bar');
+  await expect(bar.getByTestId('receipt-bar-verdict')).toHaveText('verified');
+  const checks = page.getByTestId('receipt-checks').locator('li');
+  const total = await checks.count();
+  const passed = await checks.and(page.locator('[data-status="pass"]')).count();
+  const summary = bar.getByTestId('receipt-check-summary');
+  await expect(summary).toHaveAttribute('data-pass', String(passed));
+  await expect(summary).toHaveText(passed === total ? `all ${total} checks passed` : new RegExp(`^${passed} of ${total} checks passed`));
+
+  // The amounts, from the receipt's own signed record: formatted in its currency, the integer beside it.
+  const raw = JSON.parse((await page.getByTestId('receipt-raw').textContent())!) as { receipt: { metadata: { financial: Record<string, number | string> } } };
+  const fin = raw.receipt.metadata.financial;
+  expect(['EUR', 'USD']).toContain(fin.currency);
+  const table = page.getByTestId('receipt-financial');
+  for (const field of ['attempted_cost', 'budget_total', 'budget_remaining', 'cost_charged']) {
+    const minor = BigInt(fin[field]!);
+    const row = table.locator(`tr[data-field="${field}"]`);
+    await expect(row, field).toHaveAttribute('data-minor', minor.toString());
+    await expect(row.getByTestId('receipt-amount'), field).toHaveText(`${twoDecimals(minor)} ${fin.currency}`);
+    await expect(row.getByTestId('receipt-minor-units'), field).toHaveText(`(${minor} minor units)`);
+  }
+  await expect(table.locator('tr[data-field="settlement_status"] td').first()).toHaveText(String(fin.settlement_status));
+  // Plain words: no spec section numbers anywhere on the page.
+  expect(await page.locator('main').innerText()).not.toContain('§');
+
+  // Far down the page, the bar is still at the top of the window, over nothing it hides: the
+  // checks link lands on the checks heading below it.
+  await page.getByTestId('share-command').scrollIntoViewIfNeeded();
+  const stuck = (await bar.boundingBox())!;
+  expect(stuck.y).toBeLessThanOrEqual(1);
+  await page.screenshot({ path: join(testInfo.project.outputDir, 'receipt-bar-scrolled.png') });
+  await summary.click();
+  await expect(page).toHaveURL(/#checks$/);
+  await expect(page.locator('#checks')).toBeInViewport();
+  expect((await page.locator('#checks').boundingBox())!.y).toBeGreaterThanOrEqual((await bar.boundingBox())!.y + (await bar.boundingBox())!.height);
+
+  // A control reached from below (focus scrolls the window up to it) is not hidden under the bar either.
+  await page.getByTestId('share-command').scrollIntoViewIfNeeded();
+  const trustLink = page.getByTestId('receipt-trust').getByRole('link').first();
+  await trustLink.focus();
+  const barBox = (await bar.boundingBox())!;
+  expect((await trustLink.boundingBox())!.y).toBeGreaterThanOrEqual(barBox.y + barBox.height);
+
+  // The keyboard copies the link to the receipt in its log, the one the share section offers.
+  const copy = bar.getByRole('button', { name: 'Copy link to this receipt in its log' });
+  await copy.focus();
+  await page.keyboard.press('Enter');
+  await expect(bar.getByRole('status')).toHaveText('Link copied.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.getByTestId('share-source-link').inputValue());
+  // "Share…" opens the share section, with its privacy note.
+  await bar.getByRole('link', { name: 'Share…' }).click();
+  await expect(page).toHaveURL(/#share$/);
+  await expect(page.getByTestId('share-panel')).toBeInViewport();
+
+  // At a phone's width the bar is at the top of the page and scrolls away with it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('share-command').scrollIntoViewIfNeeded();
+  expect(await bar.evaluate((e) => getComputedStyle(e).position)).toBe('static');
+  await expect(bar).not.toBeInViewport();
+  await page.screenshot({ path: join(testInfo.project.outputDir, 'receipt-390.png'), fullPage: true });
+  // On paper too, without its buttons.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ media: 'print' });
+  expect(await bar.evaluate((e) => getComputedStyle(e).position)).toBe('static');
+  await expect(bar.getByRole('button')).toBeHidden();
+  await expect(bar.getByTestId('receipt-bar-verdict')).toBeVisible();
+});
+
+// In dark mode the pass, fail and deny words of the receipt page and of /finance are readable
+// (the light theme's green and red are under 4.5:1 on the dark background), and the receipt
+// page's wide boxes scroll by keyboard.
+test('dark mode: the receipt page and /finance pass axe’s contrast and keyboard-scrolling rules', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openDeniedDemoReceipt(page);
+  await expect(page.getByTestId('share-fragment-link')).toHaveValue(/\/share#/, { timeout: 30_000 });
+  const rules = ['color-contrast', 'scrollable-region-focusable'];
+  const receipt = await new AxeBuilder({ page }).include('main').withRules(rules).analyze();
+  expect(receipt.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 100)}`))).toEqual([]);
+  await page.goto('/finance');
+  await expect(page.getByTestId('verified-note')).toBeVisible({ timeout: 60_000 });
+  const finance = await new AxeBuilder({ page }).include('main').withRules(rules).analyze();
+  expect(finance.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.html.slice(0, 100)}`))).toEqual([]);
 });
 
 // Journey: the auditor shares the receipt; a colleague with a fresh browser opens the links.

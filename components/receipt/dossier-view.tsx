@@ -3,10 +3,12 @@
 // the Merkle path to the signed checkpoint, each field and whether it is
 // signed, and the signed and raw bytes. Every value from the receipt is a
 // React text node: escaped, never HTML, never a link target.
-import type { Dossier } from '../../lib/receipt/dossier';
+import type { Dossier, FinancialLine } from '../../lib/receipt/dossier';
+import { currencyDecimals, formatMinor } from '../../lib/finance/money';
 import { visibleText } from '../../lib/json/pretty';
 import { MerklePathView } from './merkle-path';
 import { SafeText } from '../ui/safe-text';
+import { ScrollBox } from './scroll-box';
 
 function Pairs({ rows, testId }: { rows: [string, string][]; testId?: string }) {
   return (
@@ -20,6 +22,67 @@ function Pairs({ rows, testId }: { rows: [string, string][]; testId?: string }) 
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** `metadata.financial`'s fields in words; the field's own name is shown beside each. */
+const FINANCIAL_LABELS: Record<string, string> = {
+  cost_charged: 'Charged',
+  attempted_cost: 'What the call would have cost',
+  budget_total: 'Budget',
+  budget_remaining: 'Left in the budget after this call',
+  currency: 'Currency',
+  grant_index: 'Grant of the capability',
+  delegation_depth: 'Delegation depth',
+  root_budget_holder: 'Budget holder',
+  settlement_status: 'Settlement',
+  payment_reference: 'Payment reference',
+};
+
+/**
+ * The financial fields: each amount formatted as on /finance (the currency's decimals, exact),
+ * with the integer the receipt signs beside it, in minor units (cents; wei for ETH).
+ */
+function FinancialTable({ lines, currency }: { lines: FinancialLine[]; currency: string | undefined }) {
+  // An unknown currency is shown in minor units already (formatMinor says so): its digits are not repeated.
+  const known = currencyDecimals(currency) !== undefined;
+  return (
+    <ScrollBox label="Financial fields">
+      <table className="grid financial" data-testid="receipt-financial">
+        <thead>
+          <tr>
+            <th scope="col">field</th>
+            <th scope="col">value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((l) => (
+            <tr key={l.field} data-field={l.field} {...(l.minor !== undefined ? { 'data-minor': l.minor.toString() } : {})}>
+              <th scope="row">
+                {FINANCIAL_LABELS[l.field] ?? l.field} <code className="muted">{l.field}</code>
+              </th>
+              {l.minor !== undefined ? (
+                <td>
+                  <span className="amount" data-testid="receipt-amount">
+                    <SafeText text={formatMinor(l.minor, currency)} max={60} />
+                  </span>
+                  {known && (
+                    <>
+                      {' '}
+                      <span className="muted minor-units" data-testid="receipt-minor-units">({l.text} minor units)</span>
+                    </>
+                  )}
+                </td>
+              ) : (
+                <td>
+                  <SafeText text={l.text} max={300} />
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }
 
@@ -63,29 +126,31 @@ export function DossierView({ d }: { d: Dossier }) {
       )}
       <section>
         <h2>Hashes</h2>
-        <table className="grid hashes" data-testid="receipt-hashes">
-          <thead>
-            <tr><th scope="col">hash</th><th scope="col">in the receipt</th><th scope="col">recomputed here</th><th scope="col">result</th></tr>
-          </thead>
-          <tbody>
-            {d.hashes.map((h) => (
-              <tr key={h.name}>
-                <th scope="row">{h.name}</th>
-                <td><code className="hash"><SafeText text={h.claimed} max={200} /></code></td>
-                <td>{h.recomputed !== undefined ? <code className="hash">{h.recomputed}</code> : <span className="muted">—</span>}</td>
-                <td className={h.status === 'match' ? 'good' : h.status === 'mismatch' ? 'bad' : ''}>
-                  <strong>{h.status}</strong> <span className="muted"><SafeText text={h.note} max={300} /></span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ScrollBox label="Hashes">
+          <table className="grid hashes" data-testid="receipt-hashes">
+            <thead>
+              <tr><th scope="col">hash</th><th scope="col">in the receipt</th><th scope="col">recomputed here</th><th scope="col">result</th></tr>
+            </thead>
+            <tbody>
+              {d.hashes.map((h) => (
+                <tr key={h.name}>
+                  <th scope="row">{h.name}</th>
+                  <td><code className="hash"><SafeText text={h.claimed} max={200} /></code></td>
+                  <td>{h.recomputed !== undefined ? <code className="hash">{h.recomputed}</code> : <span className="muted">—</span>}</td>
+                  <td className={h.status === 'match' ? 'good' : h.status === 'mismatch' ? 'bad' : ''}>
+                    <strong>{h.status}</strong> <span className="muted"><SafeText text={h.note} max={300} /></span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       </section>
       {(d.financial.length > 0 || d.financialError !== undefined) && (
         <section>
           <h2>Financial metadata</h2>
           {d.financialError !== undefined && <p className="banner bad">metadata.financial does not match FinancialReceiptMetadata: <SafeText text={d.financialError} max={400} /></p>}
-          <Pairs rows={d.financial} testId="receipt-financial" />
+          {d.financial.length > 0 && <FinancialTable lines={d.financial} currency={d.currency} />}
         </section>
       )}
       {d.kind.length > 0 && (
@@ -112,20 +177,22 @@ export function DossierView({ d }: { d: Dossier }) {
         <p className="muted">
           Every field of the receipt as given. <strong>signed</strong>: covered by the signature; <strong>not signed</strong>: outside the signed field set, so anyone could have added or changed it.
         </p>
-        <table className="grid fields" data-testid="receipt-fields">
-          <thead>
-            <tr><th scope="col">field</th><th scope="col">value</th><th scope="col">signed?</th></tr>
-          </thead>
-          <tbody>
-            {d.fields.map((f) => (
-              <tr key={f.path} data-status={f.status} className={f.status === 'not signed' ? 'unsigned' : ''}>
-                <th scope="row"><code><SafeText text={f.path} max={120} /></code></th>
-                <td><pre className="value"><SafeText text={f.value} max={600} multiline /></pre></td>
-                <td>{f.status === 'not signed' ? <strong className="bad">not signed</strong> : f.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ScrollBox label="Fields of the receipt">
+          <table className="grid fields" data-testid="receipt-fields">
+            <thead>
+              <tr><th scope="col">field</th><th scope="col">value</th><th scope="col">signed?</th></tr>
+            </thead>
+            <tbody>
+              {d.fields.map((f) => (
+                <tr key={f.path} data-status={f.status} className={f.status === 'not signed' ? 'unsigned' : ''}>
+                  <th scope="row"><code><SafeText text={f.path} max={120} /></code></th>
+                  <td><pre className="value"><SafeText text={f.value} max={600} multiline /></pre></td>
+                  <td>{f.status === 'not signed' ? <strong className="bad">not signed</strong> : f.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       </section>
       <section>
         <h2>Bytes</h2>

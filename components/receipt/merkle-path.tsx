@@ -3,6 +3,7 @@
 // the root the checkpoint signs. The path is the one the verifier walked.
 import type { CheckpointFacts, MerklePath } from '../../lib/receipt/dossier';
 import { formatTime } from '../explorer/format';
+import { ScrollBox } from './scroll-box';
 
 const short = (h: string) => (h.length > 20 ? `${h.slice(0, 12)}…${h.slice(-6)}` : h);
 
@@ -43,26 +44,28 @@ export function MerklePathView({ path, checkpoint }: { path: MerklePath; checkpo
       </ol>
       <p className="muted">Read from the leaf up: each level is SHA-256(0x01 ‖ left ‖ right) of the two hashes to its left, the proof&apos;s sibling (dashed) on its side (RFC 6962). Hover a hash for all of it.</p>
       {checkpoint && (
-        <table className="grid" data-testid="receipt-checkpoint">
-          <tbody>
-            <tr><th scope="row">checkpoint</th><td>{checkpoint.seq} (batch {checkpoint.batch}, tree size {checkpoint.treeSize})</td></tr>
-            <tr><th scope="row">schema</th><td><code>{checkpoint.schema}</code></td></tr>
-            <tr><th scope="row">issued at</th><td>{formatTime(Number(checkpoint.issuedAt))} UTC ({checkpoint.issuedAt})</td></tr>
-            <tr><th scope="row">signed by</th><td><code>{checkpoint.kernelKey}</code></td></tr>
-            <tr><th scope="row">checkpoint SHA-256</th><td><code className="hash">{checkpoint.sha256}</code></td></tr>
-            {checkpoint.previous !== undefined && <tr><th scope="row">previous checkpoint SHA-256</th><td><code className="hash">{checkpoint.previous}</code></td></tr>}
-            {checkpoint.chainRoot !== undefined && (
-              <tr>
-                <th scope="row">chain root</th>
-                <td>
-                  <code className="hash">{checkpoint.chainRoot}</code>
-                  <div className="muted">Signed: the root over the chain leaves of checkpoints 1–{checkpoint.seq} (one per checkpoint: its seq, batch range and batch root), so this checkpoint also commits to every one before it.</div>
-                </td>
-              </tr>
-            )}
-            {checkpoint.chainLeaf !== undefined && <tr><th scope="row">its chain leaf</th><td><code className="hash">{checkpoint.chainLeaf}</code></td></tr>}
-          </tbody>
-        </table>
+        <ScrollBox label="The checkpoint">
+          <table className="grid" data-testid="receipt-checkpoint">
+            <tbody>
+              <tr><th scope="row">checkpoint</th><td>{checkpoint.seq} (batch {checkpoint.batch}, tree size {checkpoint.treeSize})</td></tr>
+              <tr><th scope="row">schema</th><td><code>{checkpoint.schema}</code></td></tr>
+              <tr><th scope="row">issued at</th><td>{formatTime(Number(checkpoint.issuedAt))} UTC ({checkpoint.issuedAt})</td></tr>
+              <tr><th scope="row">signed by</th><td><code>{checkpoint.kernelKey}</code></td></tr>
+              <tr><th scope="row">checkpoint SHA-256</th><td><code className="hash">{checkpoint.sha256}</code></td></tr>
+              {checkpoint.previous !== undefined && <tr><th scope="row">previous checkpoint SHA-256</th><td><code className="hash">{checkpoint.previous}</code></td></tr>}
+              {checkpoint.chainRoot !== undefined && (
+                <tr>
+                  <th scope="row">chain root</th>
+                  <td>
+                    <code className="hash">{checkpoint.chainRoot}</code>
+                    <div className="muted">Signed: the root over the chain leaves of checkpoints 1–{checkpoint.seq} (one per checkpoint: its seq, batch range and batch root), so this checkpoint also commits to every one before it.</div>
+                  </td>
+                </tr>
+              )}
+              {checkpoint.chainLeaf !== undefined && <tr><th scope="row">its chain leaf</th><td><code className="hash">{checkpoint.chainLeaf}</code></td></tr>}
+            </tbody>
+          </table>
+        </ScrollBox>
       )}
     </div>
   );

@@ -17,7 +17,8 @@ import { formatTime } from '../explorer/format';
 import { type RowStore, VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
 import { copiesOf, copyAddressFromParams, manySources, matchCopies, rowUrl } from '../../lib/query/receipt-address';
 import { DecisionView, DossierView } from './dossier-view';
-import { SharePanel } from './share-panel';
+import { SHARE_SECTION_ID, SharePanel, sourceLinkOf } from './share-panel';
+import { ReceiptBar } from './receipt-bar';
 import { ReceiptCopies, UnresolvedCopy } from './receipt-copies';
 import { ViewSourceGate } from './view-source-gate';
 import { SafeText } from '../ui/safe-text';
@@ -29,6 +30,9 @@ import { UnpinnedNotice } from '../trust/unpinned-notice';
 import type { Problem } from '../../lib/verify/problems';
 import { SKIP_REASON_TEXT } from '../../lib/verify/check';
 import { EnvelopeClaims } from './envelope-claims';
+
+/** The id of the page's checks heading, which the summary bar links to. */
+export const CHECKS_ID = 'checks';
 
 export const CHECK_LABELS: Record<string, string> = {
   parse: 'parsed strictly (no duplicate keys, lone surrogates or lossy numbers)',
@@ -209,6 +213,13 @@ export function ReceiptDetail({ id }: { id: string }) {
   return (
     <article className="receipt">
       <ReceiptHeading id={id} />
+      <ReceiptBar
+        state={rowVerdictOf(entry)}
+        checks={entry.checks}
+        checksId={CHECKS_ID}
+        sourceLink={answer?.ok ? sourceLinkOf(id, { file: entry.file, line: entry.line }, store.str('source', row) ?? null, sources) : null}
+        shareId={answer?.ok ? SHARE_SECTION_ID : null}
+      />
       <p data-testid="receipt-verdict" data-verdict={entry.verdict} data-state={rowVerdictOf(entry)} className={`banner ${entry.verdict === 'verified' ? 'ok' : isIntactUnpinned(entry) ? 'unpinned' : 'bad'}`}>
         <strong>{VERDICT_LABEL[rowVerdictOf(entry)]}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />
         {copySource !== undefined && copySource !== entry.file ? <> in <SafeText text={copySource} max={160} /></> : null}, at{' '}
@@ -222,7 +233,7 @@ export function ReceiptDetail({ id }: { id: string }) {
       )}
       {copies.length > 1 && <ReceiptCopies id={id} store={store} copies={copies} current={row} view={viewParam} />}
       {d && <DecisionView d={d} />}
-      <h2>Checks</h2>
+      <h2 id={CHECKS_ID}>Checks</h2>
       <Checklist checks={entry.checks} {...(entry.details ? { details: entry.details } : {})} />
       <EnvelopeClaims receipt={entry} />
       <p className="muted" data-testid="receipt-trust">

@@ -35,12 +35,25 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
   );
 }
 
+/** The section's id, for links to it (the receipt page's summary bar). */
+export const SHARE_SECTION_ID = 'share';
+
+/**
+ * The link to this copy of the receipt in its log, or null when its log cannot be opened elsewhere
+ * (files on this computer). `at`: the copy, by its file and line; `copySource`: the source it was
+ * read from (the rows' name). The link names the copy's own source alone, in a log of several too.
+ */
+export function sourceLinkOf(id: string, at: CopyAddress, copySource: string | null, sources: LogSource[] | null): string | null {
+  const origin = typeof window === 'undefined' ? '' : window.location.origin;
+  const source = origin ? shareSourceParam(sources, copySource, origin) : null;
+  if (!source) return null;
+  return `${origin}${receiptUrl(id, { ...(at.file !== undefined ? { file: at.file } : {}), ...(at.line !== undefined ? { line: at.line } : {}) }, source)}`;
+}
+
 /** `at`: the copy shared, by its file and line in its log; `copySource`: the source it was read from (the rows' name). */
 export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: { id: string; at: CopyAddress; copySource: string | null; bundle: ReceiptBundle; sources: LogSource[] | null; kernelKey: string | null }) {
   const [fragmentLink, setFragmentLink] = useState<string | null>(null);
-  const origin = typeof window === 'undefined' ? '' : window.location.origin;
-  // The copy's own source, alone: in a log of several sources too.
-  const source = origin ? shareSourceParam(sources, copySource, origin) : null;
+  const sourceLink = sourceLinkOf(id, at, copySource, sources);
   useEffect(() => {
     let live = true;
     void encodeBundle(bundle).then((enc) => live && setFragmentLink(`${window.location.origin}/share#${enc}`));
@@ -51,12 +64,12 @@ export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: {
   const file = `receipt-${fileSafe(id)}.ndjson`;
   const command = `npx receipt-audit verify ${file}${kernelKey ? ` --trust-key ${kernelKey}` : ''}`;
   return (
-    <section data-testid="share-panel">
-      <h2>Share this receipt</h2>
-      {source ? (
+    <section data-testid="share-panel" id={SHARE_SECTION_ID} aria-labelledby={`${SHARE_SECTION_ID}-title`}>
+      <h2 id={`${SHARE_SECTION_ID}-title`}>Share this receipt</h2>
+      {sourceLink ? (
         <CopyField
           label={`Link to this receipt in its log, at ${at.file ?? '?'}:${at.line ?? '?'} (the recipient's browser loads the log from its source and verifies it):`}
-          value={`${origin}${receiptUrl(id, { ...(at.file !== undefined ? { file: at.file } : {}), ...(at.line !== undefined ? { line: at.line } : {}) }, source)}`}
+          value={sourceLink}
           testId="share-source-link"
         />
       ) : (
@@ -77,7 +90,10 @@ export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: {
         </button>{' '}
         and check it with the command line:
       </p>
-      <pre className="code" data-testid="share-command">{command}</pre>
+      {/* Focusable: a long command scrolls sideways, by keyboard too. */}
+      <pre className="code" data-testid="share-command" tabIndex={0}>
+        {command}
+      </pre>
       {kernelKey && <p className="muted">Pin the key only if you know it is the kernel&apos;s: the command checks the signature either way, and the key names who signed.</p>}
     </section>
   );

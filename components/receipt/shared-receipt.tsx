@@ -13,7 +13,8 @@ import { VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { useLog } from '../data/log-provider';
 import { DecisionView, DossierView } from './dossier-view';
-import { Checklist } from './receipt-detail';
+import { CHECKS_ID, Checklist } from './receipt-detail';
+import { ReceiptBar } from './receipt-bar';
 import { SafeText } from '../ui/safe-text';
 
 type State = { status: 'reading' } | { status: 'bad'; message: string } | { status: 'done'; bundle: ReceiptBundle; report: VerificationReport };
@@ -66,6 +67,7 @@ export function SharedReceipt() {
           <h1>
             <code><SafeText text={r.id} max={200} /></code>
           </h1>
+          <ReceiptBar state={rowVerdictOf(r)} checks={r.checks} checksId={CHECKS_ID} />
           <p data-testid="receipt-verdict" data-verdict={r.verdict} data-state={rowVerdictOf(r)} className={`banner ${r.verdict === 'verified' ? 'ok' : isIntactUnpinned(r) ? 'unpinned' : 'bad'}`}>
             <strong>{VERDICT_LABEL[rowVerdictOf(r)]}</strong> — {r.type} receipt{r.generation ? ` (Gen ${r.generation})` : ''}, checked alone with{' '}
             {cp ? `checkpoint ${cp.checkpoint_seq} (${VERDICT_LABEL[checkpointState(cp)]})` : 'no checkpoint'}.
@@ -94,7 +96,7 @@ export function SharedReceipt() {
       {d && <DecisionView d={d} />}
       {r && (
         <>
-          <h2>Checks</h2>
+          <h2 id={CHECKS_ID}>Checks</h2>
           <Checklist checks={r.checks} {...(r.details ? { details: r.details } : {})} />
         </>
       )}

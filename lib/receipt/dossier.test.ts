@@ -37,6 +37,20 @@ describe('the receipt dossier', () => {
     expect(d.hashes.find((h) => h.name === 'action.parameter_hash')?.status).toBe('match');
   });
 
+  it('financial fields: the amounts as minor-unit integers with the currency, for the page to format; the rest as given', () => {
+    const b = bundleFor(GOOD, (r) => (r.metadata as { financial?: unknown } | undefined)?.financial !== undefined);
+    const fin = JSON.parse(b.receipt).receipt.metadata.financial;
+    const d = dossier(b);
+    expect(d.currency).toBe(fin.currency);
+    const line = (field: string) => d.financial.find((l) => l.field === field);
+    for (const field of ['cost_charged', 'budget_total', 'budget_remaining']) {
+      expect(line(field), field).toEqual({ field, text: String(fin[field]), minor: BigInt(fin[field]) });
+    }
+    expect(line('settlement_status')).toEqual({ field: 'settlement_status', text: fin.settlement_status });
+    expect(line('root_budget_holder')?.minor).toBeUndefined();
+    expect(line('attempted_cost')).toBeUndefined();
+  });
+
   it('a denial names its blocking guard and says later guards were not evaluated', () => {
     const d = dossier(bundleFor(GOOD, (r) => (r.decision as { verdict: string }).verdict === 'deny'));
     expect(d.decision?.verdict).toBe('deny');
@@ -77,6 +91,8 @@ describe('the receipt dossier', () => {
       checked++;
       const line = r.dossier.hashes.find((h) => h.name === 'id (Gen B)');
       expect(line?.status, c.id).toBe(c.expected.receipt_id_valid ? 'match' : 'mismatch');
+      // The page shows these notes: plain words, no spec section numbers.
+      expect(r.dossier.hashes.filter((h) => h.note.includes('§')), c.id).toEqual([]);
       expect(r.dossier.kind.map(([k]) => k)).toContain('receipt_kind');
       // Every field of a Gen B receipt but its signature is under the signature (id and id input);
       // they were shown as "not signed" when the signed twin was the {id, body} signing object.

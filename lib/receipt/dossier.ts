@@ -68,6 +68,17 @@ export interface CheckpointFacts {
   chainLeaf?: string;
 }
 
+/**
+ * One field of `metadata.financial`. A money field (`minor` set) is an integer in minor units of
+ * the receipt's currency, for the page to format (lib/finance/money) beside its raw digits.
+ */
+export interface FinancialLine {
+  field: string;
+  /** The value as given: the decimal digits for a number, the text for a string. */
+  text: string;
+  minor?: bigint;
+}
+
 export interface Dossier {
   type: DecodedReceipt['type'];
   generation?: 'A' | 'B';
@@ -78,7 +89,9 @@ export interface Dossier {
   evidenceNote?: string;
   parameters?: string;
   hashes: HashLine[];
-  financial: [string, string][];
+  financial: FinancialLine[];
+  /** `metadata.financial.currency`: the unit of every money line (attacker-controlled text). */
+  currency?: string;
   financialError?: string;
   kind: [string, string][];
   canonical: { text: string; bytes: number; sha256: string };
@@ -201,7 +214,7 @@ function hashLines(r: DecodedReceipt): HashLine[] {
   const absent = (name: string, claimed: string, note: string) => out.push({ name, claimed, status: 'not recomputable', note });
   if (r.type === 'tool') {
     compare('action.parameter_hash', r.parameterHash, sha256Hex(canonicalBytes(r.parameters)), 'SHA-256 of the canonical (RFC 8785) parameters');
-    if (r.genB) compare('id (Gen B)', r.id, sha256Hex(canonicalBytes(r.genB.idInput)), 'SHA-256 of the canonical id input (the receipt without id, signature and the fields §5 excludes)');
+    if (r.genB) compare('id (Gen B)', r.id, sha256Hex(canonicalBytes(r.genB.idInput)), 'SHA-256 of the canonical id input (the receipt without its id, its signature and the fields the format leaves out of the id)');
     absent('content_hash', r.contentHash, 'the tool output is not part of the receipt, so its hash cannot be recomputed here');
   }
   if (r.type === 'child') absent('outcome_hash', r.outcomeHash, 'the outcome is not part of the receipt');
@@ -254,16 +267,20 @@ function describeDecision(r: DecodedReceipt, d: Dossier): void {
   }
   const f = r.financial;
   if (f) {
+    const money = (field: string, minor: bigint): FinancialLine => ({ field, text: minor.toString(), minor });
+    const plain = (field: string, text: string): FinancialLine => ({ field, text });
+    d.currency = f.currency;
     d.financial.push(
-      ['cost_charged', `${f.costCharged} ${f.currency} (minor units)`],
-      ...(f.attemptedCost !== undefined ? [['attempted_cost', `${f.attemptedCost} ${f.currency}`] as [string, string]] : []),
-      ['budget_total', f.budgetTotal.toString()],
-      ['budget_remaining', f.budgetRemaining.toString()],
-      ['grant_index', f.grantIndex.toString()],
-      ['delegation_depth', f.delegationDepth.toString()],
-      ['root_budget_holder', f.rootBudgetHolder],
-      ['settlement_status', f.settlementStatus],
-      ...(f.paymentReference !== undefined ? [['payment_reference', f.paymentReference] as [string, string]] : []),
+      money('cost_charged', f.costCharged),
+      ...(f.attemptedCost !== undefined ? [money('attempted_cost', f.attemptedCost)] : []),
+      money('budget_total', f.budgetTotal),
+      money('budget_remaining', f.budgetRemaining),
+      plain('currency', f.currency),
+      plain('grant_index', f.grantIndex.toString()),
+      plain('delegation_depth', f.delegationDepth.toString()),
+      plain('root_budget_holder', f.rootBudgetHolder),
+      plain('settlement_status', f.settlementStatus),
+      ...(f.paymentReference !== undefined ? [plain('payment_reference', f.paymentReference)] : []),
     );
   }
   if (r.financialError !== undefined) d.financialError = r.financialError;

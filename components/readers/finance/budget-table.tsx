@@ -30,7 +30,7 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
               <th scope="col" className="num">settled</th>
               <th scope="col" className="num">pending</th>
               <th scope="col" className="num">failed</th>
-              <th scope="col" className="num" title="receipts whose signature passed (§9), and how many of them are verified">
+              <th scope="col" className="num" title="receipts whose signature passed (these count toward a budget), and how many of them are verified">
                 receipts
               </th>
               <th scope="col">adds up?</th>

@@ -9,7 +9,7 @@ import { useSearchParams } from 'next/navigation';
 import { useSetQueryParam } from '../../data/use-replace-query';
 import { useMemo } from 'react';
 import { formatMinor } from '../../../lib/finance/money';
-import { PENDING_HOURS_DEFAULT, budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from '../../../lib/readers/finance';
+import { type CurrencyAmount, PENDING_HOURS_DEFAULT, budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from '../../../lib/readers/finance';
 import { budgetsCsv, currencyTotalsCsv, holderTotalsCsv, oracleCsv, receiptListCsv, spendCsv } from '../../../lib/readers/finance-csv';
 import { oracleConversions } from '../../../lib/readers/finance-oracle';
 import { spendOverTime } from '../../../lib/readers/finance-spend';
@@ -23,6 +23,16 @@ import { SpendChart } from './spend-chart';
 import { SafeText } from '../../ui/safe-text';
 
 const HOURS = [1, 6, 12, 24, 48, 72, 168];
+
+/** A list's charged amount per currency, after its count: " · 12.50 EUR · 3.00 USD" (currencies are never added together). */
+function ListTotals({ totals }: { totals: readonly CurrencyAmount[] }) {
+  return totals.map((t) => (
+    <span key={t.currency} className="fin-list-total" data-currency={t.currency} data-amount={t.amount.toString()}>
+      {' · '}
+      <SafeText text={formatMinor(t.amount, t.currency)} max={60} expandable={false} />
+    </span>
+  ));
+}
 
 function useViewParams() {
   const params = useSearchParams();
@@ -118,7 +128,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
           title="Budgets: does every running balance add up?"
           counts={
             <>
-              Reconciled as contract §9 does it, with the same numbers as the command line’s report: per capability and grant, every financial receipt
+              Reconciled as the receipt contract’s budget rules do it, with the same numbers as the command line’s report: per capability and grant, every financial receipt
               whose signature passed counts, verified or not (the “verified” column says how many are). Amounts charged; settled, pending, failed are parts
               of the charged amount.
             </>
@@ -152,7 +162,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
         >
           <h3 data-testid="finance-failed-title">
             Failed settlements: {n(settlement.failed.rows.length)}
-            {settlement.failed.totals.map((t) => ` · $<SafeText text={formatMinor(t.amount, t.currency)} max={60} expandable={false} />`).join('')}
+            <ListTotals totals={settlement.failed.totals} />
           </h3>
           <div className="fin-head">
             <p className="muted" style={{ margin: 0 }}>
@@ -172,7 +182,7 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
 
           <h3 data-testid="finance-long-pending-title">
             Pending for more than {pendingHours} h: {n(settlement.longPending.rows.length)}
-            {settlement.longPending.totals.map((t) => ` · $<SafeText text={formatMinor(t.amount, t.currency)} max={60} expandable={false} />`).join('')}
+            <ListTotals totals={settlement.longPending.totals} />
           </h3>
           <div className="fin-head">
             <label className="muted">

@@ -61,15 +61,17 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
       })),
     };
   }, [series, statuses, labels]);
-  const total = statuses.map((k) => `${k} $<SafeText text={formatMinor(series.amount[k].reduce((a, b) => a + b, 0n), series.currency)} max={60} expandable={false} />`).join(', ');
+  // Plain text (the chart's accessible name and caption are strings): the currency revealed as on the axis.
+  const curText = revealPlain(series.currency, 24);
+  const total = statuses.map((k) => `${k} ${revealPlain(formatMinor(series.amount[k].reduce((a, b) => a + b, 0n), series.currency), 60)}`).join(', ');
   return (
     <>
       <div data-testid="finance-spend-chart" data-currency={series.currency} data-buckets={spend.count} data-grid={`${SPEND_GRID.left},${SPEND_GRID.right},${SPEND_GRID.top},${SPEND_GRID.bottom}`}>
         <EChart
           option={option}
           height={320}
-          label={`${series.currency} charged per ${spend.bucketLabel}, stacked by settlement status`}
-          summary={`${series.currency} charged over ${spend.count} ${spend.bucketLabel} buckets: ${total}.`}
+          label={`${curText} charged per ${spend.bucketLabel}, stacked by settlement status`}
+          summary={`${curText} charged over ${spend.count} ${spend.bucketLabel} buckets: ${total}.`}
           onSelect={(s) => {
             const k = s.seriesName as Settlement | undefined;
             if (!k || !(SETTLEMENTS as readonly string[]).includes(k)) return;
