@@ -32,6 +32,8 @@ export function ReceiptExplorer() {
   // of the rows: 41 s of main thread for 1M). The final rows and verdicts always re-filter.
   const growth = session.status === 'running' ? (session.rows < 20_000 ? session.rows : Math.floor(Math.log2(session.rows) * 8)) : 0;
   const version = session.status === 'done' ? `done:${session.rows}` : session.status === 'running' ? `running:${growth}` : session.status;
+  // Column widths follow the rows in coarser steps: each time the log doubles while it streams in.
+  const widthVersion = session.status === 'running' ? `running:${Math.floor(Math.log2(session.rows + 1))}` : version;
   const visible = useMemo(() => (store ? filterRows(store, filter) : new Uint32Array()), [store, filter, version]); // eslint-disable-line react-hooks/exhaustive-deps
   // Once the log is verified, free-text search and the time and cost orders are prepared in idle
   // time (a million ids take ~0.3 s, each order ~0.1 s), so the first search or sort answers as fast
@@ -95,7 +97,7 @@ export function ReceiptExplorer() {
     setFilter({ ...filter, values });
   };
   // Columns are sized to the rows of the preset (a finance view to the receipts with a cost).
-  const sizeRows = useMemo(() => (store && filter.preset ? filterRows(store, { ...EMPTY_FILTER, preset: filter.preset }) : undefined), [store, filter.preset, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  const sizeRows = useMemo(() => (store && filter.preset ? filterRows(store, { ...EMPTY_FILTER, preset: filter.preset }) : undefined), [store, filter.preset, widthVersion]); // eslint-disable-line react-hooks/exhaustive-deps
   const copies = useMemo(() => (store ? hasCopies(store, manySources(store)) : false), [store, version]); // eslint-disable-line react-hooks/exhaustive-deps
   const columns = useMemo(
     () => shownColumns({ ...(filter.columns ? { chosen: filter.columns } : {}), ...(filter.preset ? { preset: filter.preset } : {}), mixed, copies, ...(filter.values.type ? { types: filter.values.type } : {}) }),
@@ -155,7 +157,7 @@ export function ReceiptExplorer() {
       {visible.length === 0 && store.length > 0 ? (
         <EmptyState filter={filter} onChange={setFilter} still={running} />
       ) : (
-        <ReceiptTable store={store} rows={visible} sort={filter.sort} onSort={sortBy} columns={columns} {...(sizeRows ? { sizeRows } : {})} version={version} />
+        <ReceiptTable store={store} rows={visible} sort={filter.sort} onSort={sortBy} columns={columns} {...(sizeRows ? { sizeRows } : {})} version={widthVersion} />
       )}
     </section>
   );

@@ -86,6 +86,9 @@ const each = (store: RowStore, rows: Over, f: (row: number) => void) => {
   else for (let i = 0; i < store.length; i++) f(i);
 };
 
+/** Past this many distinct values (ids), a column's values are looked at with a stride: a width needs no exact maximum (it is capped). */
+const LOOK_AT_MOST = 100_000;
+
 /** The `k` longest values of some dictionaries among the rows, cut as a cell cuts them. */
 function longest(store: RowStore, columns: StringColumn[], rows: Over, k = 12): string[] {
   const top: string[] = [];
@@ -97,7 +100,8 @@ function longest(store: RowStore, columns: StringColumn[], rows: Over, k = 12): 
       const codes = store.codes[c];
       for (let j = 0; j < rows.length; j++) used[codes[rows[j]!]!] = 1;
     }
-    for (let code = 1; code < values.length; code++) {
+    const stride = Math.max(1, Math.ceil(values.length / LOOK_AT_MOST));
+    for (let code = 1; code < values.length; code += stride) {
       if (used && !used[code]) continue;
       const v = values[code]!;
       if (top.length < k) top.push(v);
@@ -111,15 +115,25 @@ function longest(store: RowStore, columns: StringColumn[], rows: Over, k = 12): 
 
 /** The largest charge of each currency, formatted: the widest amount of each (digits are tabular). */
 function widestAmounts(store: RowStore, rows: Over): string[] {
-  const max = new Map<number, bigint>();
+  // Compared as the two 32-bit words of each u64 (no BigInt per row: a million rows).
+  const words = new Uint32Array(store.cost.buffer, store.cost.byteOffset, store.cost.length * 2);
+  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const [H, L] = little ? [1, 0] : [0, 1];
+  // Per currency code: 1 + the row of its largest charge so far (0: none yet).
+  const best = new Uint32Array(store.dict.currency.values.length);
   const currency = store.codes.currency;
-  each(store, rows, (i) => {
-    if (!store.hasCost[i]) return;
+  const hasCost = store.hasCost;
+  const n = rows ? rows.length : store.length;
+  for (let j = 0; j < n; j++) {
+    const i = rows ? rows[j]! : j;
+    if (!hasCost[i]) continue;
     const c = currency[i]!;
-    const m = max.get(c);
-    if (m === undefined || store.cost[i]! > m) max.set(c, store.cost[i]!);
-  });
-  return [...max].map(([c, minor]) => formatMinor(minor, c === 0 ? undefined : store.dict.currency.values[c]));
+    const b = best[c]! - 1;
+    if (b < 0 || words[2 * i + H]! > words[2 * b + H]! || (words[2 * i + H] === words[2 * b + H] && words[2 * i + L]! > words[2 * b + L]!)) best[c] = i + 1;
+  }
+  const out: string[] = [];
+  best.forEach((r, c) => r > 0 && out.push(formatMinor(store.cost[r - 1]!, c === 0 ? undefined : store.dict.currency.values[c])));
+  return out;
 }
 
 /**
@@ -150,7 +164,7 @@ export function widthSamples(store: RowStore, key: ColumnKey, many: boolean, row
     case 'problems': {
       const any = new Set<string>();
       each(store, rows, (i) => {
-        if (any.size < 8 && store.hasProblem(i)) for (const c of store.problemCodes(i)) any.add(c);
+        if (any.size < 8 && (store.problems[i] !== 0 || store.problemsHi[i] !== 0)) for (const c of store.problemCodes(i)) any.add(c);
       });
       return [[...any].join(', ').slice(0, CELL_MAX_CHARS + 1)];
     }
