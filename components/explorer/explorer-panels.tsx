@@ -62,7 +62,7 @@ export function EmptyState({ filter, onChange, still }: { filter: ExplorerFilter
  * Which columns show. The choice is kept in the URL (`cols`), like the filter: a link to a view
  * opens it with the same columns, and a preset's button brings back the preset's own.
  */
-export function ColumnChooser({ shown, chosen, onChange }: { shown: readonly ColumnKey[]; chosen: boolean; onChange: (columns: ColumnKey[] | undefined) => void }) {
+export function ColumnChooser({ shown, chosen, preset, onChange }: { shown: readonly ColumnKey[]; chosen: boolean; preset: boolean; onChange: (columns: ColumnKey[] | undefined) => void }) {
   const id = useId();
   return (
     <details className="explorer-columns" data-testid="explorer-columns">
@@ -90,7 +90,7 @@ export function ColumnChooser({ shown, chosen, onChange }: { shown: readonly Col
           })}
         </div>
         <button type="button" className="button" disabled={!chosen} onClick={() => onChange(undefined)} data-testid="explorer-columns-reset">
-          Back to the preset&apos;s columns
+          {preset ? 'Back to the preset\u2019s columns' : 'Back to the default columns'}
         </button>
       </fieldset>
     </details>

@@ -150,7 +150,7 @@ export function ReceiptExplorer() {
           {visible.length.toLocaleString('en-US')} of {store.length.toLocaleString('en-US')} receipts
           {running ? ' (still verifying: a receipt whose own checks fail shows failed at once, the other verdicts when the whole log is checked)' : ''}
         </p>
-        <ColumnChooser shown={columns} chosen={filter.columns !== undefined} onChange={setColumns} />
+        <ColumnChooser shown={columns} chosen={filter.columns !== undefined} preset={filter.preset !== undefined} onChange={setColumns} />
         <ExportButtons store={store} rows={visible} />
       </div>
       {session.status === 'done' && <UnpinnedNotice keys={session.report.keys.map((k) => k.key)} count={store.countVerdict('unpinned')} />}
