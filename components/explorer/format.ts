@@ -1,9 +1,10 @@
 // Display formats: UTC times, and exact minor-unit amounts with the currency's decimals.
 import { formatMinor } from '../../lib/finance/money';
+import { formatUtc } from '../../lib/query/utc-time';
 
+/** Unix seconds → `2026-01-01 00:00:03` (UTC), `—` when unknown (lib/query/utc-time.ts). */
 export function formatTime(unixSeconds: number): string {
-  if (!Number.isFinite(unixSeconds)) return '—';
-  return new Date(unixSeconds * 1000).toISOString().replace('T', ' ').replace('.000Z', '');
+  return formatUtc(unixSeconds);
 }
 
 /**

@@ -1,45 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { splitRecords } from '../sources/records';
-import { PACKAGE_FILES, roleForFileName } from '../sources/package';
-import { testdataPath } from '../testutil/testdata';
-import { TrustStore } from '../trust/trust-store';
-import { LogAssembler } from '../verify/log-assembler';
-import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../verify/record-verifier';
-import type { VerificationReport } from '../verify/report';
-import { EMPTY_FILTER, type ExplorerFilter, SORTABLE, filterFromParams, filterRows, filterToParams } from './explorer-filter';
+import { storeOf } from '../testutil/corpus-store';
+import { COLUMN_KEYS } from './explorer-columns';
+import { EMPTY_FILTER, type ExplorerFilter, SORTABLE, explorerUrl, filterFromParams, filterRows, filterToParams } from './explorer-filter';
 import { RowStore, rowVerdictOf } from './row-store';
 import { PROBLEM_CODES } from '../verify/problems';
-
-/** A corpus case through the browser's per-record path, with views, into a RowStore. */
-async function storeOf(name: string): Promise<{ store: RowStore; report: VerificationReport; raw: Record<string, unknown>[] }> {
-  const dir = testdataPath(`corpus/${name}`);
-  const verifier = new RecordVerifier(TrustStore.empty(), { views: true });
-  const out = emptyOutput();
-  const pending: Promise<void>[] = [];
-  const raw: Record<string, unknown>[] = [];
-  let n = 0;
-  for (const [file] of PACKAGE_FILES) {
-    const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
-    for await (const ev of splitRecords(file, (async function* () { yield bytes; })())) {
-      if (ev.kind !== 'record') continue;
-      if (file === 'receipts.ndjson' || file === 'child-receipts.ndjson') raw.push(JSON.parse(ev.text).receipt);
-      pending.push(...verifier.verify(ev.text, { file, line: ev.line, role: roleForFileName(file), space: 'p' }, n++ * ORDER_STRIDE, out));
-    }
-  }
-  await Promise.all(pending);
-  const assembler = new LogAssembler();
-  assembler.add(out);
-  const report = assembler.finish(false);
-  const store = new RowStore();
-  // Arrive in two shuffled halves, as worker batches do.
-  store.append(out.views.slice(150));
-  store.append(out.views.slice(0, 150));
-  store.applyReport(report);
-  return { store, report, raw };
-}
 
 const ids = (store: RowStore, rows: Uint32Array) => [...rows].map((i) => store.str('id', i)!);
 const f = (extra: Partial<ExplorerFilter>): ExplorerFilter => ({ ...EMPTY_FILTER, ...extra });
@@ -128,9 +93,11 @@ describe('the filter lives in the URL', () => {
     values: fc.record({ decision: fc.array(fc.constantFrom('allow', 'deny'), { maxLength: 2 }), toolServer: fc.array(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 2 }) }),
     q: fc.option(fc.string({ minLength: 1, maxLength: 10 }), { nil: undefined }),
     since: fc.option(fc.nat(), { nil: undefined }),
+    until: fc.option(fc.nat(), { nil: undefined }),
     minCost: fc.option(fc.bigInt({ min: 0n, max: 1n << 63n }), { nil: undefined }),
     preset: fc.option(fc.constantFrom('security', 'finance', 'compliance' as const), { nil: undefined }),
-    sort: fc.record({ column: fc.constantFrom('order', 'time', 'cost', 'toolName' as const), dir: fc.constantFrom('asc', 'desc' as const) }),
+    sort: fc.record({ column: fc.constantFrom('order', 'time', 'cost', 'toolName', 'id', 'kernelKey' as const), dir: fc.constantFrom('asc', 'desc' as const) }),
+    columns: fc.option(fc.subarray([...COLUMN_KEYS], { minLength: 1 }), { nil: undefined }),
   });
   it('round-trips through URLSearchParams', () => {
     fc.assert(
@@ -141,7 +108,7 @@ describe('the filter lives in the URL', () => {
           filter.values[k] = [...new Set(filter.values[k])];
           if (!filter.values[k]!.length) delete filter.values[k];
         }
-        for (const k of ['q', 'since', 'minCost', 'preset'] as const) if (filter[k] === undefined) delete filter[k];
+        for (const k of ['q', 'since', 'until', 'minCost', 'preset', 'columns'] as const) if (filter[k] === undefined) delete filter[k];
         if (filter.sort.column === 'order' && filter.sort.dir === 'asc') filter.sort = { column: 'order', dir: 'asc' };
         const back = filterFromParams(new URLSearchParams(filterToParams(filter).toString()));
         expect(back).toEqual(filter);
@@ -151,8 +118,21 @@ describe('the filter lives in the URL', () => {
   });
 
   it('a hostile or broken link never breaks the page: bad values are dropped', () => {
-    const back = filterFromParams(new URLSearchParams('since=abc&minCost=-5&sort=evil&preset=admin&decision=&verdict=failed'));
+    const back = filterFromParams(new URLSearchParams('since=abc&minCost=-5&sort=evil&preset=admin&decision=&verdict=failed&cols=evil,,'));
     expect(back).toEqual({ values: { verdict: ['failed'] }, sort: { column: 'order', dir: 'asc' } });
+    // Names every object has are no preset.
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(filterFromParams(new URLSearchParams(`preset=${name}`)).preset, name).toBeUndefined();
+  });
+
+  it('the time window of a finance bar (since/until, inclusive Unix seconds) survives the link', () => {
+    const p = new URLSearchParams(explorerUrl({ values: { verdict: ['verified'] }, since: 1767225600, until: 1767311999 }).split('?')[1]);
+    expect(p.get('since')).toBe('1767225600');
+    expect(filterFromParams(p)).toMatchObject({ since: 1767225600, until: 1767311999 });
+  });
+
+  it('the chosen columns: known names only, once each, in the table\'s order', () => {
+    expect(filterFromParams(new URLSearchParams('cols=verdict,id,nope,id,time')).columns).toEqual(['time', 'id', 'verdict']);
+    expect(filterToParams({ ...EMPTY_FILTER, columns: ['verdict', 'id'] }).get('cols')).toBe('id,verdict');
   });
 });
 

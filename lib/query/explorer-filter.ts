@@ -1,6 +1,8 @@
 // The explorer's filter: every field of the receipt, the verdict, problem
-// codes, free text, a reader preset and a sort — kept in the URL, so a
-// filtered view is itself a link. Pure: the URL codec and the row scan.
+// codes, free text, a time window, a reader preset, a sort and the columns
+// shown — kept in the URL, so a filtered view is itself a link. Pure: the URL
+// codec and the row scan.
+import { type ColumnKey, type Preset, formatColumns, isPreset, parseColumns } from './explorer-columns';
 import { radixSortRows } from './radix-sort';
 import { type RowStore, type StringColumn, VERDICTS, problemMask } from './row-store';
 
@@ -12,14 +14,40 @@ export const VALUE_FILTERS = [
 ] as const;
 export type ValueFilter = (typeof VALUE_FILTERS)[number];
 
-export const PRESETS = {
-  security: 'Denials, failed or unverified receipts, and receipts with problems',
-  finance: 'Receipts that carry a cost',
-  compliance: 'Every receipt, with its policy, trust level, kind and signer',
-} as const;
-export type Preset = keyof typeof PRESETS;
+/** What the page calls each field filtered by value (menus and chips). */
+export const VALUE_FILTER_LABEL: Record<ValueFilter, string> = {
+  verdict: 'verdict',
+  problem: 'problem',
+  decision: 'decision',
+  toolServer: 'tool server',
+  toolName: 'tool',
+  guard: 'blocking guard',
+  guardFailed: 'failed guard (evidence)',
+  settlement: 'settlement',
+  currency: 'currency',
+  tenant: 'tenant',
+  type: 'type',
+  generation: 'generation',
+  receiptKind: 'Gen B kind',
+  boundaryClass: 'Gen B boundary',
+  trustLevel: 'trust level',
+  capabilityId: 'capability',
+  grantIndex: 'grant',
+  rootBudgetHolder: 'budget holder',
+  policyHash: 'policy',
+  kernelKey: 'signer',
+  sessionId: 'session',
+  operationKind: 'operation',
+  source: 'source',
+  file: 'file',
+};
 
-export const SORTABLE = ['order', 'time', 'cost', 'toolServer', 'toolName', 'decision', 'verdict', 'tenant', 'currency', 'settlement', 'guard'] as const;
+export { PRESETS, type Preset } from './explorer-columns';
+
+export const SORTABLE = [
+  'order', 'time', 'cost', 'id', 'toolServer', 'toolName', 'decision', 'verdict', 'tenant', 'currency', 'settlement', 'guard', 'capabilityId',
+  'policyHash', 'trustLevel', 'kernelKey',
+] as const;
 export type SortColumn = (typeof SORTABLE)[number];
 
 export interface ExplorerFilter {
@@ -33,6 +61,8 @@ export interface ExplorerFilter {
   maxCost?: bigint;
   preset?: Preset;
   sort: { column: SortColumn; dir: 'asc' | 'desc' };
+  /** The columns the reader chose (absent: the preset's, or the default). Not a filter of rows. */
+  columns?: ColumnKey[];
 }
 
 export const EMPTY_FILTER: ExplorerFilter = { values: {}, sort: { column: 'order', dir: 'asc' } };
@@ -59,10 +89,12 @@ export function filterFromParams(p: URLSearchParams): ExplorerFilter {
   if (minCost !== undefined) f.minCost = minCost;
   if (maxCost !== undefined) f.maxCost = maxCost;
   const preset = p.get('preset');
-  if (preset && preset in PRESETS) f.preset = preset as Preset;
+  if (preset && isPreset(preset)) f.preset = preset;
   const sort = p.get('sort');
   const m = sort ? /^(-?)([a-zA-Z]+)$/.exec(sort) : null;
   if (m && (SORTABLE as readonly string[]).includes(m[2]!)) f.sort = { column: m[2] as SortColumn, dir: m[1] ? 'desc' : 'asc' };
+  const columns = parseColumns(p.get('cols'));
+  if (columns) f.columns = columns;
   return f;
 }
 
@@ -81,6 +113,7 @@ export function filterToParams(f: ExplorerFilter): URLSearchParams {
   if (f.minCost !== undefined) p.set('minCost', f.minCost.toString());
   if (f.maxCost !== undefined) p.set('maxCost', f.maxCost.toString());
   if (f.sort.column !== 'order' || f.sort.dir !== 'asc') p.set('sort', `${f.sort.dir === 'desc' ? '-' : ''}${f.sort.column}`);
+  if (f.columns?.length) p.set('cols', formatColumns(f.columns));
   return p;
 }
 
