@@ -40,6 +40,9 @@ test.describe('a log opened from files', () => {
     await expect(page.getByTestId('headline-facts')).toContainText('1 record could not be read and is in no count here (the first at dropped.ndjson:6)');
     await expect(page.getByTestId('count-unreadable')).toHaveText('1');
 
+    await page.getByRole('link', { name: 'Receipts' }).first().click();
+    await expect(page.getByTestId('explorer-count')).toHaveText('250 of 250 receipts; 1 record of the log could not be read and is not listed (see the overview)');
+    await page.getByRole('link', { name: 'Overview' }).first().click();
     // Every other page names the same log, and none calls it all verified.
     for (const path of ['/receipts', '/finance', '/compliance', '/security', '/dag']) {
       await page.getByRole('link', { name: path === '/dag' ? 'DAG' : path.slice(1, 2).toUpperCase() + path.slice(2) }).first().click();
@@ -68,6 +71,7 @@ test.describe('a log opened from files', () => {
     await page.goto('/finance');
     await expect(page.getByTestId('reader-no-log')).toContainText('No log is open');
     await page.goBack();
+    await expect(page.getByTestId('explorer-no-log')).toContainText('No log is open');
     // This server's log (2,769 receipts) is not shown in its place under the same filter.
     await page.waitForTimeout(1500);
     await expect(page.locator('body')).not.toContainText('2,769');

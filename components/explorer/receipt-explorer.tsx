@@ -20,7 +20,7 @@ import { ColumnChooser, EmptyState, ExportButtons, FilterChips } from './explore
 import { ReceiptTable } from './receipt-table';
 
 export function ReceiptExplorer() {
-  const { session, rows, ensureOpen } = useLog();
+  const { session, rows, ensureOpen, lost } = useLog();
   useEffect(ensureOpen, [ensureOpen]);
   const params = useSearchParams();
   const replaceQuery = useReplaceQuery();
@@ -105,7 +105,10 @@ export function ReceiptExplorer() {
   );
 
   if (!store) return null;
+  // After a reload that could not reopen picked files: no log, and no other log's rows under this filter.
+  if (session.status === 'idle' && lost) return <p role="status" data-testid="explorer-no-log">No log is open: the one this tab had cannot be reopened after a reload (see above). The filter stays in the address for when it is.</p>;
   const running = session.status === 'running';
+  const unreadable = session.status === 'done' ? (session.report.summary.unreadable ?? 0) : 0;
   return (
     <section className="explorer">
       <div className="picker-row explorer-presets" role="group" aria-label="Reader presets">
@@ -148,6 +151,7 @@ export function ReceiptExplorer() {
       <div className="explorer-status">
         <p className="muted" data-testid="explorer-count">
           {visible.length.toLocaleString('en-US')} of {store.length.toLocaleString('en-US')} receipts
+          {unreadable > 0 ? `; ${unreadable.toLocaleString('en-US')} ${unreadable === 1 ? 'record' : 'records'} of the log could not be read and ${unreadable === 1 ? 'is' : 'are'} not listed (see the overview)` : ''}
           {running ? ' (still verifying: a receipt whose own checks fail shows failed at once, the other verdicts when the whole log is checked)' : ''}
         </p>
         <ColumnChooser shown={columns} chosen={filter.columns !== undefined} preset={filter.preset !== undefined} onChange={setColumns} />
