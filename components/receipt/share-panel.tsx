@@ -77,7 +77,8 @@ export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: {
         </button>{' '}
         and check it with the command line:
       </p>
-      <pre className="code" data-testid="share-command">{command}</pre>
+      {/* Focusable: a keyboard can scroll a command wider than its box. */}
+      <pre className="code" data-testid="share-command" tabIndex={0}>{command}</pre>
       {kernelKey && <p className="muted">Pin the key only if you know it is the kernel&apos;s: the command checks the signature either way, and the key names who signed.</p>}
     </section>
   );
