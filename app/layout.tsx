@@ -22,6 +22,10 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
+        {/* The first stop of the Tab key: past the navigation to the page's <main id="content"> (every page has one). */}
+        <a className="skip-link" href="#content">
+          Skip to content
+        </a>
         <LogProvider fleet={fleetMode}>
           <QueryProvider>
             <Nav fleet={fleetMode} />

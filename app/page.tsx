@@ -3,7 +3,7 @@ import { LogWorkspace } from '../components/overview/log-workspace';
 // Home: the server's receipt store (the demo log by default), verified in this browser.
 export default function HomePage() {
   return (
-    <main>
+    <main id="content" tabIndex={-1}>
       <h1 data-testid="app-title">Receipt Audit</h1>
       <p>
         Receipt Audit verifies signed AI-agent tool-call receipts (Chio) in your own browser and on the command line. It opens this

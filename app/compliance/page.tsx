@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: 'Compliance · Receipt Audit' };
 // signed them, for a time range and policy in the URL; the page prints as the compliance report.
 export default function CompliancePage() {
   return (
-    <main className="wide compliance-page">
+    <main id="content" tabIndex={-1} className="wide compliance-page">
       <h1>Compliance</h1>
       <Suspense fallback={<p>Loading…</p>}>
         <ComplianceView />

@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: 'Finance · Receipt Audit' };
 // Spend, budgets, settlement, denials and conversions of the open log, from its verified receipts.
 export default function FinancePage() {
   return (
-    <main className="wide">
+    <main id="content" tabIndex={-1} className="wide">
       <h1>Finance</h1>
       <Suspense fallback={<p>Loading…</p>}>
         <FinanceReader />

@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: 'Fleet · Receipt Audit' };
 // this browser verifies each page it shows. The search is the URL (the API's query string).
 export default function FleetPage() {
   return (
-    <main className="wide">
+    <main id="content" tabIndex={-1} className="wide">
       <h1>Fleet</h1>
       <Suspense fallback={<p>Loading…</p>}>
         <FleetView />

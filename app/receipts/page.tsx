@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: 'Receipts · Receipt Audit' };
 // Every receipt of the open log, filterable by any field; the filter is the URL.
 export default function ReceiptsPage() {
   return (
-    <main className="wide">
+    <main id="content" tabIndex={-1} className="wide">
       <h1>Receipts</h1>
       <Suspense fallback={<p>Loading…</p>}>
         <ReceiptExplorer />

@@ -6,7 +6,7 @@ export const metadata: Metadata = { title: 'Browser self-test · Receipt Audit' 
 // Runs the upstream signature vectors in this browser, through the same lib/ code the verifier uses.
 export default function SelfTestPage() {
   return (
-    <main>
+    <main id="content" tabIndex={-1}>
       <h1>Browser self-test</h1>
       <p className="muted">
         Every Ed25519 vector (RFC 8032, Wycheproof, speccheck, ZIP-215, SUPERCOP) and Chio&apos;s own receipt vectors, verified

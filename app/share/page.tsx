@@ -7,7 +7,7 @@ export const metadata: Metadata = { title: 'Shared receipt · Receipt Audit' };
 // which the browser never sends here; this page only serves the code.
 export default function SharePage() {
   return (
-    <main>
+    <main id="content" tabIndex={-1}>
       <SharedReceipt />
     </main>
   );

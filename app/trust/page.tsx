@@ -6,7 +6,7 @@ export const metadata: Metadata = { title: 'Trust · Receipt Audit' };
 // Pinned kernel keys: which signers this browser trusts, and when.
 export default function TrustPage() {
   return (
-    <main>
+    <main id="content" tabIndex={-1}>
       <h1>Trusted kernel keys</h1>
       <p>
         A valid signature shows only that a log is self-consistent. Pin the kernel keys you know belong to the kernels you audit

@@ -2,9 +2,9 @@
 // One Apache ECharts chart (canvas), tree-shaken to the series and components
 // the reader views use. The option is the whole chart; `onSelect` gets the
 // clicked datum (series name, category name, data index and the datum's
-// value) so a chart can filter the explorer. Resizes with its box; the
-// `label` is the chart's accessible name, with `summary` as a text
-// alternative for screen readers and tests.
+// value) so a chart can filter the explorer. Resizes with its box and with
+// the printed page; the `label` is the chart's accessible name, with
+// `summary` as a text alternative for screen readers and tests.
 import { BarChart, CustomChart, HeatmapChart, LineChart, ScatterChart } from 'echarts/charts';
 import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TitleComponent, TooltipComponent, VisualMapComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
@@ -43,7 +43,18 @@ export function EChart({ option, onSelect, height = 280, label, summary, testId 
     });
     const resize = new ResizeObserver(() => c.resize());
     resize.observe(el);
+    // Printing lays the page out at the paper's width without telling a ResizeObserver in time:
+    // redraw at whatever width the box has when print media starts and ends, so a printed chart
+    // fits the page at its own type size. ECharts paints on the next animation frame, after the
+    // page is captured: flush paints now.
+    const print = window.matchMedia('print');
+    const printed = () => {
+      c.resize();
+      c.getZr().flush();
+    };
+    print.addEventListener('change', printed);
     return () => {
+      print.removeEventListener('change', printed);
       resize.disconnect();
       c.dispose();
       chart.current = null;

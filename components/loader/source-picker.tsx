@@ -36,6 +36,7 @@ export function SourcePicker({ onOpen, busy, canAdd }: { onOpen: (sources: LogSo
   const [over, setOver] = useState(false);
   const [url, setUrl] = useState('');
   const [adding, setAdding] = useState(false);
+  const files = useRef<HTMLInputElement>(null);
   const folder = useRef<HTMLInputElement>(null);
   const add = adding && canAdd;
   const openFiles = (files: { file: File; path: string }[]) => files.length > 0 && onOpen([{ kind: 'files', files }], add);
@@ -64,23 +65,25 @@ export function SourcePicker({ onOpen, busy, canAdd }: { onOpen: (sources: LogSo
         <strong>Open a receipt log</strong>: drop an evidence-package folder, NDJSON/JSON files, a Chio SQLite store, Claude Code or Codex transcripts (JSONL), or ZeroClaw/CodeWhale receipts, transcripts and text logs here, or
       </p>
       <div className="picker-row">
-        <label className="button">
+        {/* Real buttons open the (hidden) file inputs: a label is not reachable by keyboard, a button is. */}
+        <button type="button" className="button" data-testid="source-files-button" onClick={() => files.current?.click()}>
           choose files
-          <input data-testid="source-input" type="file" multiple hidden onChange={(e) => picked(e.target)} />
-        </label>
-        <label className="button">
+        </button>
+        <input ref={files} data-testid="source-input" type="file" multiple hidden tabIndex={-1} onChange={(e) => picked(e.target)} />
+        <button type="button" className="button" data-testid="source-folder-button" onClick={() => folder.current?.click()}>
           choose a folder
-          <input
-            ref={(el) => {
-              folder.current = el;
-              el?.setAttribute('webkitdirectory', '');
-            }}
-            data-testid="source-folder-input"
-            type="file"
-            hidden
-            onChange={(e) => picked(e.target)}
-          />
-        </label>
+        </button>
+        <input
+          ref={(el) => {
+            folder.current = el;
+            el?.setAttribute('webkitdirectory', '');
+          }}
+          data-testid="source-folder-input"
+          type="file"
+          hidden
+          tabIndex={-1}
+          onChange={(e) => picked(e.target)}
+        />
         <button type="button" className="button" disabled={busy} onClick={() => onOpen([{ kind: 'server' }], add)}>
           this server&apos;s log
         </button>

@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: 'Receipt · Receipt Audit' };
 export default async function ReceiptPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   return (
-    <main>
+    <main id="content" tabIndex={-1}>
       <Suspense fallback={<p>Loading…</p>}>
         <ReceiptDetail id={decodeURIComponent(id)} />
       </Suspense>

@@ -99,7 +99,7 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
           }}
         />
       )}
-      {option && overTime && <p className="muted small chart-note">Verified receipts per {widthLabel(overTime.width)} (UTC). Click a bar to see its receipts.</p>}
+      {option && overTime && <p className="muted small chart-note">Verified receipts per {widthLabel(overTime.width)} (UTC).<span className="no-print"> Click a bar to see its receipts.</span></p>}
       <div className="seq-coverage">
         <p className="muted small">
           The log’s checkpoints on its sequence axis, whole log ({fmt(summary.checkpoints.verified)} of {fmt(summary.checkpoints.total)} checkpoints verified; a

@@ -63,7 +63,8 @@ export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
                   }
                   const share = c.fail / Math.max(1, c.pass + c.fail);
                   // A square-root scale: one failure in a hundred already shows, and a guard that always fails is unmistakable.
-                  const tint = c.fail > 0 ? `color-mix(in srgb, #cf222e ${Math.round(8 + 60 * Math.sqrt(share))}%, transparent)` : c.pass > 0 ? 'color-mix(in srgb, #1a7f37 10%, transparent)' : undefined;
+                  // At most 20 %, so the cell's text keeps 4.5:1 contrast on it in both colour schemes (app/globals.css).
+                  const tint = c.fail > 0 ? `color-mix(in srgb, #cf222e ${Math.round(8 + 12 * Math.sqrt(share))}%, transparent)` : c.pass > 0 ? 'color-mix(in srgb, #1a7f37 10%, transparent)' : undefined;
                   return (
                     <td
                       key={guard}
