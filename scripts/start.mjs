@@ -106,14 +106,14 @@ function signalNumber(signal) {
 
 /**
  * `next build` into .next; resolves to its exit code. Next prints little while it compiles (about
- * two minutes on a 2-core machine), so a line every 15 s says it is still at work and for how long.
+ * a minute on a 2-core machine), so a line every 15 s says it is still at work and for how long.
  */
 export async function runBuild() {
   copyVendor();
   const started = Date.now();
   const beat = setInterval(() => {
     const s = Math.round((Date.now() - started) / 1000);
-    console.log(`start: still building, ${s} s so far (a first build takes about 2 minutes on 2 cores; later starts reuse it)`);
+    console.log(`start: still building, ${s} s so far (a first build takes about a minute on 2 cores; later starts reuse it)`);
   }, 15_000);
   try {
     return await run(NEXT_BIN, ['build'], { env: nextEnv() });
