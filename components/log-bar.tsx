@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLog } from './data/log-provider';
 import { SafeText } from './ui/safe-text';
+import { fromInput } from './loader/source-picker';
 import type { VerificationReport } from '../lib/verify/report';
 import { logStatusLine } from '../lib/overview/headline';
 
@@ -25,8 +26,9 @@ function filesRead(report: VerificationReport): number {
   return files.size;
 }
 
-const fromInput = (input: HTMLInputElement) => {
-  const files = [...(input.files ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
+/** The files an input holds, emptied after each pick so the same file can be chosen again. */
+const takeFiles = (input: HTMLInputElement) => {
+  const files = fromInput(input.files);
   input.value = '';
   return files;
 };
@@ -62,7 +64,7 @@ export function LogBar() {
             Open this server’s log instead
           </button>
         </p>
-        <input ref={filesInput} type="file" multiple hidden tabIndex={-1} data-testid="log-bar-files-input" onChange={(e) => reopenLost(fromInput(e.target))} />
+        <input ref={filesInput} type="file" multiple hidden tabIndex={-1} data-testid="log-bar-files-input" onChange={(e) => reopenLost(takeFiles(e.target))} />
         <input
           ref={(el) => {
             folderInput.current = el;
@@ -71,7 +73,7 @@ export function LogBar() {
           type="file"
           hidden
           tabIndex={-1}
-          onChange={(e) => reopenLost(fromInput(e.target))}
+          onChange={(e) => reopenLost(takeFiles(e.target))}
         />
       </section>
     );

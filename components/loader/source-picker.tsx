@@ -26,7 +26,8 @@ async function droppedFiles(e: DragEvent): Promise<{ file: File; path: string }[
   return out;
 }
 
-const fromInput = (list: FileList | null) => [...(list ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
+/** Picked files with their folder-relative paths (a folder pick gives webkitRelativePath). */
+export const fromInput = (list: FileList | null) => [...(list ?? [])].map((file) => ({ file, path: file.webkitRelativePath || file.name }));
 
 /**
  * `onOpen(sources, add)`: `add` is true when the user asked to add them to the
