@@ -17,7 +17,7 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 const FLEET_URL = process.env.FLEET_E2E_URL;
 const FLEET_PORT = Number(process.env.E2E_FLEET_PORT ?? 3101);
 
-// The server's CSP violation log and request log (app/_server/csp-report.ts, request-log.ts),
+// The server's CSP violation log and request log (server/csp-report.ts, request-log.ts),
 // read by the tests (e2e/server-logs.ts). This file is loaded by the runner and again by each
 // worker; the runner picks the paths, and the workers inherit them through the environment.
 if (!process.env.RECEIPT_AUDIT_CSP_LOG || !process.env.RECEIPT_AUDIT_REQUEST_LOG) {

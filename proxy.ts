@@ -6,10 +6,10 @@
 //     Content-Security-Policy header and puts it on its own scripts (app/layout.tsx renders
 //     every page per request for this);
 //  3. set the Content-Security-Policy and the security headers on the response.
-// The policy and headers are built in app/_server/security-headers.ts.
+// The policy and headers are built in server/security-headers.ts.
 import { type NextRequest, NextResponse } from 'next/server';
-import { logRequest } from './app/_server/request-log';
-import { SECURITY_HEADERS, contentSecurityPolicy, newNonce, sourceOrigin } from './app/_server/security-headers';
+import { logRequest } from './server/request-log';
+import { SECURITY_HEADERS, contentSecurityPolicy, newNonce, sourceOrigin } from './server/security-headers';
 
 // Files and API answers: no inline script to allow, so no nonce (and the same header each time).
 const NO_NONCE = /^\/(?:_next\/static\/|vendor\/|v1\/|icon\.svg$|favicon\.ico$)/;

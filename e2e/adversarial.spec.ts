@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyInProcess, writeVariant, type BaseLog, type JudgedReport } from '../lib/testutil/adversary';
-import { planSample, type SamplePlan } from '../lib/testutil/adversary-sample';
-import { PACKAGE_PROBLEM_CODES } from '../lib/verify/problems';
+import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyInProcess, writeVariant, type BaseLog, type JudgedReport } from '../test/support/adversary';
+import { planSample, type SamplePlan } from '../test/support/adversary-sample';
+import { PACKAGE_PROBLEM_CODES } from '../lib/verdict/problems';
 import { pinKey } from './helpers';
 
 // Journey: an auditor drops tampered logs into the page. A sample of the adversarial corpus
-// (lib/testutil/adversary.ts; the command line runs all of it in lib/verify/adversarial.test.ts),
-// chosen by lib/testutil/adversary-sample.ts: ADVERSARY_PAGE_PER_CLASS variants of every tamper
+// (test/support/adversary.ts; the command line runs all of it in lib/verify/adversarial.test.ts),
+// chosen by test/support/adversary-sample.ts: ADVERSARY_PAGE_PER_CLASS variants of every tamper
 // class, plus whatever it takes for every problem code of §7. Each variant is loaded through the
 // file input and verified in the page's workers; the report it exports (its download) must satisfy
 // the variant's expectations (nothing tampered verified, nothing honest failed, exact verdicts and

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { canonicalBytes } from '../lib/json/canonicalize';
 import { parseJson } from '../lib/json/parse';
-import { demoKernelKey } from '../scripts/demo/sign';
+import { demoKernelKey } from '../tools/demo/sign';
 import { openFiles } from './helpers';
 import { NOTHING_PINNED } from './pinned';
 
@@ -22,7 +22,7 @@ test('a later v2 checkpoint must extend the remembered chain: unproven and rewri
   test.setTimeout(180_000);
   const dir = join(testInfo.outputDir, 'chain');
   mkdirSync(dir, { recursive: true });
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/demo/generate.ts', '--count', '1000', '--seed', SEED, '--out', dir]);
+  execFileSync(process.execPath, ['--import', 'tsx', 'tools/demo/generate.ts', '--count', '1000', '--seed', SEED, '--out', dir]);
   const lines = readFileSync(join(dir, 'package', 'checkpoints.ndjson'), 'utf8').trim().split('\n');
   expect(lines.map((l) => (JSON.parse(l) as { body: { schema: string } }).body.schema.slice(-2))).toEqual(['v1', 'v1', 'v1', 'v1', 'v1', 'v2', 'v2', 'v2', 'v2', 'v2']);
   const slice = (name: string, from: number, to: number, edit?: (text: string) => string) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
 import { CSP_PROBE as PROBE, cspViolations } from './server-logs';
 
-// The Content-Security-Policy (proxy.ts, app/_server/security-headers.ts) must let every part
+// The Content-Security-Policy (proxy.ts, server/security-headers.ts) must let every part
 // of the app work — Next's nonce'd scripts, the verify and layout Web Workers, sql.js and
 // hash-wasm WebAssembly, ECharts, the DAG — while blocking what an injected script would do.
 // Any violation reported by any page is a bug: the walk below finds none in the server's

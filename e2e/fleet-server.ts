@@ -1,6 +1,6 @@
 // The fleet server the e2e run starts beside the default one (playwright.config.ts): the same
 // build with CLICKHOUSE_URL set to the cluster scripts/test.mjs starts and fills with the demo
-// fleet (scripts/fleet-demo.ts). Its origin differs from the default server's, so the fleet specs
+// fleet (tools/fleet-demo.ts). Its origin differs from the default server's, so the fleet specs
 // use full URLs, and keys pinned there are pinned for it alone.
 
 export const FLEET_PORT = Number(process.env.E2E_FLEET_PORT ?? 3101);

@@ -6,7 +6,7 @@ import { FLEET_KEYS, NOTHING_PINNED } from './pinned';
 
 // The fleet view (issue 9) in Chromium, against the fleet server (e2e/fleet-server.ts): the index
 // (ClickHouse) finds and counts receipts, and the browser verifies every receipt a page shows.
-// The cluster holds the three demo kernels that scripts/test.mjs ingests (scripts/fleet-demo.ts).
+// The cluster holds the three demo kernels that scripts/test.mjs ingests (tools/fleet-demo.ts).
 
 const KEYS = FLEET_KEYS;
 const PAGE_SIZE = 200;

@@ -10,12 +10,12 @@ const DEMO_KEY = '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f
 // checkpoint 24). Later someone hands them a store signed by the same kernel key but holding
 // another history: the page must say "fork" loudly. The forked store is real: the demo producer
 // with the same seed (so the same key) and another count writes a log that agrees up to
-// checkpoint 7 and differs from checkpoint 8 on (scripts/demo/README.md, "Determinism").
+// checkpoint 7 and differs from checkpoint 8 on (tools/demo/README.md, "Determinism").
 test('a store of the same kernel key with another history is a fork; the demo log still continues', async ({ page }, testInfo) => {
   test.setTimeout(120_000);
   const dir = join(testInfo.outputDir, 'fork');
   mkdirSync(dir, { recursive: true });
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/demo/generate.ts', '--count', '2500', '--out', dir]);
+  execFileSync(process.execPath, ['--import', 'tsx', 'tools/demo/generate.ts', '--count', '2500', '--out', dir]);
   const forked = join(dir, 'forked-demo.sqlite3');
   copyFileSync(join(dir, 'receipts.sqlite3'), forked);
 

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type APIResponse, expect, test } from '@playwright/test';
 import { CSP_PROBE, loggedRequests } from './server-logs';
 
-// What the server sends with every response (proxy.ts, app/_server/security-headers.ts), read
+// What the server sends with every response (proxy.ts, server/security-headers.ts), read
 // from the real server: a page, an RSC fetch, the API, a built chunk, a public file, a 404.
 
 const SECURITY_HEADERS = {

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { writeHostileCorpus, type HostileCorpus } from '../lib/testutil/hostile';
+import { writeHostileCorpus, type HostileCorpus } from '../test/support/hostile';
 import { openFiles } from './helpers';
 import { NOTHING_PINNED } from './pinned';
 
 // Journey: an auditor opens a log written by an attacker. Every string the page can show carries
 // script, markup, javascript: URLs, bidi overrides, zero-width characters, lookalikes, zalgo,
-// controls or 100 KB without a space (lib/testutil/hostile.ts); the receipts are properly signed,
+// controls or 100 KB without a space (test/support/hostile.ts); the receipts are properly signed,
 // so every view shows them. Nothing may run, no link may point at script, the layout must hold at
 // 1280 and 800 px, and what hides must be made visible. No CSP is relied on.
 test.describe.configure({ timeout: 180_000 });

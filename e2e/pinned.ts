@@ -4,13 +4,13 @@
 // README's first step has a user do (playwright.config.ts `storageState`). A test of the unpinned
 // state itself starts from nothing: `test.use({ storageState: NOTHING_PINNED })`.
 import { DEMO_KERNEL_KEY } from '../lib/trust/known-keys';
-import { demoKernelKeyHex } from '../scripts/demo/generate';
-import { FLEET_KERNELS } from '../scripts/fleet-demo';
+import { demoKernelKeyHex } from '../tools/demo/generate';
+import { FLEET_KERNELS } from '../tools/fleet-demo';
 
 /** Where the page keeps pinned keys (components/data/use-trust-keys.ts). */
 export const TRUST_STORAGE = 'receipt-audit.trust.v1';
 
-/** The keys of the demo fleet's kernels (scripts/fleet-demo.ts), which the fleet server serves. */
+/** The keys of the demo fleet's kernels (tools/fleet-demo.ts), which the fleet server serves. */
 export const FLEET_KEYS = FLEET_KERNELS.map((k) => demoKernelKeyHex(k.seed));
 
 /** The reference corpus's kernel key (the `trust_keys` of each case's expected.json). */

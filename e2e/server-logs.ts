@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { CspViolation } from '../app/_server/csp-report';
+import type { CspViolation } from '../server/csp-report';
 
-// The e2e server's own logs (playwright.config.ts sets the paths; app/_server/csp-report.ts
-// and app/_server/request-log.ts write them): every CSP violation a browser reported, and
+// The e2e server's own logs (playwright.config.ts sets the paths; server/csp-report.ts
+// and server/request-log.ts write them): every CSP violation a browser reported, and
 // every request the server received.
 
 export interface LoggedRequest {

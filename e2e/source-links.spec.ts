@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { pinKey } from './helpers';
 import { keysPinned } from './pinned';
-import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../lib/testutil/forge';
+import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../test/support/forge';
 
 // Issue 20, part 3: how a page opens the log a link names, and how it addresses one receipt.
 // Two small servers on other 127.0.0.1 ports: `home` serves the user's own small log (the tab's

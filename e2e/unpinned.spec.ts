@@ -4,7 +4,7 @@
 // attacker-signed share link showed green "verified" with nothing pinned).
 import { expect, test } from '@playwright/test';
 import { encodeBundle } from '../lib/share/bundle';
-import { goodLog, keyFromSeed } from '../lib/testutil/forge';
+import { goodLog, keyFromSeed } from '../test/support/forge';
 import { DEMO_KERNEL_KEY } from '../lib/trust/known-keys';
 import { NOTHING_PINNED } from './pinned';
 

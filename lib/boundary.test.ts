@@ -12,7 +12,7 @@ const FORBIDDEN = [/^node:/, /^react(-dom)?(\/|$)/, /^next(\/|$)/, /^@tanstack\/
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return name === 'testdata' || name === 'testutil' ? [] : sourceFiles(full);
+    if (statSync(full).isDirectory()) return name === 'testdata' ? [] : sourceFiles(full);
     return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
   });
 }

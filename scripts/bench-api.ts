@@ -4,11 +4,11 @@
 //
 //   node --import tsx scripts/bench-api.ts --db PATH [--requests 500] [--generate N] [--in-process]
 //
-// The server runs as a child process (app/_server/serve-receipt-api.ts: node:http and the same
+// The server runs as a child process (server/serve-receipt-api.ts: node:http and the same
 // handler as the Next route), so the client's own work and garbage collection are not counted
 // in the server's latency; --in-process serves it from this process instead.
 // --generate N writes a synthetic N-receipt store at PATH first when PATH does not exist (real
-// Chio schema, WAL mode like a kernel's store; app/_server/synthetic-store.ts). The request mix
+// Chio schema, WAL mode like a kernel's store; server/synthetic-store.ts). The request mix
 // walks cursors with limit=200: the whole log, each of several filters and filter combinations
 // from their first page, and pages reached by jumping to a random cursor. Every filter set's
 // first request pays for its totalCount (cached afterwards), so cold and warm are shown apart.
@@ -18,10 +18,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { handleApiRequest } from '../app/_server/api-router';
-import { closeAllStores } from '../app/_server/receipt-query';
-import { serveOnLoopback } from '../app/_server/serve-node';
-import { writeSyntheticStore } from '../app/_server/synthetic-store-file';
+import { handleApiRequest } from '../server/api-router';
+import { closeAllStores } from '../server/receipt-query';
+import { serveOnLoopback } from '../server/serve-node';
+import { writeSyntheticStore } from '../server/synthetic-store-file';
 import { PAGE_HEAD, percentile } from './bench/pages';
 
 function arg(name: string): string | undefined {
@@ -63,7 +63,7 @@ async function get(scenario: string, params: Record<string, string>, cold: boole
 
 /** The child server: the same handler, its own process (as in production). */
 async function serveChild(db: string): Promise<{ origin: string; close(): Promise<void> }> {
-  const entry = fileURLToPath(new URL('../app/_server/serve-receipt-api.ts', import.meta.url));
+  const entry = fileURLToPath(new URL('../server/serve-receipt-api.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', entry, '--exit-with-stdin'], {
     cwd: path.dirname(path.dirname(entry)),
     env: { ...process.env, RECEIPT_DB: db, RECEIPT_API_TOKEN: '' },

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateDemoStore } from './demo/generate';
+import { generateDemoStore } from '../tools/demo/generate';
 import { descendants } from './bench/child';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));

@@ -18,9 +18,9 @@ import path from 'node:path';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { NODE_CEILING, dagGraph, dagSearch, dagSessions } from '../lib/readers/dag';
 import { type LayoutRequest, runLayout } from '../lib/readers/dag-layout';
-import { verifiedLog } from '../lib/testutil/reader-log';
+import { verifiedLog } from '../test/support/reader-log';
 import { serveApp } from './bench-app';
-import { generateDemoStore } from './demo/generate';
+import { generateDemoStore } from '../tools/demo/generate';
 import { CHROMIUM_ARGS } from './chromium-args';
 
 const argv = process.argv.slice(2);

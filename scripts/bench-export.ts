@@ -3,15 +3,15 @@
 //
 //   node --import tsx scripts/bench-export.ts [--db PATH] [--generate 1000000] [--demo] [--every 100]
 //
-// The server runs as a child process (app/_server/serve-receipt-api.ts, the same handlers as the
+// The server runs as a child process (server/serve-receipt-api.ts, the same handlers as the
 // Next routes) with an empty package cache. While it builds the package, this process asks for a
 // page of 50 receipts every `--every` ms and times each answer. Printed: the build's wall time,
 // the query latencies during the build (p50/p95/p99/max) and how many were answered, the
 // server's peak RSS, and the package's size.
 // Without --db, a store of --generate N receipts (default 1,000,000) is written to a temporary
-// folder first: synthetic receipts (app/_server/synthetic-store.ts, no checkpoints: the cost is
+// folder first: synthetic receipts (server/synthetic-store.ts, no checkpoints: the cost is
 // reading, checking and writing rows), or with --demo the signed demo store with a checkpoint
-// every 100 receipts (scripts/demo, slow to generate: the cost then includes every batch's leaves
+// every 100 receipts (tools/demo, slow to generate: the cost then includes every batch's leaves
 // and proofs).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -19,8 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { writeSyntheticStore } from '../app/_server/synthetic-store-file';
-import { generateDemoStore } from './demo/generate';
+import { writeSyntheticStore } from '../server/synthetic-store-file';
+import { generateDemoStore } from '../tools/demo/generate';
 import { percentile } from './bench/pages';
 
 function arg(name: string): string | undefined {
@@ -39,7 +39,7 @@ if (!db) {
   process.stdout.write(`generated ${count} ${process.argv.includes('--demo') ? 'demo' : 'synthetic'} receipts in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
-const entry = fileURLToPath(new URL('../app/_server/serve-receipt-api.ts', import.meta.url));
+const entry = fileURLToPath(new URL('../server/serve-receipt-api.ts', import.meta.url));
 const child = spawn(process.execPath, ['--import', 'tsx', entry, '--exit-with-stdin'], {
   cwd: path.dirname(path.dirname(path.dirname(entry))),
   env: { ...process.env, RECEIPT_DB: db, RECEIPT_API_TOKEN: '', RECEIPT_CACHE_DIR: path.join(work, 'cache') },

@@ -2,7 +2,7 @@
 //
 //   node --import tsx scripts/bench-fleet.ts [--count 1000000] [--requests 300] [--dir DIR] [--json FILE]
 //
-// 1. Data: `count` synthetic receipts (app/_server/synthetic-store.ts, the SQLite API benchmark's
+// 1. Data: `count` synthetic receipts (server/synthetic-store.ts, the SQLite API benchmark's
 //    generator) for three kernels (a third each, each its own kernel key and ids), written as three
 //    evidence packages (receipts.ndjson) and, the same receipts, as one Chio SQLite store.
 //    Synthetic receipts are not validly signed: this measures the index, not verification.
@@ -17,8 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { type LoopbackApi, startApiServer } from '../app/_server/loopback-api';
-import { syntheticLineage, syntheticReceipt, type SyntheticReceipt } from '../app/_server/synthetic-store';
+import { type LoopbackApi, startApiServer } from '../server/loopback-api';
+import { syntheticLineage, syntheticReceipt, type SyntheticReceipt } from '../server/synthetic-store';
 import { CHIO_STORE_SCHEMA_SQL } from '../lib/sources/chio-store-schema';
 import { INSERT_TOOL } from '../lib/sources/sqlite-store-writer';
 import { PAGE_HEAD, percentile } from './bench/pages';
@@ -80,7 +80,7 @@ async function writeData(): Promise<void> {
 }
 
 function fleet(command: 'up' | 'down'): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/fleet.mjs', command], { cwd: ROOT, env: { ...process.env, FLEET_DIR: path.join(DIR, 'cluster'), FLEET_BASE_PORT: String(BASE_PORT) }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'tools/fleet.mjs', command], { cwd: ROOT, env: { ...process.env, FLEET_DIR: path.join(DIR, 'cluster'), FLEET_BASE_PORT: String(BASE_PORT) }, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`fleet ${command}: ${r.stderr}${r.stdout}`);
   return r.stdout.trim().split('\n').pop()!;
 }

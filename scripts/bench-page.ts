@@ -5,7 +5,7 @@
 //   npm run bench:page -- [--sizes 100000,1000000] [--cache DIR] [--keep] [--port 3300] [--reps 10]
 //                         [--overview-max N] [--timeout-min 60]
 //
-// For each size: a demo store (scripts/demo) is generated, or reused from --cache DIR; the app is
+// For each size: a demo store (tools/demo) is generated, or reused from --cache DIR; the app is
 // served on it (scripts/start.mjs with RECEIPT_DB, building first when stale); its evidence
 // package is requested once, so the server's one-off export is timed apart from the page; then
 // two fresh browser contexts each verify the whole log in the page:

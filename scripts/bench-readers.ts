@@ -1,6 +1,6 @@
-// Measures the reader views at scale: builds a demo store of N tool receipts (scripts/demo),
+// Measures the reader views at scale: builds a demo store of N tool receipts (tools/demo),
 // verifies it the way the command line does and fills the page's RowStore from its views
-// (lib/testutil/reader-log.ts), then times each reader aggregation; and, unless --no-page, the
+// (test/support/reader-log.ts), then times each reader aggregation; and, unless --no-page, the
 // real page in Chromium: the app is served on that store, the log verified in the page, and each
 // reader route opened from the explorer by its nav link (the log already verified, as a reader
 // moves between views), timed from the click to the frame after the view is drawn (its charts'
@@ -23,7 +23,7 @@ import { oracleConversions } from '../lib/readers/finance-oracle';
 import { spendOverTime } from '../lib/readers/finance-spend';
 import { policyTimeline, trustAndKinds } from '../lib/readers/compliance';
 import { coverageOverTime, rangeReport, reportColumns } from '../lib/readers/compliance-report';
-import { verifiedLog } from '../lib/testutil/reader-log';
+import { verifiedLog } from '../test/support/reader-log';
 import type { VerificationReport } from '../lib/verify/report';
 import { ensureDemoStore, serveApp } from './bench-app';
 import { CHROMIUM_ARGS } from './chromium-args';
@@ -110,7 +110,7 @@ async function aggregations(storePath: string): Promise<void> {
 }
 
 async function demoKey(): Promise<string> {
-  const { demoKernelKeyHex, DEMO_SEED_DEFAULT } = await import('./demo/generate');
+  const { demoKernelKeyHex, DEMO_SEED_DEFAULT } = await import('../tools/demo/generate');
   return demoKernelKeyHex(DEMO_SEED_DEFAULT);
 }
 

@@ -22,7 +22,7 @@ import { launchBrowser, packageFiles, runBrowser, type BrowserRun } from './benc
 import { runMeasured } from './bench/child';
 import { type BenchInput, ensureBenchInput } from './bench/input';
 import type { BaselineResult } from './bench/native-baseline';
-import { DEMO_SEED_DEFAULT } from './demo/generate';
+import { DEMO_SEED_DEFAULT } from '../tools/demo/generate';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USAGE = 'usage: npm run bench -- [--count N] [--runs R] [--seed S] [--scale N,N,…] [--json FILE] [--cache DIR] [--port P]';

@@ -166,7 +166,7 @@ async function main() {
   // The demo log: created when missing (and when no other store is served), so the first page
   // a newcomer opens shows a real log verifying.
   if (!process.env.RECEIPT_DB) {
-    const demo = await run(process.execPath, ['--import', 'tsx', 'scripts/demo/ensure-demo.ts'], { env: nextEnv({}) });
+    const demo = await run(process.execPath, ['--import', 'tsx', 'tools/demo/ensure-demo.ts'], { env: nextEnv({}) });
     if (demo !== 0) {
       console.error('start: could not create the demo log (see above)');
       process.exit(demo);

@@ -12,7 +12,7 @@
 //   npm test -- --bench-only                build if stale + the benchmark smoke
 //
 // The e2e step also needs a fleet (e2e/fleet.spec.ts): a two-shard ClickHouse cluster in the work
-// folder on ports 19421… (scripts/fleet.mjs), filled with the demo fleet (scripts/fleet-demo.ts),
+// folder on ports 19421… (tools/fleet.mjs), filled with the demo fleet (tools/fleet-demo.ts),
 // served by Playwright's second web server. The cluster is stopped at the end whatever happened,
 // Ctrl-C included, as is one the unit tests started in FLEET_TEST_DIR: servers left running would
 // hold their ports and write into a folder that is deleted.
@@ -131,7 +131,7 @@ function runCapture(command, args, options = {}) {
 }
 
 const fleetScript = (command, dir) =>
-  run(process.execPath, ['--import', 'tsx', 'scripts/fleet.mjs', command], { env: { ...process.env, FLEET_DIR: dir, FLEET_BASE_PORT: String(FLEET_BASE_PORT) } });
+  run(process.execPath, ['--import', 'tsx', 'tools/fleet.mjs', command], { env: { ...process.env, FLEET_DIR: dir, FLEET_BASE_PORT: String(FLEET_BASE_PORT) } });
 
 /**
  * Starts the e2e fleet's cluster in `dir` and ingests the demo fleet (written under `demoDir`).
@@ -140,7 +140,7 @@ const fleetScript = (command, dir) =>
 async function startFleet(dir, demoDir) {
   banner(`fleet: fleet.mjs up (FLEET_DIR=${dir}, FLEET_BASE_PORT=${FLEET_BASE_PORT})`);
   const env = { ...process.env, FLEET_DIR: dir, FLEET_BASE_PORT: String(FLEET_BASE_PORT) };
-  const up = await runCapture(process.execPath, ['--import', 'tsx', 'scripts/fleet.mjs', 'up'], { env });
+  const up = await runCapture(process.execPath, ['--import', 'tsx', 'tools/fleet.mjs', 'up'], { env });
   const url = up.stdout.trim().split('\n').pop()?.trim() ?? '';
   if (up.code !== 0) return { note: `fleet.mjs up exited ${up.code}` };
   if (!/^http:\/\/127\.0\.0\.1:\d+\/$/.test(url)) return { note: `fleet.mjs up did not end with a URL (last line: ${JSON.stringify(url.slice(0, 80))})` };
@@ -148,7 +148,7 @@ async function startFleet(dir, demoDir) {
   // CLICKHOUSE_URL as well as --clickhouse: should the flag ever be misread again, the demo still
   // goes to this cluster, never to the default one (a developer's, on 19121).
   const demoEnv = { ...process.env, FLEET_DEMO_DIR: demoDir, CLICKHOUSE_URL: url, FLEET_BASE_PORT: String(FLEET_BASE_PORT) };
-  const ingest = await run(process.execPath, ['--import', 'tsx', 'scripts/fleet-demo.ts', '--count', String(FLEET_DEMO_COUNT), '--clickhouse', url], { env: demoEnv });
+  const ingest = await run(process.execPath, ['--import', 'tsx', 'tools/fleet-demo.ts', '--count', String(FLEET_DEMO_COUNT), '--clickhouse', url], { env: demoEnv });
   if (ingest !== 0) return { note: `fleet-demo.ts exited ${ingest}` };
   return { url };
 }

@@ -9,11 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BigNdjson, writeBigNdjson, writeGarbage } from '../../scripts/bigfile/generate';
+import { type BigNdjson, writeBigNdjson, writeGarbage } from '../../tools/bigfile/generate';
 import { runMeasured } from '../../scripts/bench/child';
-import { generateDemoStore } from '../../scripts/demo/generate';
-import { goodLog, keyFromSeed, ndjson } from '../../lib/testutil/forge';
-import { damagePage, leafPages, rootPage } from '../../lib/testutil/sqlite-pages';
+import { generateDemoStore } from '../../tools/demo/generate';
+import { goodLog, keyFromSeed, ndjson } from '../../test/support/forge';
+import { damagePage, leafPages, rootPage } from '../../test/support/sqlite-pages';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');

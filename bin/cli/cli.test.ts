@@ -5,8 +5,8 @@ import os from 'node:os';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { testdataPath } from '../../lib/testutil/testdata';
-import { runCli as run } from '../../lib/testutil/cli-process';
+import { testdataPath } from '../../test/support/testdata';
+import { runCli as run } from '../../test/support/cli-process';
 
 interface Expected {
   trust_keys: string[];

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { readTestdataJson, testdataPath } from '../../lib/testutil/testdata';
-import { runCli as run } from '../../lib/testutil/cli-process';
+import { readTestdataJson, testdataPath } from '../../test/support/testdata';
+import { runCli as run } from '../../test/support/cli-process';
 
 const KEY = '2a'.repeat(32);
 

@@ -1,10 +1,10 @@
 // `receipt-audit ingest <package|store>… --clickhouse URL [--json]` (issue 9): loads evidence
 // packages and Chio SQLite stores of many kernels into the fleet's ClickHouse cluster
-// (app/_server/fleet/ingest.ts) and prints a report: per kernel key what was added and what was
+// (server/fleet/ingest.ts) and prints a report: per kernel key what was added and what was
 // already there, every rejected record with its file and line, and the rate.
 // Exit 0 when every record was taken (added or already present), 1 when any was rejected,
 // 2 for usage errors and inputs or clusters that cannot be read at all.
-import { FleetIngest, type IngestReport } from '../../app/_server/fleet/ingest';
+import { FleetIngest, type IngestReport } from '../../server/fleet/ingest';
 
 export const INGEST_USAGE = `Usage: receipt-audit ingest <package|store>... --clickhouse URL [--json]
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testdataPath } from '../../lib/testutil/testdata';
+import { testdataPath } from '../../test/support/testdata';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(ROOT, 'bin/receipt-audit.mjs');

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { testdataPath } from '../../lib/testutil/testdata';
+import { testdataPath } from '../../test/support/testdata';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const REAL = testdataPath('chio/realworld-2026-09');

@@ -9,7 +9,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import type { Coverage, CoverageLane, CoverageRun } from '../../lib/overview/checkpoint-coverage';
 import { describeGap, describeLane, describeOverlap, describeRun, describeSchemas, describeTail, failingChecks, formatRange, formatSeq, schemaName } from '../../lib/overview/timeline-labels';
-import { SKIP_REASON_TEXT } from '../../lib/verify/check';
+import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
 import type { ReportCheckpoint } from '../../lib/verify/report';
 import { SafeText } from '../ui/safe-text';
 

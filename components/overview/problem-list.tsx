@@ -7,7 +7,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import type { ProblemGroup, ProblemLinker } from '../../lib/overview/problem-groups';
-import type { Problem } from '../../lib/verify/problems';
+import type { Problem } from '../../lib/verdict/problems';
 import { refocusAnchor } from './checkpoint-timeline';
 import { SafeText } from '../ui/safe-text';
 

@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../../lib/verify/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
-import { SKIP_REASON_TEXT } from '../../lib/verify/check';
+import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
 import { explorerUrl } from '../../lib/query/explorer-filter';
 import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
 import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';

@@ -6,7 +6,7 @@
 // share links re-verify Chio receipts from a signed bundle, which these do not
 // have: no share panel. Every string from the log renders as text (SafeText).
 import { Fragment } from 'react';
-import { PROBLEM_TITLE, type Problem } from '../../lib/verify/problems';
+import { PROBLEM_TITLE, type Problem } from '../../lib/verdict/problems';
 import type { ReportReceipt } from '../../lib/verify/report';
 import { useLog } from '../data/log-provider';
 import { formatTime } from '../explorer/format';

@@ -27,8 +27,8 @@ import { isOtherRuntime } from '../../lib/query/runtimes';
 import type { DialectFacts } from '../../lib/workers/protocol';
 import { type ReportReceipt, isIntactUnpinned } from '../../lib/verify/report';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
-import type { Problem } from '../../lib/verify/problems';
-import { SKIP_REASON_TEXT } from '../../lib/verify/check';
+import type { Problem } from '../../lib/verdict/problems';
+import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
 import { EnvelopeClaims } from './envelope-claims';
 
 /** The id of the page's checks heading, which the summary bar links to. */

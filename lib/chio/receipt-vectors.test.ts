@@ -7,7 +7,7 @@ import { parseJson } from '../json/parse';
 import { type JsonObject, isJsonObject } from '../json/value';
 import { leafHash, verifyInclusion } from '../merkle';
 import { fromHex } from '../bytes/hex';
-import { readTestdataJson, readTestdataText, summarize } from '../testutil/testdata';
+import { readTestdataJson, readTestdataText, summarize } from '../../test/support/testdata';
 import { checkParameterHash, checkReceiptSignature } from '../verify/receipt-checks';
 import { canonicalBytes } from '../json/canonicalize';
 import { decodeToolReceipt } from './tool-receipt';

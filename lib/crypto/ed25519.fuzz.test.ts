@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { concatBytes, utf8 } from '../bytes/hex';
 import { type Ed25519Result, verifyEd25519 } from './ed25519';
 import { SMALL_ORDER_ENCODINGS } from './ed25519-precheck';
-import { L, T8, bigToLe32, leToBig, signForSmallOrderKey, signWithTorsionKey, signWithTorsionR } from '../testutil/ed25519-forge';
-import { fuzzParams, fuzzTimeout } from '../testutil/fuzz';
+import { L, T8, bigToLe32, leToBig, signForSmallOrderKey, signWithTorsionKey, signWithTorsionR } from '../../test/support/ed25519-forge';
+import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
 
 const ENGINES = ['webcrypto', 'noble'] as const;
 const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max });

@@ -6,8 +6,8 @@ import { concatBytes, fromHex, toHex, utf8 } from '../bytes/hex';
 import { activeEd25519Engine, classifyR, precheckEd25519, verifyEd25519 } from './ed25519';
 import { SMALL_ORDER_ENCODINGS, decodeCanonicalPoint } from './ed25519-precheck';
 import { COFACTOR_PROBE } from './ed25519-webcrypto';
-import { T8, bigToLe32, signWithTorsionR } from '../testutil/ed25519-forge';
-import { fuzzParams } from '../testutil/fuzz';
+import { T8, bigToLe32, signWithTorsionR } from '../../test/support/ed25519-forge';
+import { fuzzParams } from '../../test/support/fuzz';
 
 ed.hashes.sha512 = sha512;
 const { Point } = ed;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { createSha256, sha256, sha256Hex, sha256HexOfText, sha256Ready } from './sha256';
 import { toHex, utf8 } from '../bytes/hex';
-import { readTestdataJson, summarize } from '../testutil/testdata';
+import { readTestdataJson, summarize } from '../../test/support/testdata';
 
 describe('SHA-256', () => {
   it('Chio hashing vectors (gen-a-upstream/tests/bindings/vectors/hashing/v1.json)', () => {

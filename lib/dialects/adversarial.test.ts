@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { fromHex } from '../bytes/hex';
 import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verify/report';
-import { readTestdataJson, readTestdataText } from '../testutil/testdata';
+import { readTestdataJson, readTestdataText } from '../../test/support/testdata';
 import type { DialectOptions } from './audit';
 import { diffFingerprint } from './codewhale/review';
 

@@ -8,9 +8,9 @@ import { fromHex } from '../bytes/hex';
 import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verify/report';
 import type { RecordRole } from '../verify/intake';
-import { genAReceipt, keyFromSeed } from '../testutil/forge';
-import { pinnedTrust } from '../testutil/verify-records';
-import { readTestdataJson, readTestdataText } from '../testutil/testdata';
+import { genAReceipt, keyFromSeed } from '../../test/support/forge';
+import { pinnedTrust } from '../../test/support/verify-records';
+import { readTestdataJson, readTestdataText } from '../../test/support/testdata';
 import { type DialectOptions, KEY_EPHEMERAL, UNSIGNED } from './audit';
 import { diffFingerprint } from './codewhale/review';
 

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { canonicalBytes, canonicalBytesPair, canonicalize } from './canonicalize';
 import { parseJson } from './parse';
 import type { JsonObject, JsonValue } from './value';
-import { fuzzParams, fuzzTimeout } from '../testutil/fuzz';
-import { jsonDoc, jsonObjectDoc, jsonText, renderJson, style, SPECIAL_STRINGS } from '../testutil/json-arbitraries';
+import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
+import { jsonDoc, jsonObjectDoc, jsonText, renderJson, style, SPECIAL_STRINGS } from '../../test/support/json-arbitraries';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJson } from './parse';
 import { canonicalize, canonicalBytes, canonicalBytesPair, formatNumber } from './canonicalize';
 import { JsonNumber, type JsonValue } from './value';
-import { listTestdata, readTestdata, readTestdataJson, readTestdataText, summarize } from '../testutil/testdata';
+import { listTestdata, readTestdata, readTestdataJson, readTestdataText, summarize } from '../../test/support/testdata';
 
 function parseOrThrow(text: string): JsonValue {
   const r = parseJson(text);

@@ -1,4 +1,4 @@
-// Fuzz: lib/merkle against a naive recursive RFC 6962 reference (lib/testutil/naive-merkle.ts)
+// Fuzz: lib/merkle against a naive recursive RFC 6962 reference (test/support/naive-merkle.ts)
 // for random sizes 1..300: roots, audit paths and consistency proofs are identical, the
 // verifiers accept the true proofs and answer exactly like the reference on mutated ones
 // (rejecting every bit flip, wrong index, extra or missing node), and never throw on anything.
@@ -8,8 +8,8 @@ import { concatBytes, toHex, utf8 } from '../bytes/hex';
 import { sha256 } from '../crypto/sha256';
 import * as merkle from './index';
 import type { MerkleResult } from './result';
-import { fuzzParams, fuzzTimeout } from '../testutil/fuzz';
-import { refMth, refPath, refSubproof, refVerifyConsistency, refVerifyInclusion } from '../testutil/naive-merkle';
+import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
+import { refMth, refPath, refSubproof, refVerifyConsistency, refVerifyInclusion } from '../../test/support/naive-merkle';
 
 const { MERKLE_ERROR_CODES, consistencyProofFor, inclusionProofFor, leafHash, rootFromInclusionProof, rootFromLeafHashes, verifyConsistency, verifyInclusion } =
   merkle;

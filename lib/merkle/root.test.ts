@@ -7,7 +7,7 @@ import { leafHash } from './hash';
 import { rootFromInclusionProof, verifyInclusion } from './inclusion';
 import { consistencyProofFor, inclusionProofFor, rootFromLeafHashes } from './root';
 // Naive recursive reference, RFC 6962 §2.1 / RFC 9162 §2.1.3.1, §2.1.4.1, over raw data.
-import { refMth, refPath, refSubproof } from '../testutil/naive-merkle';
+import { refMth, refPath, refSubproof } from '../../test/support/naive-merkle';
 
 interface Reference {
   leafInputs: string[];

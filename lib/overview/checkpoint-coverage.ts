@@ -11,7 +11,7 @@
 // The report carries no seq-space id, only files: a lane is a checkpoint file
 // (`checkpoints.ndjson`, `<store>#kernel_checkpoints`). Two packages opened
 // together both name theirs `checkpoints.ndjson` and so share a lane.
-import { UNCHECKPOINTED } from '../verify/check';
+import { UNCHECKPOINTED } from '../verdict/check';
 import { type ReportCheckpoint, type ReportReceipt, type VerificationReport, checkpointState } from '../verify/report';
 
 /** `unpinned`: verified checkpoints whose signer no pinned key vouches for (part 2 §11), drawn apart from verified. */

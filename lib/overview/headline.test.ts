@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { verifyPaths } from '../../bin/cli/main';
 import { TrustStore } from '../trust/trust-store';
-import { testdataPath } from '../testutil/testdata';
-import { FORGE_KEY, verifyRecords } from '../testutil/verify-records';
-import { goodLog } from '../testutil/forge';
+import { testdataPath } from '../../test/support/testdata';
+import { FORGE_KEY, verifyRecords } from '../../test/support/verify-records';
+import { goodLog } from '../../test/support/forge';
 import { logHeadline, logStatusLine, tallyLog } from './headline';
 
 const CORPUS_DIR = testdataPath('corpus');

@@ -3,8 +3,8 @@
 // not be read, receipts not fully checked, the uncheckpointed tail, an unpinned signer), so no
 // headline counts only the receipts that were read. A log that dropped a record is never `ok`;
 // a log with nothing in it is `empty` ("No receipts found"), never green. Pure: pages render it.
-import { UNCHECKPOINTED } from '../verify/check';
-import { isDroppedRecord } from '../verify/problems';
+import { UNCHECKPOINTED } from '../verdict/check';
+import { isDroppedRecord } from '../verdict/problems';
 import { type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../verify/report';
 
 /** `partial`: nothing failed, but some receipts could not be fully checked (amber, never green). */

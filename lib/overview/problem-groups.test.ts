@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verifyPaths } from '../../bin/cli/main';
 import { filterFromParams } from '../query/explorer-filter';
-import { testdataPath } from '../testutil/testdata';
+import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import type { VerificationReport } from '../verify/report';
 import { buildCoverage } from './checkpoint-coverage';

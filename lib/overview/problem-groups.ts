@@ -4,7 +4,7 @@
 // built here as strings, with the explorer's own URL codec.
 import { type ValueFilter, explorerUrl } from '../query/explorer-filter';
 import { receiptUrl } from '../query/receipt-address';
-import { PROBLEM_CODES, PROBLEM_TITLE, type Problem, type ProblemCode, type Severity } from '../verify/problems';
+import { PROBLEM_CODES, PROBLEM_TITLE, type Problem, type ProblemCode, type Severity } from '../verdict/problems';
 import type { VerificationReport } from '../verify/report';
 import type { Coverage } from './checkpoint-coverage';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../readers/csv';
-import { storeOf } from '../testutil/corpus-store';
+import { storeOf } from '../../test/support/corpus-store';
 import type { ReceiptView } from '../verify/receipt-view';
 import { EMPTY_FILTER, filterRows } from './explorer-filter';
 import { CHUNK_ROWS, EXPORT_FIELDS, exportCsv, exportNdjson } from './explorer-export';

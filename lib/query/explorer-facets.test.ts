@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storeOf } from '../testutil/corpus-store';
+import { storeOf } from '../../test/support/corpus-store';
 import { EMPTY_FILTER, type ExplorerFilter, VALUE_FILTERS, filterRows } from './explorer-filter';
 import { facetCounts } from './explorer-facets';
 

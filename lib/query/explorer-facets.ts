@@ -4,7 +4,7 @@
 // as a facet list in Datadog or Kibana does. One pass over those rows. Pure.
 import { type ExplorerFilter, type ValueFilter, filterRows } from './explorer-filter';
 import { type RowStore, VERDICTS } from './row-store';
-import { PROBLEM_CODES } from '../verify/problems';
+import { PROBLEM_CODES } from '../verdict/problems';
 
 export interface FacetCount {
   value: string;

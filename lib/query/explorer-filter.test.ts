@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { storeOf } from '../testutil/corpus-store';
+import { storeOf } from '../../test/support/corpus-store';
 import { COLUMN_KEYS } from './explorer-columns';
 import { EMPTY_FILTER, type ExplorerFilter, SORTABLE, explorerUrl, filterFromParams, filterRows, filterToParams } from './explorer-filter';
 import { RowStore, rowVerdictOf } from './row-store';
-import { PROBLEM_CODES } from '../verify/problems';
+import { PROBLEM_CODES } from '../verdict/problems';
 
 const ids = (store: RowStore, rows: Uint32Array) => [...rows].map((i) => store.str('id', i)!);
 const f = (extra: Partial<ExplorerFilter>): ExplorerFilter => ({ ...EMPTY_FILTER, ...extra });

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeDir } from '../../bin/cli/node-source';
 import { loadPackage } from '../sources/package';
 import { RecordHost } from '../sources/record-host';
-import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../testutil/forge';
+import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../../test/support/forge';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import type { ReceiptView } from '../verify/receipt-view';

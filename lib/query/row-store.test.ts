@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoStore } from '../../scripts/demo/generate';
+import { generateDemoStore } from '../../tools/demo/generate';
 import { isRowError, openChioStore } from '../sources/sqlite-store';
 import { TrustStore } from '../trust/trust-store';
 import { RecordVerifier, emptyOutput } from '../verify/record-verifier';

@@ -5,7 +5,7 @@
 // the dictionaries' maps) and sends the new rows as a RowDelta of typed arrays
 // it gives away; the page's RowStore only copies them in. Rows arrive in any
 // order and get their verdicts when the log is assembled. Pure.
-import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
+import { PROBLEM_CODES, type ProblemCode } from '../verdict/problems';
 import type { ReceiptView } from '../verify/receipt-view';
 import { type ReportReceipt, type VerificationReport, isIntactUnpinned } from '../verify/report';
 import { radixSortRows } from './radix-sort';

@@ -1,4 +1,4 @@
-// The API token a link may carry for this server's /v1 API (app/_server/auth.ts):
+// The API token a link may carry for this server's /v1 API (server/auth.ts):
 // `#token=…` (preferred: a fragment never leaves the browser, so it is in no server
 // or proxy log and in no Referer) or `?token=…` (accepted, since links are often
 // made that way, but the page request itself has then already carried it to the

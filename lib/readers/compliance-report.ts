@@ -8,8 +8,8 @@ import type { RowStore } from '../query/row-store';
 import { VERDICTS } from '../query/row-store';
 import { otherRuntimeTypeFlags } from '../query/runtimes';
 import { CHECK_ORDER, type CheckTotal } from '../verify/check-totals';
-import { UNCHECKPOINTED } from '../verify/check';
-import { LESSER_SEVERITY, PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verify/problems';
+import { UNCHECKPOINTED } from '../verdict/check';
+import { LESSER_SEVERITY, PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verdict/problems';
 import type { ReportReceipt, VerificationReport } from '../verify/report';
 import { type ComplianceSelection, selectionTest } from './compliance';
 

@@ -2,10 +2,10 @@
 // corpus, verified as the command line does it; every number is cross-checked
 // against the report or an independent count over the raw NDJSON.
 import { describe, expect, it } from 'vitest';
-import { readTestdataJson, readTestdataText, testdataPath } from '../testutil/testdata';
-import { verifiedLog } from '../testutil/reader-log';
+import { readTestdataJson, readTestdataText, testdataPath } from '../../test/support/testdata';
+import { verifiedLog } from '../../test/support/reader-log';
 import { checkTotals } from '../verify/check-totals';
-import { PROBLEM_CODES } from '../verify/problems';
+import { PROBLEM_CODES } from '../verdict/problems';
 import { policyTimeline, selectionTest, signers, trustAndKinds } from './compliance';
 import { coverageOverTime, rangeReport, reportColumns } from './compliance-report';
 import { verifiedScope } from './scope';

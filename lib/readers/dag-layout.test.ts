@@ -2,8 +2,8 @@
 // every node placed, parents left of their children, nothing overlapping.
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
-import { verifiedLog } from '../testutil/reader-log';
-import { readTestdataJson, testdataPath } from '../testutil/testdata';
+import { verifiedLog } from '../../test/support/reader-log';
+import { readTestdataJson, testdataPath } from '../../test/support/testdata';
 import { dagGraph } from './dag';
 import { runLayout } from './dag-layout';
 

@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalBytes } from '../json/canonicalize';
 import { parseJson } from '../json/parse';
-import { genAReceipt, keyFromSeed, ndjson, type Plain, signHex, writePackage } from '../testutil/forge';
-import { verifiedLog } from '../testutil/reader-log';
+import { genAReceipt, keyFromSeed, ndjson, type Plain, signHex, writePackage } from '../../test/support/forge';
+import { verifiedLog } from '../../test/support/reader-log';
 import type { RowStore } from '../query/row-store';
 import type { VerificationReport } from '../verify/report';
 import { parseCsv, toCsv } from './csv';

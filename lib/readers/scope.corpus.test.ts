@@ -2,8 +2,8 @@
 // turned into the explorer's rows; the verified scope must hold exactly the
 // receipts the report calls verified, and count the others by verdict.
 import { describe, expect, it } from 'vitest';
-import { readTestdataJson, testdataPath } from '../testutil/testdata';
-import { verifiedLog } from '../testutil/reader-log';
+import { readTestdataJson, testdataPath } from '../../test/support/testdata';
+import { verifiedLog } from '../../test/support/reader-log';
 import { verifiedScope } from './scope';
 
 for (const name of ['good', 'tampered-signature', 'bad-checkpoint-signature']) {

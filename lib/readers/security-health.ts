@@ -6,8 +6,8 @@
 // links); the component renders them as text nodes.
 import { isOtherRuntime } from '../query/runtimes';
 import { CHECK_ORDER } from '../verify/check-totals';
-import { NO_KEY_PINNED, SKIP_REASON_TEXT, UNCHECKPOINTED, isExpectedSkip } from '../verify/check';
-import type { ProblemCode } from '../verify/problems';
+import { NO_KEY_PINNED, SKIP_REASON_TEXT, UNCHECKPOINTED, isExpectedSkip } from '../verdict/check';
+import type { ProblemCode } from '../verdict/problems';
 import type { VerificationReport } from '../verify/report';
 import { type DenialTotals, type VerificationFailures, explorerLink } from './security';
 import type { VerifiedScope } from './scope';

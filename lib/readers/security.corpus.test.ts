@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoStore } from '../../scripts/demo/generate';
+import { generateDemoStore } from '../../tools/demo/generate';
 import { filterFromParams, filterRows } from '../query/explorer-filter';
 import type { RowStore } from '../query/row-store';
-import { verifiedLog } from '../testutil/reader-log';
-import { readTestdataJson, testdataPath } from '../testutil/testdata';
+import { verifiedLog } from '../../test/support/reader-log';
+import { readTestdataJson, testdataPath } from '../../test/support/testdata';
 import type { VerificationReport } from '../verify/report';
 import { decodeGuardTrail } from '../verify/guard-trail';
 import { guardMatrix } from './guard-matrix';
@@ -235,7 +235,7 @@ describe('security view on a generated demo store', () => {
 
   it('the guard matrix: one fail per denial (the blocking guard), columns in an order every receipt agrees with', () => {
     const m = guardMatrix(store, verifiedScope(store));
-    // The data fixes only the order of guards some receipt lists together (scripts/demo/catalog.ts
+    // The data fixes only the order of guards some receipt lists together (tools/demo/catalog.ts
     // GUARD_ORDER restricted to each tool): the columns agree with every receipt's own order.
     const rank = new Map(m.guards.map((g, i) => [g, i]));
     for (const trail of store.dict.guards.values.slice(1)) {

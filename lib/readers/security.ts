@@ -7,7 +7,7 @@
 // URL codec, each one filtering to exactly the rows its number counts.
 import { type ExplorerFilter, explorerUrl } from '../query/explorer-filter';
 import { type RowStore, type RowVerdict, VERDICTS } from '../query/row-store';
-import { PROBLEM_CODES, type ProblemCode } from '../verify/problems';
+import { PROBLEM_CODES, type ProblemCode } from '../verdict/problems';
 import type { VerificationReport } from '../verify/report';
 import type { VerifiedScope } from './scope';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportDemoPackage, generateDemoStore } from '../../scripts/demo/generate';
+import { exportDemoPackage, generateDemoStore } from '../../tools/demo/generate';
 import { sha256Ready } from '../crypto/sha256';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';

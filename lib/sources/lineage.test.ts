@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { exportDemoPackage, generateDemoStore, type GenerateResult } from '../../scripts/demo/generate';
+import { exportDemoPackage, generateDemoStore, type GenerateResult } from '../../tools/demo/generate';
 import { LineageCollector, grantNames } from './lineage';
 import { openChioStore } from './sqlite-store';
 

@@ -7,11 +7,11 @@
 import { parseJson } from '../json/parse';
 import { canonicalize } from '../json/canonicalize';
 import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject, jsonTypeName } from '../json/value';
-import { type CheckResult, fail, pass, skipped } from '../verify/check';
+import { type CheckResult, fail, pass, skipped } from '../verdict/check';
 import type { PackageClaims } from '../verify/package-claims';
 import { type PackageQuery, clip, disclosureNoticeError, parsePackageQuery, readBoundaryRuleError } from '../verify/package-query';
 import type { ScopeClaim } from '../verify/package-scope';
-import { type Problem, makeProblem } from '../verify/problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 import { SEMANTIC_COUNTERS, type SemanticCounts } from '../verify/receipt-semantics';
 
 export interface ManifestEntry {

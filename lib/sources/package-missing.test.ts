@@ -5,10 +5,10 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeDir } from '../../bin/cli/node-source';
-import { goodLog, ndjson, writePackage } from '../testutil/forge';
+import { goodLog, ndjson, writePackage } from '../../test/support/forge';
 import { LogVerifier } from '../verify/log-verifier';
 import { loadPackage } from './package';
-import { pinnedVerifier } from '../testutil/verify-records';
+import { pinnedVerifier } from '../../test/support/verify-records';
 
 async function verifyWithout(missing: string[]) {
   const { receipts, cp, proofs } = goodLog(12, 8);

@@ -10,7 +10,7 @@ import { createSha256, sha256Hex } from '../crypto/sha256';
 import type { RecordRole } from '../verify/intake';
 import type { LogSink } from '../verify/log-sink';
 import type { PackageClaims } from '../verify/package-claims';
-import { type Problem, makeProblem } from '../verify/problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 import type { PackageReport } from '../verify/report';
 import { MAX_QUERY_BYTES, type Manifest, type ManifestFindings, type QueryFile, checkReadBoundary, manifestFindings, readManifest } from './package-manifest';
 import { type RecordEvent, isTextLogName, splitRecords } from './records';
@@ -70,7 +70,7 @@ export const PACKAGE_FILES: [string, RecordRole][] = [
 
 /**
  * Rows the exporting server could not export, each named by table and seq (Receipt Audit's own
- * file, app/_server/stored-row.ts; a package has it only when there are some). Not one of the
+ * file, server/stored-row.ts; a package has it only when there are some). Not one of the
  * Chio files above: read after them when present.
  */
 export const EXPORT_PROBLEMS_FILE: [string, RecordRole] = ['export-problems.ndjson', 'export-problem'];

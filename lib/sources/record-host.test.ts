@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import initSqlJs from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { nodeDir } from '../../bin/cli/node-source';
-import { demoKernelKeyHex, generateDemoStore } from '../../scripts/demo/generate';
+import { demoKernelKeyHex, generateDemoStore } from '../../tools/demo/generate';
 import { verifyBundle } from '../share/bundle';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';

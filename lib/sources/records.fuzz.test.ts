@@ -6,8 +6,8 @@
 // names its file and line.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fuzzParams, fuzzTimeout } from '../testutil/fuzz';
-import { jsonText } from '../testutil/json-arbitraries';
+import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
+import { jsonText } from '../../test/support/json-arbitraries';
 import { LogVerifier } from '../verify/log-verifier';
 import { loadFile } from './package';
 import { type RecordEvent, formatLimit, isUtf8, splitRecords } from './records';

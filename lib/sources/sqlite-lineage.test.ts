@@ -5,13 +5,13 @@
 // verified like package rows, and a bad row is a problem naming table and row.
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { capabilityToken, genAReceipt, keyFromSeed, lineageRowOf } from '../testutil/forge';
+import { capabilityToken, genAReceipt, keyFromSeed, lineageRowOf } from '../../test/support/forge';
 import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verify/report';
 import { createChioStore } from './sqlite-store-writer';
 import { openChioStore } from './sqlite-store';
 import { loadStore } from './store';
-import { pinnedVerifier } from '../testutil/verify-records';
+import { pinnedVerifier } from '../../test/support/verify-records';
 
 let SQL: SqlJsStatic;
 beforeAll(async () => {

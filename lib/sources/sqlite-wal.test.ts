@@ -5,7 +5,7 @@ import path from 'node:path';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyWal, type WalResult } from './sqlite-wal';
-import { reseal, setU32, u32 } from '../testutil/sqlite-wal-reseal';
+import { reseal, setU32, u32 } from '../../test/support/sqlite-wal-reseal';
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(new URL(`../testdata/chio/showcase/sqlite/${name}`, import.meta.url)));

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fuzzParams, fuzzTimeout } from '../testutil/fuzz';
-import { reseal } from '../testutil/sqlite-wal-reseal';
+import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
+import { reseal } from '../../test/support/sqlite-wal-reseal';
 import { type StoreOpenResult, isRowError, openChioStore } from './sqlite-store';
 import { applyWal } from './sqlite-wal';
 

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../app/_server/store-handle';
-import { writeEvidencePackage } from '../../app/_server/export';
+import { openStore } from '../../server/store-handle';
+import { writeEvidencePackage } from '../../server/export';
 import { verifyPaths } from '../../bin/cli/main';
-import { generateDemoStore } from '../../scripts/demo/generate';
+import { generateDemoStore } from '../../tools/demo/generate';
 import { TrustStore } from '../trust/trust-store';
 import { isRowError, openChioStore } from './sqlite-store';
 

@@ -15,7 +15,7 @@ import { bytesEqual, toHex } from '../bytes/hex';
 import { parseHash } from '../chio/checkpoint';
 import { receiptLeafHash } from '../chio/leaf';
 import type { LogSink } from '../verify/log-sink';
-import { makeProblem } from '../verify/problems';
+import { makeProblem } from '../verdict/problems';
 import { type CheckpointRow, type ChioStoreReader, type ClaimLogRow, type RowError, isRowError } from './sqlite-store';
 
 export type CoverageOrder = 'claim-log' | 'tool-seq';

@@ -2,7 +2,7 @@
 // chio-format.md §14 step 8). Without pinned keys a valid signature shows only
 // self-consistency, so the check is `skipped`, never `pass`.
 import { normalizeKernelKey } from '../chio/keys';
-import { type CheckResult, NO_KEY_PINNED, fail, pass, skipped } from '../verify/check';
+import { type CheckResult, NO_KEY_PINNED, fail, pass, skipped } from '../verdict/check';
 
 export interface PinnedKey {
   /** The key as Rust's `to_hex()` writes it (normalized on construction). */

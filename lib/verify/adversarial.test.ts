@@ -5,8 +5,8 @@
 // receipt is reported `failed`. Beyond it, each target's exact verdict and codes.
 // ADVERSARY_SCALE multiplies the seeded draws (default 1: about 3,000 variants); ADVERSARY_SEED
 // changes the seed. The page runs a sample of the same variants (e2e/adversarial.spec.ts).
-// The suite is lib/testutil/adversary-suite.ts; this file runs its basics and the classes in
+// The suite is test/support/adversary-suite.ts; this file runs its basics and the classes in
 // FIRST_FILE_CLASSES, adversarial-classes.test.ts every other class, so two workers share it.
-import { FIRST_FILE_CLASSES, adversarialCorpus } from '../testutil/adversary-suite';
+import { FIRST_FILE_CLASSES, adversarialCorpus } from '../../test/support/adversary-suite';
 
 adversarialCorpus(FIRST_FILE_CLASSES, true);

@@ -4,7 +4,7 @@
 // Run through LogVerifier and through the page's worker pool (structured clones
 // of the real messages): the same problems either way.
 import { describe, expect, it } from 'vitest';
-import { type Plain, genAReceipt, goodLog } from '../testutil/forge';
+import { type Plain, genAReceipt, goodLog } from '../../test/support/forge';
 import { TrustStore } from '../trust/trust-store';
 import type { VerifyRequest, VerifyResponse } from '../workers/protocol';
 import { VerifyPool, type WorkerLike } from '../workers/pool';
@@ -13,7 +13,7 @@ import { LogVerifier } from './log-verifier';
 import { RecordVerifier } from './record-verifier';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
-import { FORGE_KEY, pinnedTrust, pinnedVerifier } from '../testutil/verify-records';
+import { FORGE_KEY, pinnedTrust, pinnedVerifier } from '../../test/support/verify-records';
 
 /** A bundle of 6 tool receipts, the first 4 checkpointed with proofs; `edit` changes it before it is written. */
 function bundleText(edit: (b: Plain, receipts: Plain[]) => void = () => {}): string {

@@ -10,7 +10,7 @@ import { type JsonObject, isJsonArray, isJsonNumber, isJsonObject, jsonTypeName 
 import type { ReceiptEntry } from './entries';
 import { parsePackageQuery } from './package-query';
 import { type ScopeClaim, type SubjectOf, evaluateScope } from './package-scope';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 export interface BundleClaims {
   space: string;

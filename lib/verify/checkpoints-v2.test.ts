@@ -11,9 +11,9 @@ import { canonicalize, canonicalBytes } from '../json/canonicalize';
 import { parseJson } from '../json/parse';
 import { type JsonObject, isJsonObject } from '../json/value';
 import { rootFromLeafHashes } from '../merkle';
-import { readTestdataText } from '../testutil/testdata';
-import { type Plain, chainLeafOf, checkpoint, checkpointV2, genAReceipt, keyFromSeed, leafOf, proof, signHex, tree } from '../testutil/forge';
-import { type Rec, verifyRecords } from '../testutil/verify-records';
+import { readTestdataText } from '../../test/support/testdata';
+import { type Plain, chainLeafOf, checkpoint, checkpointV2, genAReceipt, keyFromSeed, leafOf, proof, signHex, tree } from '../../test/support/forge';
+import { type Rec, verifyRecords } from '../../test/support/verify-records';
 import type { VerificationReport } from './report';
 
 const verify = verifyRecords;

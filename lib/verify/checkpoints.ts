@@ -16,9 +16,9 @@ import { type ConsistencyOutcome, type ConsistencyRecord, decodeConsistencyRecor
 import { parseJson } from '../json/parse';
 import type { JsonObject } from '../json/value';
 import { type Frontier, appendToFrontier, frontierRoot } from '../merkle';
-import { type CheckResult, SKIP_REASON, fail, pass, skipped } from './check';
+import { type CheckResult, SKIP_REASON, fail, pass, skipped } from '../verdict/check';
 import type { CheckpointEntry, TransparencyEntry } from './entries';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 /** What became of each supplied consistency record (reported by the transparency check). */
 export type ConsistencyResults = Map<TransparencyEntry, ConsistencyOutcome>;

@@ -7,10 +7,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeDir, nodeFile } from '../../bin/cli/node-source';
 import { loadFile, loadPackage } from '../sources/package';
-import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../testutil/forge';
+import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../../test/support/forge';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
-import type { Problem } from './problems';
+import type { Problem } from '../verdict/problems';
 import type { VerificationReport } from './report';
 
 const kernel = keyFromSeed(7);

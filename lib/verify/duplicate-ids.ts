@@ -16,7 +16,7 @@
 // repeats are compared as strings.
 import { bytesEqual } from '../bytes/hex';
 import { type ReceiptEntry, kernelLeaf } from './entries';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 const MAX_PER_ID = 100;
 const MAX_PROBLEMS = 10_000;

@@ -2,7 +2,7 @@
 // inclusion, trust, finance, verdicts and the report, without the parsed trees.
 import type { Provenance } from '../chio/lineage-row';
 import type { CheckpointFacts, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
-import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from './check';
+import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from '../verdict/check';
 import type { LineageFailure } from './lineage';
 import type { ReportEnvelope } from './report';
 

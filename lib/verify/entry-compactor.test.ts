@@ -2,8 +2,8 @@
 // clones from the verify workers) changes how they are held, never a value.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { testdataPath } from '../testutil/testdata';
-import { verifiedOutput } from '../testutil/verified-output';
+import { testdataPath } from '../../test/support/testdata';
+import { verifiedOutput } from '../../test/support/verified-output';
 import { EntryCompactor } from './entry-compactor';
 
 describe('EntryCompactor', () => {

@@ -9,7 +9,7 @@
 // representation changes: every field keeps its value, so every decision and
 // the report stay the same. Check results are never changed in place (the
 // verifiers assign new ones), so sharing them is safe.
-import { type CheckResult, resultKey } from './check';
+import { type CheckResult, resultKey } from '../verdict/check';
 import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry } from './entries';
 import { mapProofHashes } from './pack-hashes';
 import { own } from './record-verifier';

@@ -7,7 +7,7 @@ import { parseJson } from '../json/parse';
 import { isJsonObject, type JsonObject } from '../json/value';
 import { decodeToolReceipt } from '../chio/tool-receipt';
 import type { DecodedToolReceipt } from '../chio/types';
-import { readTestdataText } from '../testutil/testdata';
+import { readTestdataText } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
 import type { VerificationReport } from './report';

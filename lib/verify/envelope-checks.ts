@@ -9,7 +9,7 @@ import { sha256Hex } from '../crypto/sha256';
 import { canonicalBytes } from '../json/canonicalize';
 import { type JsonValue, isJsonObject, jsonObject } from '../json/value';
 import type { DecodedToolReceipt } from '../chio/types';
-import { type CheckResult, SKIP_REASON, fail, pass, skipped } from './check';
+import { type CheckResult, SKIP_REASON, fail, pass, skipped } from '../verdict/check';
 import { type Envelope, show } from './envelope-intake';
 import type { ReportEnvelope } from './report';
 

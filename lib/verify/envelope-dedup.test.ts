@@ -3,13 +3,13 @@
 // merge happens in the whole-log half (LogAssembler), in log order.
 import { describe, expect, it } from 'vitest';
 import { loadFile, type SourceFile } from '../sources/package';
-import { readTestdataText } from '../testutil/testdata';
+import { readTestdataText } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
 import type { ReceiptView } from './receipt-view';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
-import { inProcessWorker } from '../testutil/in-process-worker';
+import { inProcessWorker } from '../../test/support/in-process-worker';
 import { VerifyPool } from '../workers/pool';
 
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';

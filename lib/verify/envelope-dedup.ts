@@ -18,7 +18,7 @@
 import { toHex } from '../bytes/hex';
 import { combineResults } from './envelope-checks';
 import { type ReceiptEntry, kernelLeaf } from './entries';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 export interface EnvelopeMerge {
   /** Copies merged into another entry: they leave the log. */

@@ -4,7 +4,7 @@
 // its file and line, and leaves the rest of the log verified.
 import { describe, expect, it } from 'vitest';
 import { loadFile } from '../sources/package';
-import { readTestdataText } from '../testutil/testdata';
+import { readTestdataText } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
 import type { VerificationReport } from './report';

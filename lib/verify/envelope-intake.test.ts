@@ -2,7 +2,7 @@
 // the table, on the real Claude Code tool-result text and the transcripts
 // derived from it (lib/testdata/derived/envelopes/README.md).
 import { describe, expect, it } from 'vitest';
-import { readTestdataText } from '../testutil/testdata';
+import { readTestdataText } from '../../test/support/testdata';
 import { intakeRecord } from './intake';
 
 const REAL = readTestdataText('chio/realworld-2026-09/claude-code-tool-result-text.json');

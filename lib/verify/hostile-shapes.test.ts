@@ -3,15 +3,15 @@
 // are about are measured by `npm run bench:hostile` (BENCHMARKS.md), not here.
 import { describe, expect, it } from 'vitest';
 import { loadFile } from '../sources/package';
-import { type Plain, checkpoint, genAReceipt, keyFromSeed, leafOf, proof, signHex, tree } from '../testutil/forge';
+import { type Plain, checkpoint, genAReceipt, keyFromSeed, leafOf, proof, signHex, tree } from '../../test/support/forge';
 import { canonicalBytes } from '../json/canonicalize';
 import { MAX_PROOF_LEVELS } from '../merkle';
 import { LogAssembler } from './log-assembler';
-import { MAX_PROBLEM_MESSAGE, makeProblem } from './problems';
+import { MAX_PROBLEM_MESSAGE, makeProblem } from '../verdict/problems';
 import { RecordVerifier, emptyOutput } from './record-verifier';
 import type { VerificationReport } from './report';
 import { TrustStore } from '../trust/trust-store';
-import { pinnedVerifier } from '../testutil/verify-records';
+import { pinnedVerifier } from '../../test/support/verify-records';
 
 const key = keyFromSeed(0x5a);
 

@@ -11,9 +11,9 @@
 // result per receipt is kept, not the proofs themselves.
 import { bytesEqual } from '../bytes/hex';
 import { rootFromLeafHashes, verifyInclusion } from '../merkle';
-import { type CheckResult, UNCHECKPOINTED, fail, pass, skipped } from './check';
+import { type CheckResult, UNCHECKPOINTED, fail, pass, skipped } from '../verdict/check';
 import { type CheckpointEntry, type ProofEntry, type ReceiptEntry, anchorLeaf, kernelLeaf } from './entries';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 export const LEAF_KERNEL = 'leaf: full receipt (kernel convention)';
 export const LEAF_ANCHOR = 'leaf: receipt body without signature (anchor convention)';

@@ -62,7 +62,7 @@ export type IntakeResult =
   | { ok: true; items: LogItem[]; issues?: RecordIssue[] }
   | { ok: false; issue: JsonIssue | { code: 'parse_error'; message: string; path: string; line: number; column: number } };
 
-/** The schema of a server's record of a row it could not export (app/_server/stored-row.ts). */
+/** The schema of a server's record of a row it could not export (server/stored-row.ts). */
 export const EXPORT_PROBLEM_SCHEMA = 'receipt-audit.export_problem.v1';
 
 const TRANSPARENCY_SCHEMAS: Record<string, ItemKind> = {

@@ -5,7 +5,7 @@
 // never changes a receipt's checks: it fails the log through its own codes.
 import type { LineageEntry, ReceiptEntry } from './entries';
 import { LINEAGE_RULE_ORDER, addFailure } from './lineage';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 const short = (s: string) => (s.length > 20 ? `${s.slice(0, 8)}…${s.slice(-4)}` : s);
 

@@ -10,10 +10,10 @@ import { decodeLineageRow } from '../chio/lineage-row';
 import { parseChioSignature } from '../crypto/chio-signature';
 import { canonicalize } from '../json/canonicalize';
 import { parseJson } from '../json/parse';
-import { capabilityToken, keyFromSeed, lineageRowOf } from '../testutil/forge';
-import { fuzzParams, fuzzTimeout } from '../testutil/fuzz';
-import { jsonEdit, mutateJson } from '../testutil/json-mutate';
-import { testdataPath } from '../testutil/testdata';
+import { capabilityToken, keyFromSeed, lineageRowOf } from '../../test/support/forge';
+import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
+import { jsonEdit, mutateJson } from '../../test/support/json-mutate';
+import { testdataPath } from '../../test/support/testdata';
 import { LogVerifier } from './log-verifier';
 import type { VerificationReport } from './report';
 

@@ -1,7 +1,7 @@
 // What source loaders feed: records and loader-level facts. LogVerifier (one
 // thread) and the browser's worker pool both implement it, so packages, files
 // and stores are read by the same code everywhere.
-import type { Problem } from './problems';
+import type { Problem } from '../verdict/problems';
 import type { RecordOrigin } from './record-verifier';
 import type { PackageClaims } from './package-claims';
 import type { PackageReport } from './report';

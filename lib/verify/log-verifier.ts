@@ -8,7 +8,7 @@ import type { RememberedBatch } from './inclusion';
 import type { CheckpointEntry } from './entries';
 import { LogAssembler } from './log-assembler';
 import type { LoadedPackage, LogSink } from './log-sink';
-import type { Problem } from './problems';
+import type { Problem } from '../verdict/problems';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews } from './record-verifier';
 import type { ReportReceipt, VerificationReport } from './report';
 import type { ReceiptView } from './receipt-view';

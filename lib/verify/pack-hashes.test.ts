@@ -3,8 +3,8 @@
 // can be freed as soon as the log worker has taken the batch in.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { testdataPath } from '../testutil/testdata';
-import { verifiedOutput } from '../testutil/verified-output';
+import { testdataPath } from '../../test/support/testdata';
+import { verifiedOutput } from '../../test/support/verified-output';
 import { LogAssembler } from './log-assembler';
 import { packHashes } from './pack-hashes';
 import { type RecordOutput, emptyOutput } from './record-verifier';

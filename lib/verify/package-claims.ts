@@ -7,7 +7,7 @@
 // disclosureNotice, read_boundary). Pure.
 import type { ReceiptEntry } from './entries';
 import { type ScopeClaim, type SubjectOf, evaluateScope } from './package-scope';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 import type { PackageReport } from './report';
 import { type SemanticCounts, compareSemantics, semanticRange } from './receipt-semantics';
 

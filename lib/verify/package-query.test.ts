@@ -1,7 +1,7 @@
 // The package query rules of chio-format-v2.md §16.8.2: reading a query, the
 // read-boundary rules, the tenant in scope and the child-receipt scope it implies.
 import { describe, expect, it } from 'vitest';
-import { tree } from '../testutil/forge';
+import { tree } from '../../test/support/forge';
 import { type PackageQuery, childReceiptScopeOf, disclosureNoticeError, parsePackageQuery, readBoundaryRuleError, tenantInScope } from './package-query';
 
 const q = (v: unknown): PackageQuery => {

@@ -7,10 +7,10 @@
 // its own problem with its file and line, the first MAX_SCOPE_PROBLEMS of a
 // package, then one counted summary (a million-receipt package must not make a
 // million problems). Pure.
-import { type CheckResult, fail, pass, skipped } from './check';
+import { type CheckResult, fail, pass, skipped } from '../verdict/check';
 import type { ReceiptEntry } from './entries';
 import { type ChildReceiptScope, CHILD_RECEIPT_SCOPES, type PackageQuery, childReceiptScopeOf, clip, tenantInScope } from './package-query';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 export const MAX_SCOPE_PROBLEMS = 100;
 

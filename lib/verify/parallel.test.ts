@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitRecords } from '../sources/records';
-import { testdataPath } from '../testutil/testdata';
+import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { roleForFileName, PACKAGE_FILES } from '../sources/package';
 import { LogAssembler } from './log-assembler';
@@ -14,7 +14,7 @@ import { LogVerifier } from './log-verifier';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from './record-verifier';
 import { reportToJson } from './report-json';
 import { outputFromWire, outputToWire } from '../workers/wire';
-import { capabilityToken, keyFromSeed, lineageRowOf } from '../testutil/forge';
+import { capabilityToken, keyFromSeed, lineageRowOf } from '../../test/support/forge';
 
 const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
 

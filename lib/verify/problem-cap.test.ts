@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { loadFile } from '../sources/package';
-import { genAReceipt, keyFromSeed } from '../testutil/forge';
+import { genAReceipt, keyFromSeed } from '../../test/support/forge';
 import { LogVerifier } from './log-verifier';
-import { MAX_PROBLEMS_PER_CODE_AND_FILE, ProblemCap } from './problem-cap';
-import { makeProblem } from './problems';
-import { pinnedVerifier } from '../testutil/verify-records';
+import { MAX_PROBLEMS_PER_CODE_AND_FILE, ProblemCap } from '../verdict/problem-cap';
+import { makeProblem } from '../verdict/problems';
+import { pinnedVerifier } from '../../test/support/verify-records';
 
 /** The cap as it applies to parse errors alone (the assembler's takes other codes too). */
 const parseErrorCap = (max?: number) => new ProblemCap(max, (p) => p.code === 'parse_error');

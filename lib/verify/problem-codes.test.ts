@@ -4,15 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { TrustStore } from '../trust/trust-store';
-import { type Rec, pinnedVerifier, verifyRecords } from '../testutil/verify-records';
+import { type Rec, pinnedVerifier, verifyRecords } from '../../test/support/verify-records';
 import { LogVerifier } from './log-verifier';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
-import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from './problems';
-import { capabilityToken, chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, lineageRowOf, ndjson, proof, writePackage } from '../testutil/forge';
+import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from '../verdict/problems';
+import { capabilityToken, chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, lineageRowOf, ndjson, proof, writePackage } from '../../test/support/forge';
 import { loadPackage } from '../sources/package';
 import { nodeDir } from '../../bin/cli/node-source';
-import { readTestdataJson, readTestdataText as readTestdata } from '../testutil/testdata';
+import { readTestdataJson, readTestdataText as readTestdata } from '../../test/support/testdata';
 
 const verify = verifyRecords;
 

@@ -6,8 +6,8 @@ import { signatureAlgorithmOf, verifyChioSignature } from '../crypto/chio-signat
 import { canonicalBytes, containsC1OrDel } from '../json/canonicalize';
 import { isJsonNumber } from '../json/value';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
-import { type CheckResult, fail, pass, skipped } from './check';
-import { type Problem, type ProblemLocation, makeProblem } from './problems';
+import { type CheckResult, fail, pass, skipped } from '../verdict/check';
+import { type Problem, type ProblemLocation, makeProblem } from '../verdict/problems';
 
 export interface SignatureOutcome {
   check: CheckResult;

@@ -7,7 +7,7 @@
 // a receipt arrived in included). The ids do not travel:
 // the page has every receipt's id already, in the explorer's rows (see
 // RowStore.reportId), and a million of them again cost about 150 MB.
-import { ALL_RECEIPT_CHECKS, type CheckStatus, RECEIPT_CHECK_ORDER } from './check';
+import { ALL_RECEIPT_CHECKS, type CheckStatus, RECEIPT_CHECK_ORDER } from '../verdict/check';
 import type { Verdict } from './entries';
 import type { ReportEnvelope, ReportReceipt } from './report';
 

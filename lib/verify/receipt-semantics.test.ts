@@ -3,7 +3,7 @@
 // checked, a Gen A receipt, an unreadable line) leaves a claim undecided
 // inside the range and failed outside it.
 import { describe, expect, it } from 'vitest';
-import { fail, pass, skipped } from './check';
+import { fail, pass, skipped } from '../verdict/check';
 import type { ReceiptEntry } from './entries';
 import { type SemanticCounts, compareSemantics, semanticRange } from './receipt-semantics';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reportJsonParts, reportToJson } from './report-json';
-import { verifiedLog } from '../testutil/reader-log';
-import { readTestdataJson, testdataPath } from '../testutil/testdata';
+import { verifiedLog } from '../../test/support/reader-log';
+import { readTestdataJson, testdataPath } from '../../test/support/testdata';
 
 describe('reportJsonParts', () => {
   it('cuts a real report into pieces that join to the same JSON text, none much longer than asked', async () => {

@@ -1,10 +1,10 @@
 // Verdicts (contract §6) and the report object of §8, shared by the command
 // line and the browser. Checks that do not apply to a record are left out.
 import type { FinanceReport } from '../finance/reconcile';
-import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, NO_KEY_PINNED, RECEIPT_CHECK_ORDER, type ReceiptCheckName, UNCHECKPOINTED } from './check';
+import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, NO_KEY_PINNED, RECEIPT_CHECK_ORDER, type ReceiptCheckName, UNCHECKPOINTED } from '../verdict/check';
 import type { CheckpointEntry, LineageEntry, ReceiptEntry, Verdict } from './entries';
 import { ANCHOR_NOTE, LINEAGE_RULE_ORDER, type LineageCode } from './lineage';
-import { type Problem, isDroppedRecord, makeProblem } from './problems';
+import { type Problem, isDroppedRecord, makeProblem } from '../verdict/problems';
 
 /** Receipts of other runtimes (lib/dialects/audit.ts). */
 export type DialectReceiptType = 'zeroclaw' | 'codewhale-review' | 'codewhale-turn';

@@ -12,7 +12,7 @@ import { parseJson } from '../json/parse';
 import { JsonNumber, type JsonObject, type JsonValue, isJsonObject } from '../json/value';
 import type { ConsistencyResults } from './checkpoints';
 import type { CheckpointEntry, TransparencyEntry } from './entries';
-import { type Problem, makeProblem } from './problems';
+import { type Problem, makeProblem } from '../verdict/problems';
 
 export { logIdFor };
 

@@ -6,9 +6,9 @@ import { parseChioPublicKey, parseChioSignature } from '../crypto/chio-signature
 import { parseJson } from '../json/parse';
 import { type JsonObject, isJsonObject } from '../json/value';
 import { compactJson } from '../json/pretty';
-import { demoKey } from '../../scripts/demo/sign';
-import { resign } from '../testutil/adversary';
-import { readTestdataText } from '../testutil/testdata';
+import { demoKey } from '../../tools/demo/sign';
+import { resign } from '../../test/support/adversary';
+import { readTestdataText } from '../../test/support/testdata';
 import { LogVerifier } from './log-verifier';
 
 const real = (): JsonObject => {

@@ -8,7 +8,7 @@ import { openChioStore } from '../sources/sqlite-store';
 import { sqliteTooLarge } from '../sources/sqlite-size';
 import { RecordHost } from '../sources/record-host';
 import { loadStore } from '../sources/store';
-import { makeProblem } from '../verify/problems';
+import { makeProblem } from '../verdict/problems';
 import { sha256Ready } from '../crypto/sha256';
 import { RowEncoder, deltaTransfer } from '../query/row-store';
 import type { LogSink } from '../verify/log-sink';

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadFile, type SourceFile } from '../sources/package';
-import { testdataPath } from '../testutil/testdata';
+import { testdataPath } from '../../test/support/testdata';
 import { LogVerifier } from '../verify/log-verifier';
 import { reportToJson } from '../verify/report-json';
-import { inProcessWorker } from '../testutil/in-process-worker';
+import { inProcessWorker } from '../../test/support/in-process-worker';
 import { VerifyPool } from './pool';
 import type { WireBatch } from './wire';
 

@@ -7,7 +7,7 @@ import type { CheckpointEntry } from '../verify/entries';
 import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { LogAssembler } from '../verify/log-assembler';
 import type { LoadedPackage, LogSink, RecordBytes } from '../verify/log-sink';
-import type { Problem } from '../verify/problems';
+import type { Problem } from '../verdict/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, emptyOutput } from '../verify/record-verifier';
 import type { ReportReceipt, VerificationReport } from '../verify/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';

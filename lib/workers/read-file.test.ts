@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type ReadJob, type SourceFile, readRecords } from '../sources/package';
 import type { RecordEvent } from '../sources/records';
-import { testdataPath } from '../testutil/testdata';
+import { testdataPath } from '../../test/support/testdata';
 import { type ReadPort, type ReadRequest, type ReadResponse, type ReadWorker, readInWorker, serveRead } from './read-file';
 
 const MiB = 1024 * 1024;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { serialize } from 'node:v8';
 import { PACKAGE_FILES, roleForFileName } from '../sources/package';
 import { splitRecords } from '../sources/records';
-import { testdataPath } from '../testutil/testdata';
+import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { packHashes } from '../verify/pack-hashes';
 import { ORDER_STRIDE, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from '../verify/record-verifier';

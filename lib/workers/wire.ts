@@ -12,7 +12,7 @@
 // Decoding gives back objects with the same fields and values (a field that was
 // undefined is left out, which no reader tells apart). Pure.
 import { decodeRecord } from '../sources/records';
-import { type CheckResult, resultKey } from '../verify/check';
+import { type CheckResult, resultKey } from '../verdict/check';
 import type { ReceiptEntry } from '../verify/entries';
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
 import type { ReceiptView } from '../verify/receipt-view';

@@ -1,11 +1,11 @@
-// The benchmark's input: a demo store (scripts/demo) of `count` tool receipts in checkpointed
+// The benchmark's input: a demo store (tools/demo) of `count` tool receipts in checkpointed
 // batches of 100 plus an uncheckpointed tail of TAIL more, from `seed`, and its evidence package,
 // cached in `<cache>/bench-<count>+<TAIL>-<seedslug>/{store,package}`. The
 // marker file is written last, so an interrupted generation is redone from scratch.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type DemoCounts, demoKernelKeyHex, exportDemoPackage, generateDemoStore } from '../demo/generate';
+import { type DemoCounts, demoKernelKeyHex, exportDemoPackage, generateDemoStore } from '../../tools/demo/generate';
 
 export interface BenchInput {
   dir: string;

@@ -1,6 +1,6 @@
 // POST /v1/csp-report: browsers report Content-Security-Policy violations here. No bearer
-// token (browsers send none). Thin: the work is in app/_server/csp-report.ts.
-import { handleCspReport } from '../../_server/csp-report';
+// token (browsers send none). Thin: the work is in server/csp-report.ts.
+import { handleCspReport } from '../../../server/csp-report';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -10,7 +10,7 @@ import { useMemo, useState } from 'react';
 import { buildCoverage } from '../../../lib/overview/checkpoint-coverage';
 import { type ProblemGroup, ProblemLinker, groupProblems, receiptHref } from '../../../lib/overview/problem-groups';
 import { type FlaggedReceipt, type VerificationFailures, explorerLink } from '../../../lib/readers/security';
-import type { Problem, ProblemCode } from '../../../lib/verify/problems';
+import type { Problem, ProblemCode } from '../../../lib/verdict/problems';
 import type { VerificationReport } from '../../../lib/verify/report';
 import { SafeText } from '../../ui/safe-text';
 

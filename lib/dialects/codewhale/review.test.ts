@@ -3,7 +3,7 @@
 // copied unchanged from ../shared/vectors), and the rules keep CodeWhale's order.
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../json/parse';
-import { readTestdataText } from '../../testutil/testdata';
+import { readTestdataText } from '../../../test/support/testdata';
 import { type ReviewReceipt, checkReviewReceipt, diffFingerprint, parseReviewReceipt } from './review';
 
 interface Expectation {

@@ -2,7 +2,7 @@
 // rule; each rule fails (or warns) on a receipt bent to break it.
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../json/parse';
-import { readTestdataText } from '../../testutil/testdata';
+import { readTestdataText } from '../../../test/support/testdata';
 import { type TurnReceipt, checkTurnReceipt, parseTurnReceipt } from './turn';
 
 const exampleText = readTestdataText('codewhale/conformance-receipt-v0.draft-example.json');

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../json/parse';
 import { type JsonObject, toPlain } from '../../json/value';
-import { readTestdataText } from '../../testutil/testdata';
+import { readTestdataText } from '../../../test/support/testdata';
 import { type ZcItem, importZeroclaw } from './import';
 
 const A = 'zc-receipt-1711547700-o-VeWF6HDZEymxexr5E8vjz_SSpj0-2oImTkQeDgeBY';

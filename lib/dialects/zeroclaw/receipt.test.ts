@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../../bytes/hex';
 import { parseJson } from '../../json/parse';
-import { readTestdataText } from '../../testutil/testdata';
+import { readTestdataText } from '../../../test/support/testdata';
 import { hmacKey, hmacSha256, parseZcReceipt, toBase64Url, zcMacInput, zeroclawArgsJson } from './receipt';
 
 interface HmacVector {

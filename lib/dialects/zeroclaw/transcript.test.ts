@@ -2,7 +2,7 @@
 // (lib/testdata/zeroclaw/doc-and-test-examples.json) and the shapes the code
 // writes (other-dialects.md §1.7).
 import { describe, expect, it } from 'vitest';
-import { readTestdataText } from '../../testutil/testdata';
+import { readTestdataText } from '../../../test/support/testdata';
 import { debugLine, quotedReceipts, receiptsBlock, toolResultTrailer } from './transcript';
 
 const examples = JSON.parse(readTestdataText('zeroclaw/doc-and-test-examples.json')) as Record<string, { value: string }>;

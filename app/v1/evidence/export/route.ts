@@ -1,6 +1,6 @@
 // POST /v1/evidence/export: the served store's evidence bundle (chio-format.md §11.2).
-// Thin: the work is in app/_server/handle-evidence.ts.
-import { handleEvidenceExport } from '../../../_server/handle-evidence';
+// Thin: the work is in server/handle-evidence.ts.
+import { handleEvidenceExport } from '../../../../server/handle-evidence';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

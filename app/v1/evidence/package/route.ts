@@ -1,5 +1,5 @@
 // GET /v1/evidence/package: the files of the served store's evidence package, with links.
-import { handleEvidencePackage } from '../../../_server/handle-evidence';
+import { handleEvidencePackage } from '../../../../server/handle-evidence';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /v1/fleet/summary: per-kernel and per-outcome counts of a filter set (CLICKHOUSE_URL set).
-// Thin: the work is in app/_server/fleet/handle-fleet.ts. Other methods get 405 (after auth).
-import { handleFleetSummary } from '../../../_server/fleet/handle-fleet';
+// Thin: the work is in server/fleet/handle-fleet.ts. Other methods get 405 (after auth).
+import { handleFleetSummary } from '../../../../server/fleet/handle-fleet';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,6 +1,6 @@
 // GET /v1/receipts/query: Chio's receipt query (chio-format.md §11.2) over the server's store.
-// Thin: the work is in app/_server/handle-receipt-query.ts. Other methods get 405 (after auth).
-import { handleReceiptQuery } from '../../../_server/handle-receipt-query';
+// Thin: the work is in server/handle-receipt-query.ts. Other methods get 405 (after auth).
+import { handleReceiptQuery } from '../../../../server/handle-receipt-query';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

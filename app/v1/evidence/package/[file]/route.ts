@@ -1,5 +1,5 @@
 // GET /v1/evidence/package/<file>: one file of the served store's evidence package (§11.1).
-import { handleEvidencePackage } from '../../../../_server/handle-evidence';
+import { handleEvidencePackage } from '../../../../../server/handle-evidence';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

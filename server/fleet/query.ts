@@ -1,0 +1,436 @@
+// Server side only: the receipt API answered from the fleet's ClickHouse cluster (issue 9), when
+// CLICKHOUSE_URL is set. Filters, counts and aggregations run in the cluster; every statement is
+// built by ./sql.ts from the parsed, typed query (lib/query/receipt-query.ts), never from request
+// text. Pages carry each receipt's stored bytes, untouched, with the inclusion proofs and
+// checkpoints they need, grouped by kernel (one seq space each), so the browser verifies them.
+// Counts and sums are the index's figures: the response says so, and the page labels them.
+import { type EvidenceQuery, exportChildScope, exportedQuery } from '../../lib/query/evidence-query';
+import type { ChildReceiptScope } from '../../lib/verify/package-query';
+import type { FleetKernels, FleetSummary } from '../../lib/query/fleet-api';
+import { type ReceiptQuery, toFilterKey } from '../../lib/query/receipt-query';
+import { ClickHouse } from './clickhouse';
+import { type RowProblem, checkStoredText, rowProblemJson } from '../stored-row';
+import { col, list, sql, str, table, u64, type Sql } from './sql';
+
+const clients = new Map<string, ClickHouse>();
+
+/** One client per CLICKHOUSE_URL. */
+export function fleetClient(url: string): ClickHouse {
+  let ch = clients.get(url);
+  if (!ch) clients.set(url, (ch = new ClickHouse(url)));
+  return ch;
+}
+
+/** The WHERE clause of a receipt query's filters (tool receipts only, as the store API serves). */
+export function receiptFilter(q: Omit<ReceiptQuery, 'limit' | 'cursor'>): Sql {
+  const c: Sql[] = [sql`kind = 'tool'`];
+  if (q.kernelKey !== undefined) c.push(sql`kernel_key = ${str(q.kernelKey)}`);
+  if (q.capabilityId !== undefined) c.push(sql`capability_id = ${str(q.capabilityId)}`);
+  if (q.toolServer !== undefined) c.push(sql`tool_server = ${str(q.toolServer)}`);
+  if (q.toolName !== undefined) c.push(sql`tool_name = ${str(q.toolName)}`);
+  if (q.outcome !== undefined) c.push(sql`decision_kind = ${str(q.outcome)}`);
+  if (q.agentSubject !== undefined) c.push(sql`subject_key = ${str(q.agentSubject)}`);
+  if (q.since !== undefined) c.push(sql`timestamp >= ${u64(q.since)}`);
+  if (q.until !== undefined) c.push(sql`timestamp <= ${u64(q.until)}`);
+  // cost_digits holds a plain decimal (no sign, no leading zeros): longer is larger, and digits
+  // of equal length compare as text. Exact for costs beyond u64.
+  if (q.minCost !== undefined) {
+    const t = q.minCost.toString();
+    c.push(sql`cost_digits != '' AND (length(cost_digits) > ${u64(BigInt(t.length))} OR (length(cost_digits) = ${u64(BigInt(t.length))} AND cost_digits >= ${str(t)}))`);
+  }
+  if (q.maxCost !== undefined) {
+    const t = q.maxCost.toString();
+    c.push(sql`cost_digits != '' AND (length(cost_digits) < ${u64(BigInt(t.length))} OR (length(cost_digits) = ${u64(BigInt(t.length))} AND cost_digits <= ${str(t)}))`);
+  }
+  return list(c, ' AND ');
+}
+
+interface PageKey {
+  fleet_seq: string;
+  kernel_key: string;
+  seq: string;
+  checkpoint_seq: string;
+  capability_id: string;
+}
+
+/** `(kernel_key = K AND col BETWEEN lo AND hi AND col IN (…)) OR …`: each kernel's values, found through the primary key. */
+function perKernel(column: Sql, byKernel: Map<string, bigint[]>): Sql {
+  const parts = [...byKernel].map(([k, values]) => {
+    const lo = values.reduce((a, b) => (a < b ? a : b));
+    const hi = values.reduce((a, b) => (a > b ? a : b));
+    return sql`(kernel_key = ${str(k)} AND ${column} BETWEEN ${u64(lo)} AND ${u64(hi)} AND ${column} IN (${list(values.map(u64))}))`;
+  });
+  return parts.length ? list(parts, ' OR ') : sql`0`;
+}
+
+function byKernel<T extends { kernel_key: string }>(rows: T[], value: (r: T) => string): Map<string, bigint[]> {
+  const out = new Map<string, bigint[]>();
+  for (const r of rows) {
+    const v = value(r);
+    if (v === '0') continue;
+    const list = out.get(r.kernel_key);
+    if (list) list.push(BigInt(v));
+    else out.set(r.kernel_key, [BigInt(v)]);
+  }
+  return out;
+}
+
+/** FLEET_QUERY_FIRST_WINDOW and FLEET_QUERY_LISTED_MAX override these (the tests walk small fleets through every plan). */
+const envInt = (name: string, fallback: number) => (/^\d{1,7}$/.test(process.env[name] ?? '') ? Number(process.env[name]) : fallback);
+const FIRST_WINDOW = BigInt(Math.max(1, envInt('FLEET_QUERY_FIRST_WINDOW', 8_192)));
+const OPEN_AFTER = 4_000_000n;
+
+/**
+ * Fleet positions are given densely at ingest, so a page is looked for in growing windows of them
+ * after the cursor: each window is read through the primary key, and a page of common matches
+ * reads one small window instead of every match in the fleet (18.16 sorts every match for an
+ * ORDER BY … LIMIT). The last window is open-ended, so nothing after the cursor is missed.
+ */
+async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number, maxWindows = Infinity): Promise<PageKey[]> {
+  const found: PageKey[] = [];
+  let lo = after + 1n;
+  for (let window = FIRST_WINDOW, n = 0; found.length < want && n < maxWindows; window *= 8n, n++) {
+    const open = window > OPEN_AFTER;
+    const range = open ? sql`fleet_seq >= ${u64(lo)}` : sql`fleet_seq BETWEEN ${u64(lo)} AND ${u64(lo + window - 1n)}`;
+    const rows = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} AND ${range} ORDER BY fleet_seq LIMIT ${u64(BigInt(want - found.length))}`);
+    found.push(...rows);
+    if (open) break;
+    lo += window;
+  }
+  return found;
+}
+
+const enc = new TextEncoder();
+
+/**
+ * What the index knows of a filter set, kept per cluster state (its receipt count, which only
+ * grows: an ingest changes it, and with it every key): the count, and when there are at most
+ * LISTED matches, all their keys in fleet order, so each page is a slice. Like the SQLite
+ * server's plan, it spares sparse filters a scan of the fleet per page.
+ */
+interface FilterState {
+  version: string;
+  count: bigint;
+  keys: PageKey[] | null;
+}
+
+const LISTED = envInt('FLEET_QUERY_LISTED_MAX', 25_000);
+const MAX_STATES = 128;
+const states = new Map<string, FilterState>();
+
+/** Forgets every filter state (tests, benchmarks). */
+export function forgetFleetStates(): void {
+  states.clear();
+}
+
+function remember(key: string, state: FilterState): void {
+  states.delete(key);
+  if (states.size >= MAX_STATES) states.delete(states.keys().next().value!);
+  states.set(key, state);
+}
+
+/** Index of the first key after `cursor` (keys ascend by fleet_seq). */
+function firstAfter(keys: PageKey[], cursor: bigint): number {
+  let [a, b] = [0, keys.length];
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (BigInt(keys[m]!.fleet_seq) <= cursor) a = m + 1;
+    else b = m;
+  }
+  return a;
+}
+
+/**
+ * The page's keys (one more than the limit, to know whether another page follows) and the count.
+ * From a kept list the page is answered at once, and `current` says later whether the list was
+ * still the cluster's (checked while the page's bodies are read: one round trip, not two).
+ */
+async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: PageKey[]; count: bigint; current: Promise<boolean> }> {
+  const where = receiptFilter(q);
+  const after = q.cursor ?? 0n;
+  const want = q.limit + 1;
+  const stateKey = `${ch.url.href}\u0000${toFilterKey(q)}`;
+  const known = states.get(stateKey);
+  const version = ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts`).then(([r]) => r?.n ?? '0');
+  version.catch(() => {}); // awaited below, or by the caller through `current`
+  if (known?.keys) {
+    remember(stateKey, known);
+    const from = firstAfter(known.keys, after);
+    return { keys: known.keys.slice(from, from + want), count: known.count, current: version.then((v) => v === known.version) };
+  }
+  if (known) {
+    // A large filter's keys are looked for while the version is checked.
+    const keys = pageKeys(ch, where, after, want);
+    keys.catch(() => {});
+    if (known.version === (await version)) {
+      remember(stateKey, known);
+      return { keys: await keys, count: known.count, current: Promise.resolve(true) };
+    }
+  }
+  // The count, and where the first match after the cursor is, in one scan beside a first window.
+  const [v, [total], first] = await Promise.all([
+    version,
+    ch.rows<{ n: string; next: string }>(sql`SELECT count() AS n, minIf(fleet_seq, fleet_seq > ${u64(after)}) AS next FROM receipts WHERE ${where}`),
+    pageKeys(ch, where, after, want, 1),
+  ]);
+  const count = BigInt(total?.n ?? '0');
+  if (count > BigInt(LISTED)) {
+    remember(stateKey, { version: v, count, keys: null });
+    // minIf over no rows is 0: nothing matches after the cursor.
+    if (first.length >= want || total?.next === '0') return { keys: first, count, current: Promise.resolve(true) };
+    // Go on from the first match (or from where the window ended), not through the gap before it.
+    const from = first.length ? BigInt(first[first.length - 1]!.fleet_seq) : BigInt(total!.next) - 1n;
+    const more = await pageKeys(ch, where, from, want - first.length);
+    return { keys: [...first, ...more], count, current: Promise.resolve(true) };
+  }
+  const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
+  remember(stateKey, { version: v, count, keys: all });
+  const from = firstAfter(all, after);
+  return { keys: all.slice(from, from + want), count, current: Promise.resolve(true) };
+}
+
+/**
+ * One page of `/v1/receipts/query` from the cluster:
+ * `{"totalCount","nextCursor","receipts":[…],"fleet":{"figures":"index","kernels":[{"kernelKey","receipts":[{"seq","index"}],"checkpoints":[…],"inclusionProofs":[…]}]}}`.
+ * `receipts` is the contract's list (raw bytes in fleet order); `fleet.kernels` says which of them
+ * belong to which kernel's log, with that log's proofs and checkpoints for them. The cursor is
+ * the fleet order (`fleet_seq`) of the page's last receipt.
+ *
+ * Two round trips: the page's keys (a slice of the filter's list, or found in windows of narrow
+ * columns) beside the cluster's receipt count, then its raw JSON, proofs and checkpoints, each
+ * found by primary key.
+ */
+export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false): Promise<Uint8Array> {
+  const { keys, count, current } = await keysAndCount(ch, q);
+  const page = keys.slice(0, q.limit);
+  const nextCursor = keys.length > q.limit ? page[page.length - 1]!.fleet_seq : null;
+  const covered = page.filter((r) => r.checkpoint_seq !== '0');
+  const [raws, proofs, checkpoints, records, stillCurrent] = await Promise.all([
+    page.length ? ch.rows<{ fleet_seq: string; raw_json: string }>(sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE ${perKernel(sql`fleet_seq`, byKernel(page, (r) => r.fleet_seq))}`) : [],
+    covered.length ? ch.rows<{ kernel_key: string; seq: string; raw: string }>(sql`SELECT kernel_key, seq, raw FROM proofs WHERE ${perKernel(sql`seq`, byKernel(covered, (r) => r.seq))} ORDER BY kernel_key, seq`) : [],
+    covered.length ? ch.rows<{ kernel_key: string; checkpoint_seq: string; raw: string }>(sql`SELECT kernel_key, checkpoint_seq, raw FROM checkpoints WHERE ${perKernel(sql`checkpoint_seq`, byKernel(covered, (r) => r.checkpoint_seq))} ORDER BY kernel_key, checkpoint_seq`) : [],
+    pageRecords(ch, page),
+    current,
+  ]);
+  const rawOf = new Map(raws.map((r) => [r.fleet_seq, r.raw_json]));
+  if (!retried && (!stillCurrent || page.some((r) => !rawOf.has(r.fleet_seq)))) {
+    // A kept list is older than the cluster (an ingest since), or outlived its data (tables
+    // emptied and filled to the same count): read afresh.
+    forgetFleetStates();
+    return fleetPage(ch, q, true);
+  }
+  const kernels = new Map<string, { receipts: string[]; checkpoints: string[]; proofs: string[]; lineage: string[]; consistency: string[] }>();
+  const kernel = (k: string) => {
+    let g = kernels.get(k);
+    if (!g) kernels.set(k, (g = { receipts: [], checkpoints: [], proofs: [], lineage: [], consistency: [] }));
+    return g;
+  };
+  const receipts: string[] = [];
+  const problems: string[] = [];
+  for (const r of page) {
+    const raw = rawOf.get(r.fleet_seq);
+    if (raw === undefined) throw new Error(`fleet: receipt at fleet_seq ${r.fleet_seq} vanished between two reads`);
+    // Checked before it is spliced, as a store's rows are (../stored-row.ts): named by its place in the index.
+    const checked = checkStoredText('receipt_json', Number(r.fleet_seq), 'raw_json', raw);
+    if (!checked.ok) {
+      problems.push(rowProblemJson(checked.problem));
+      continue;
+    }
+    kernel(r.kernel_key).receipts.push(`{"seq":${r.seq},"index":${receipts.length}}`);
+    receipts.push(raw);
+  }
+  for (const p of proofs) kernel(p.kernel_key).proofs.push(p.raw);
+  for (const c of checkpoints) kernel(c.kernel_key).checkpoints.push(c.raw);
+  for (const r of records) kernel(r.kernel_key)[r.record_kind === 'lineage' ? 'lineage' : 'consistency'].push(r.raw);
+  const groups = [...kernels].map(
+    ([k, g]) =>
+      `{"kernelKey":${JSON.stringify(k)},"receipts":[${g.receipts.join(',')}],"checkpoints":[${g.checkpoints.join(',')}],"inclusionProofs":[${g.proofs.join(',')}]` +
+      `,"capabilityLineage":[${g.lineage.join(',')}],"consistencyProofs":[${g.consistency.join(',')}]}`,
+  );
+  const problemList = problems.length ? `,"problems":[${problems.join(',')}]` : '';
+  const text = `{"totalCount":${count},"nextCursor":${nextCursor ?? 'null'},"receipts":[${receipts.join(',')}]${problemList},"fleet":{"figures":"index","kernels":[${groups.join(',')}]}}`;
+  return enc.encode(text);
+}
+
+/**
+ * A page's records (the `records` table): per kernel, the lineage rows of the capabilities its
+ * receipts use, and the consistency records between checkpoints the page carries (both ends on
+ * the page, so each one can be verified there).
+ */
+async function pageRecords(ch: ClickHouse, page: PageKey[]): Promise<{ kernel_key: string; record_kind: string; raw: string }[]> {
+  const wanted: Sql[] = [];
+  for (const [k, rows] of groupByKernel(page)) {
+    const caps = [...new Set(rows.map((r) => r.capability_id).filter((c) => c !== ''))];
+    const seqs = new Set(rows.filter((r) => r.checkpoint_seq !== '0').map((r) => BigInt(r.checkpoint_seq)));
+    const pairs = [...seqs].filter((s) => seqs.has(s - 1n)).map((s) => `${s - 1n}:${s}`);
+    const keys = [...caps.map((c) => sql`(record_kind = 'lineage' AND record_key = ${str(c)})`), ...(pairs.length ? [sql`(record_kind = 'consistency' AND record_key IN (${list(pairs.map((x) => str(x)))}))`] : [])];
+    if (keys.length) wanted.push(sql`(kernel_key = ${str(k)} AND (${list(keys, ' OR ')}))`);
+  }
+  if (wanted.length === 0) return [];
+  return ch.rows(sql`SELECT kernel_key, ${col('record_kind')} AS record_kind, raw FROM ${table('records')} WHERE ${list(wanted, ' OR ')} ORDER BY kernel_key, record_kind, ${col('record_key')}`);
+}
+
+function groupByKernel(rows: PageKey[]): Map<string, PageKey[]> {
+  const out = new Map<string, PageKey[]>();
+  for (const r of rows) {
+    const list = out.get(r.kernel_key);
+    if (list) list.push(r);
+    else out.set(r.kernel_key, [r]);
+  }
+  return out;
+}
+
+/** `GET /v1/fleet/kernels`: every kernel of the fleet with its index figures. */
+export async function fleetKernels(ch: ClickHouse): Promise<FleetKernels> {
+  const [receipts, checkpoints, proofs] = await Promise.all([
+    ch.rows<Record<string, string>>(sql`SELECT kernel_key, countIf(kind = 'tool') AS tool, countIf(kind = 'child') AS child, countIf(kind = 'tool' AND checkpoint_seq > 0) AS covered,
+      countIf(kind = 'tool' AND decision_kind = 'deny') AS denied, min(timestamp) AS first, max(timestamp) AS last FROM receipts GROUP BY kernel_key ORDER BY kernel_key`),
+    ch.rows<Record<string, string>>(sql`SELECT kernel_key, count() AS n FROM checkpoints GROUP BY kernel_key`),
+    ch.rows<Record<string, string>>(sql`SELECT kernel_key, count() AS n FROM proofs GROUP BY kernel_key`),
+  ]);
+  const cps = new Map(checkpoints.map((r) => [r.kernel_key!, r.n!]));
+  const prs = new Map(proofs.map((r) => [r.kernel_key!, r.n!]));
+  const keys = [...new Set([...receipts.map((r) => r.kernel_key!), ...cps.keys()])].sort();
+  const byKey = new Map(receipts.map((r) => [r.kernel_key!, r]));
+  return {
+    figures: 'index',
+    kernels: keys.map((k) => {
+      const r = byKey.get(k);
+      return {
+        kernelKey: k,
+        toolReceipts: r?.tool ?? '0',
+        childReceipts: r?.child ?? '0',
+        checkpointedReceipts: r?.covered ?? '0',
+        inclusionProofs: prs.get(k) ?? '0',
+        checkpoints: cps.get(k) ?? '0',
+        denied: r?.denied ?? '0',
+        firstTimestamp: r?.first ?? '0',
+        lastTimestamp: r?.last ?? '0',
+      };
+    }),
+  };
+}
+
+/**
+ * `GET /v1/fleet/summary?<filters>`: the filter set's matches per kernel and per outcome, and per
+ * currency the sum of their cost_charged (Decimal128: exact up to 38 digits; a longer cost is
+ * counted apart, not summed). Index figures.
+ */
+export async function fleetSummary(ch: ClickHouse, q: ReceiptQuery): Promise<FleetSummary> {
+  const where = receiptFilter(q);
+  const [byKernel, byOutcome, costs] = await Promise.all([
+    ch.rows<{ kernel_key: string; n: string }>(sql`SELECT kernel_key, count() AS n FROM receipts WHERE ${where} GROUP BY kernel_key ORDER BY kernel_key`),
+    ch.rows<{ decision_kind: string; n: string }>(sql`SELECT decision_kind, count() AS n FROM receipts WHERE ${where} GROUP BY decision_kind ORDER BY decision_kind`),
+    ch.rows<{ currency: string; sum: string; receipts: string; notSummed: string }>(
+      sql`SELECT currency, toString(sum(toDecimal128(if(length(cost_digits) > 38, '0', cost_digits), 0))) AS sum, count() AS receipts,
+        countIf(length(cost_digits) > 38) AS notSummed FROM receipts WHERE ${where} AND cost_digits != '' GROUP BY currency ORDER BY currency`,
+    ),
+  ]);
+  return {
+    figures: 'index',
+    byKernel: Object.fromEntries(byKernel.map((r) => [r.kernel_key, r.n])),
+    byOutcome: Object.fromEntries(byOutcome.map((r) => [r.decision_kind, r.n])),
+    costCharged: Object.fromEntries(costs.map((r) => [r.currency, { sum: r.sum, receipts: r.receipts, notSummed: r.notSummed }])),
+  };
+}
+
+/** The kernels holding receipts of an export query (the export covers one). */
+export async function kernelsOf(ch: ClickHouse, q: EvidenceQuery): Promise<string[]> {
+  const rows = await ch.rows<{ kernel_key: string }>(sql`SELECT DISTINCT kernel_key FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY kernel_key`);
+  return rows.map((r) => r.kernel_key);
+}
+
+function exportFilter(q: EvidenceQuery, kind: 'tool' | 'child'): Sql {
+  const c: Sql[] = [sql`kind = ${str(kind)}`];
+  if (q.kernelKey !== undefined) c.push(sql`kernel_key = ${str(q.kernelKey)}`);
+  if (kind === 'tool' && q.capabilityId !== undefined) c.push(sql`capability_id = ${str(q.capabilityId)}`);
+  if (kind === 'tool' && q.agentSubject !== undefined) c.push(sql`subject_key = ${str(q.agentSubject)}`);
+  if (q.since !== undefined) c.push(sql`timestamp >= ${u64(BigInt(q.since))}`);
+  if (q.until !== undefined) c.push(sql`timestamp <= ${u64(BigInt(q.until))}`);
+  return list(c, ' AND ');
+}
+
+export interface FleetExport {
+  query: EvidenceQuery & { kernelKey: string };
+  childScope: ChildReceiptScope;
+  tools: { seq: string; receipt_id: string; raw_json: string }[];
+  children: { seq: string; raw_json: string }[];
+  proofs: { seq: string; raw: string }[];
+  checkpoints: { raw: string }[];
+  /** The lineage rows of the capabilities its tool receipts use, and the kernel's consistency records. */
+  lineage: { raw: string }[];
+  consistency: { raw: string }[];
+  /** Tool receipts of the query with no inclusion proof in the index. */
+  unproven: { seq: number; receiptId: string }[];
+  /** Receipts whose stored body could not be spliced, by fleet_seq. */
+  problems: RowProblem[];
+}
+
+/**
+ * The evidence of an export query for one kernel (`q.kernelKey` set), read from the cluster.
+ * Child receipts come as a store's do: with the query's window, unless a capability or agent
+ * filter without a window leaves them no join path (chio-format-v2.md §16.8.2).
+ */
+export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey: string }): Promise<FleetExport> {
+  const childScope = exportChildScope(q);
+  const [toolKeys, childKeys] = await Promise.all([
+    ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; fleet_seq: string; capability_id: string }>(sql`SELECT seq, receipt_id, checkpoint_seq, fleet_seq, capability_id FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`),
+    childScope === 'omitted_no_join_path' ? [] : ch.rows<{ seq: string; fleet_seq: string }>(sql`SELECT seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
+  ]);
+  // The kernel's bodies over the positions needed, kept in JS (a list of them could pass the
+  // server's query size limit).
+  const positions = [...toolKeys, ...childKeys].map((r) => BigInt(r.fleet_seq));
+  const bodies = positions.length
+    ? await ch.rows<{ fleet_seq: string; raw_json: string }>(
+        sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE kernel_key = ${str(q.kernelKey)} AND fleet_seq BETWEEN ${u64(positions.reduce((a, b) => (a < b ? a : b)))} AND ${u64(positions.reduce((a, b) => (a > b ? a : b)))}`,
+      )
+    : [];
+  const body = new Map(bodies.map((b) => [b.fleet_seq, b.raw_json]));
+  // Each body is checked before it is spliced (../stored-row.ts); one that fails, or is missing, is a problem.
+  const problems: RowProblem[] = [];
+  const withBody = <T extends { fleet_seq: string }>(rows: T[]) =>
+    rows.flatMap((r) => {
+      const raw = body.get(r.fleet_seq);
+      const checked = raw === undefined ? null : checkStoredText('receipt_json', Number(r.fleet_seq), 'raw_json', raw);
+      if (checked?.ok) return [{ ...r, raw_json: raw! }];
+      problems.push(checked?.problem ?? { table: 'receipt_json', seq: Number(r.fleet_seq), code: 'invalid_column', message: `receipt_json seq ${r.fleet_seq}: no raw_json for this receipt` });
+      return [];
+    });
+  const tools = withBody(toolKeys);
+  const children = withBody(childKeys);
+  // Read by the kernel's key range and kept in JS: an IN list of a whole kernel's seqs would pass
+  // the server's query size limit.
+  const covered = new Set(tools.filter((r) => r.checkpoint_seq !== '0').map((r) => r.seq));
+  const seqs = [...covered].map(BigInt);
+  const kernel = sql`kernel_key = ${str(q.kernelKey)}`;
+  const proofs = seqs.length
+    ? (await ch.rows<{ seq: string; checkpoint_seq: string; raw: string }>(
+        sql`SELECT seq, checkpoint_seq, raw FROM proofs WHERE ${kernel} AND seq BETWEEN ${u64(seqs.reduce((a, b) => (a < b ? a : b)))} AND ${u64(seqs.reduce((a, b) => (a > b ? a : b)))} ORDER BY seq`,
+      )).filter((p) => covered.has(p.seq))
+    : [];
+  // Every checkpoint of the kernel, as a store's export carries them: with the whole prefix the
+  // chain of each v2 checkpoint recomputes, and continuity is checked end to end.
+  const [checkpoints, records] = await Promise.all([
+    ch.rows<{ checkpoint_seq: string; raw: string }>(sql`SELECT checkpoint_seq, raw FROM checkpoints WHERE ${kernel} ORDER BY checkpoint_seq`),
+    ch.rows<{ record_kind: string; record_key: string; raw: string }>(sql`SELECT ${col('record_kind')} AS record_kind, ${col('record_key')} AS record_key, raw FROM ${table('records')} WHERE ${kernel} ORDER BY record_kind, record_key`),
+  ]);
+  const caps = new Set(toolKeys.map((r) => r.capability_id));
+  const lineage = records.filter((r) => r.record_kind === 'lineage' && caps.has(r.record_key));
+  const consistency = records.filter((r) => r.record_kind === 'consistency').sort((a, b) => Number(a.record_key.split(':')[1]) - Number(b.record_key.split(':')[1]));
+  const proven = new Set(proofs.map((p) => p.seq));
+  const unproven = tools.filter((r) => !proven.has(r.seq)).map((r) => ({ seq: Number(r.seq), receiptId: r.receipt_id }));
+  return { query: q, childScope, tools, children, proofs, checkpoints, lineage, consistency, unproven, problems };
+}
+
+/** The bundle of chio-format.md §11.2 with the stored bytes (held whole already: the cluster's rows are read whole). */
+export function fleetBundleText(e: FleetExport): string {
+  const items = (rows: { seq: string; raw_json: string }[]) => rows.map((r) => `{"seq":${r.seq},"receipt":${r.raw_json}}`).join(',');
+  return (
+    `{"bundle":{"query":${JSON.stringify(exportedQuery(e.query))},"toolReceipts":[${items(e.tools)}],"childReceipts":[${items(e.children)}]` +
+    `,"childReceiptScope":${JSON.stringify(e.childScope)}` +
+    `,"inclusionProofs":[${e.proofs.map((p) => p.raw).join(',')}],"checkpoints":[${e.checkpoints.map((c) => c.raw).join(',')}]` +
+    `,"capabilityLineage":[${e.lineage.map((r) => r.raw).join(',')}],"uncheckpointedReceipts":${JSON.stringify(e.unproven)}` +
+    (e.problems.length ? `,"exportProblems":[${e.problems.map(rowProblemJson).join(',')}]` : '') +
+    `},"transparency":{"publications":[],"witnesses":[],"consistency_proofs":[${e.consistency.map((r) => r.raw).join(',')}],"equivocations":[]}}`
+  );
+}

@@ -1,0 +1,25 @@
+// A real package's records through RecordVerifier alone (the per-record half of
+// verification), as one verify worker would answer for them: for tests of what
+// travels from the verify workers to the log worker.
+import { nodeDir } from '../../bin/cli/node-source';
+import { loadPackage } from '../../lib/sources/package';
+import { TrustStore } from '../../lib/trust/trust-store';
+import type { LogSink } from '../../lib/verify/log-sink';
+import { ORDER_STRIDE, RecordVerifier, type RecordOutput, emptyOutput } from '../../lib/verify/record-verifier';
+
+/** A real package's records checked, every check settled, as one verify worker's output. */
+export async function verifiedOutput(dir: string): Promise<RecordOutput> {
+  const verifier = new RecordVerifier(TrustStore.empty());
+  const out = emptyOutput();
+  const pending: Promise<void>[] = [];
+  let order = 0;
+  const sink: LogSink = {
+    addRecord: async (text, origin) => void pending.push(...verifier.verify(text, origin, order++ * ORDER_STRIDE, out)),
+    addProblem: () => undefined,
+    addPackage: () => undefined,
+    setSpaceNote: () => undefined,
+  };
+  await loadPackage(nodeDir(dir, dir), sink, 'p');
+  await Promise.all(pending);
+  return out;
+}
