@@ -20,7 +20,9 @@ async function seriousViolations(page: Page, where: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .flatMap((v) => v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? v.help}`));
+    .flatMap((v) =>
+      v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1).join(' ').trim() ?? v.help}`),
+    );
 }
 
 interface FocusStop {
@@ -81,7 +83,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
         visited.push(name);
         found.push(...(await seriousViolations(page, name)));
         for (const stop of await tabStops(page, 25)) {
-          if (!stop.thick || stop.contrast < 3) unseen.push(`${name}: ${stop.what}: ${stop.thick ? '' : 'no ring 2 px thick; '}ring contrast ${stop.contrast}:1`);
+          if (!stop.thick || stop.contrast < 3)
+            unseen.push(`${name}: ${stop.what}: ${stop.thick ? '' : 'no ring 2 px thick; '}ring contrast ${stop.contrast}:1`);
         }
         await page.screenshot({ path: testInfo.outputPath(`a11y-${name}-${colorScheme}.png`), fullPage: true });
       });

@@ -25,8 +25,10 @@ const SCALE = Number(process.env.ADVERSARY_SCALE ?? 1);
 const PER_CLASS_SETTING = process.env.ADVERSARY_PAGE_PER_CLASS ?? '5';
 const PER_CLASS = PER_CLASS_SETTING === 'all' ? Infinity : Number(PER_CLASS_SETTING);
 const SHARDS = Number(process.env.ADVERSARY_PAGE_SHARDS ?? (PER_CLASS === Infinity ? 8 : 1));
-if (!(PER_CLASS === Infinity || (Number.isInteger(PER_CLASS) && PER_CLASS >= 1))) throw new Error(`ADVERSARY_PAGE_PER_CLASS must be a whole number of at least 1, or "all" (it is "${PER_CLASS_SETTING}")`);
-if (!(Number.isInteger(SHARDS) && SHARDS >= 1)) throw new Error(`ADVERSARY_PAGE_SHARDS must be a whole number of at least 1 (it is "${process.env.ADVERSARY_PAGE_SHARDS}")`);
+if (!(PER_CLASS === Infinity || (Number.isInteger(PER_CLASS) && PER_CLASS >= 1)))
+  throw new Error(`ADVERSARY_PAGE_PER_CLASS must be a whole number of at least 1, or "all" (it is "${PER_CLASS_SETTING}")`);
+if (!(Number.isInteger(SHARDS) && SHARDS >= 1))
+  throw new Error(`ADVERSARY_PAGE_SHARDS must be a whole number of at least 1 (it is "${process.env.ADVERSARY_PAGE_SHARDS}")`);
 const MEMORY = 'receipt-audit.checkpoints.v1';
 
 type Report = JudgedReport & { packages: { checks: unknown }[] } & Record<string, unknown>;
@@ -118,7 +120,10 @@ for (const cls of TAMPER_CLASSES) {
     it(`${title}: the page reports what each variant must, and what the command line does`, async ({ corpus, auditor }) => {
       const { base, plan } = corpus;
       const all = makeVariants(base, SEED, SCALE, [cls]);
-      const sample = plan.picks.get(cls)!.filter((_, k) => k % SHARDS === shard).map((i) => all[i]!);
+      const sample = plan.picks
+        .get(cls)!
+        .filter((_, k) => k % SHARDS === shard)
+        .map((i) => all[i]!);
       it.skip(sample.length === 0, `no variant of ${cls} falls in this shard`);
       it.setTimeout(60_000 + sample.length * 5_000);
       const work = mkdtempSync(join(tmpdir(), 'ra-adv-page-'));
@@ -133,7 +138,8 @@ for (const cls of TAMPER_CLASSES) {
           failures.push(...[...j.invariant, ...j.mismatches].map((m) => `${v.name}: ${m}`));
           const { status, report: cli } = await verifyInProcess<Report>(dir, base.trustKeys);
           expect(status).toBeLessThan(2);
-          if (JSON.stringify(comparable(browser)) !== JSON.stringify(comparable(cli))) failures.push(`${v.name}: the page's report differs from the command line's`);
+          if (JSON.stringify(comparable(browser)) !== JSON.stringify(comparable(cli)))
+            failures.push(`${v.name}: the page's report differs from the command line's`);
         }
       } finally {
         rmSync(work, { recursive: true, force: true });

@@ -26,7 +26,14 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   server = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(PORT), RECEIPT_API_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: '1', ...(REQUEST_LOG ? { RECEIPT_AUDIT_REQUEST_LOG: REQUEST_LOG } : {}) },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(PORT),
+      RECEIPT_API_TOKEN: TOKEN,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...(REQUEST_LOG ? { RECEIPT_AUDIT_REQUEST_LOG: REQUEST_LOG } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   server.stdout!.on('data', (d: Buffer) => (serverLog += d.toString()));
@@ -113,7 +120,9 @@ test('a token in the link fragment leaves the address bar at once, opens the log
   }
 
   // In this tab's sessionStorage only.
-  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => sessionStorage.getItem(k)!.includes('e2e-Token')))).toEqual(['receipt-audit.api-token.v1']);
+  expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => sessionStorage.getItem(k)!.includes('e2e-Token')))).toEqual([
+    'receipt-audit.api-token.v1',
+  ]);
   const stored = await persistentStorage(page, context);
   expect(stored).not.toContain('e2e-Token');
   expect(stored).toContain('localStorage receipt-audit.checkpoints.v1'); // the scan does read storage

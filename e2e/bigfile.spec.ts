@@ -34,7 +34,10 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a 2 GiB log, 1 GiB of garbage and a 1 GiB store: clear problems, every receipt verified, the tab alive, memory under 2.5 GB', async ({ page, context }, testInfo) => {
+test('a 2 GiB log, 1 GiB of garbage and a 1 GiB store: clear problems, every receipt verified, the tab alive, memory under 2.5 GB', async ({
+  page,
+  context,
+}, testInfo) => {
   test.setTimeout(300_000);
   await page.goto('/');
   const summary = page.getByTestId('verify-summary');
@@ -53,7 +56,9 @@ test('a 2 GiB log, 1 GiB of garbage and a 1 GiB store: clear problems, every rec
   }
   const seconds = (Date.now() - started) / 1000;
   const { heapBytes: heapPeak, workers: workersSeen, pssKb: pssPeakKb } = peaks;
-  console.log(`page: ${big.bytes} + ${2 ** 30} bytes in ${seconds.toFixed(1)} s; JS heap peak ${(heapPeak / 2 ** 20).toFixed(0)} MB (page + ${workersSeen} workers), Chromium PSS peak ${(pssPeakKb / 1024).toFixed(0)} MB`);
+  console.log(
+    `page: ${big.bytes} + ${2 ** 30} bytes in ${seconds.toFixed(1)} s; JS heap peak ${(heapPeak / 2 ** 20).toFixed(0)} MB (page + ${workersSeen} workers), Chromium PSS peak ${(pssPeakKb / 1024).toFixed(0)} MB`,
+  );
 
   // The tab did not crash: it still answers and renders.
   expect(await page.evaluate(() => 6 * 7)).toBe(42);
@@ -67,11 +72,15 @@ test('a 2 GiB log, 1 GiB of garbage and a 1 GiB store: clear problems, every rec
   if (!(await group.evaluate((d) => (d as HTMLDetailsElement).open))) await group.locator('summary').click();
   const problems = page.getByTestId('problems');
   await expect(problems).toContainText(/garbage\.bin:1 garbage\.bin is not a text log: binary data at byte \d+; the rest of it was not read/);
-  await expect(problems).toContainText('huge.sqlite3 is 1.0 GiB: the SQLite reader (sql.js) holds a whole store in memory, so the page reads stores up to 1 GiB.');
+  await expect(problems).toContainText(
+    'huge.sqlite3 is 1.0 GiB: the SQLite reader (sql.js) holds a whole store in memory, so the page reads stores up to 1 GiB.',
+  );
   const huge = big.oversized.find((o) => o.bytes > 300 * 2 ** 20)!;
   // Each problem reads "<file>:<line> (why no receipt links there) <message>".
   for (const o of [huge, big.oversized[0]!]) {
-    await expect(problems).toContainText(new RegExp(`big\\.ndjson:${o.line} \\([^)]*\\) record over 16 MiB \\(${o.bytes} bytes\\): skipped without reading it whole`));
+    await expect(problems).toContainText(
+      new RegExp(`big\\.ndjson:${o.line} \\([^)]*\\) record over 16 MiB \\(${o.bytes} bytes\\): skipped without reading it whole`),
+    );
   }
   await page.screenshot({ path: join(testInfo.project.outputDir, 'bigfile.png') });
 

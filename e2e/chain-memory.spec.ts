@@ -18,16 +18,37 @@ test.use({ storageState: NOTHING_PINNED });
 // opened in slices as a server that serves only its newest ones would.
 const SEED = 'chain-e2e';
 
-test('a later v2 checkpoint must extend the remembered chain: unproven and rewritten chains are stopped, an honest continuation is not', async ({ page }, testInfo) => {
+test('a later v2 checkpoint must extend the remembered chain: unproven and rewritten chains are stopped, an honest continuation is not', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(180_000);
   const dir = join(testInfo.outputDir, 'chain');
   mkdirSync(dir, { recursive: true });
   execFileSync(process.execPath, ['--import', 'tsx', 'tools/demo/generate.ts', '--count', '1000', '--seed', SEED, '--out', dir]);
-  const lines = readFileSync(join(dir, 'package', 'checkpoints.ndjson'), 'utf8').trim().split('\n');
-  expect(lines.map((l) => (JSON.parse(l) as { body: { schema: string } }).body.schema.slice(-2))).toEqual(['v1', 'v1', 'v1', 'v1', 'v1', 'v2', 'v2', 'v2', 'v2', 'v2']);
+  const lines = readFileSync(join(dir, 'package', 'checkpoints.ndjson'), 'utf8')
+    .trim()
+    .split('\n');
+  expect(lines.map((l) => (JSON.parse(l) as { body: { schema: string } }).body.schema.slice(-2))).toEqual([
+    'v1',
+    'v1',
+    'v1',
+    'v1',
+    'v1',
+    'v2',
+    'v2',
+    'v2',
+    'v2',
+    'v2',
+  ]);
   const slice = (name: string, from: number, to: number, edit?: (text: string) => string) => {
     const file = join(dir, `${name}.ndjson`);
-    writeFileSync(file, lines.slice(from - 1, to).map((l) => (edit ? edit(l) : l)).join('\n') + '\n');
+    writeFileSync(
+      file,
+      lines
+        .slice(from - 1, to)
+        .map((l) => (edit ? edit(l) : l))
+        .join('\n') + '\n',
+    );
     return file;
   };
   const key = demoKernelKey(SEED);
@@ -88,7 +109,13 @@ test('a later v2 checkpoint must extend the remembered chain: unproven and rewri
   await expect(page.getByTestId('rollback-warning').filter({ hasText: key.publicHex })).toContainText('this log stops before checkpoint 10');
 
   const receipts = join(dir, 'receipts-only.ndjson');
-  writeFileSync(receipts, readFileSync(join(dir, 'package', 'receipts.ndjson'), 'utf8').split('\n').slice(0, 50).join('\n') + '\n');
+  writeFileSync(
+    receipts,
+    readFileSync(join(dir, 'package', 'receipts.ndjson'), 'utf8')
+      .split('\n')
+      .slice(0, 50)
+      .join('\n') + '\n',
+  );
   await openFiles(page, [receipts]);
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId('fork-dialog-rollback')).toContainText('This load brings no verified checkpoint of that key at all.');

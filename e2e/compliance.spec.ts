@@ -18,10 +18,17 @@ interface CliReport {
   receipts: { id: string; verdict: string; checks: Record<string, string>; details?: Record<string, string> }[];
   keys: { key: string; receipts: number; checkpoints: number }[];
 }
-interface Raw { policy: string; type: string; time: number; id: string }
+interface Raw {
+  policy: string;
+  type: string;
+  time: number;
+  id: string;
+}
 
 function cli(path: string, keys: string[]): CliReport {
-  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, ...keys.flatMap((k) => ['--trust-key', k]), '--json'], { maxBuffer: 64 << 20 });
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, ...keys.flatMap((k) => ['--trust-key', k]), '--json'], {
+    maxBuffer: 64 << 20,
+  });
   expect(run.status, run.stderr.toString()).toBeLessThan(2);
   return JSON.parse(run.stdout.toString()) as CliReport;
 }
@@ -40,10 +47,13 @@ function demoRaw(): Raw[] {
 
 function corpusRaw(name: string): Raw[] {
   const read = (file: string, type: string) =>
-    readFileSync(join(CORPUS, name, file), 'utf8').split('\n').filter(Boolean).map((l) => {
-      const r = (JSON.parse(l) as { receipt: { id: string; timestamp: number; policy_hash: string } }).receipt;
-      return { policy: r.policy_hash, type, time: r.timestamp, id: r.id };
-    });
+    readFileSync(join(CORPUS, name, file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const r = (JSON.parse(l) as { receipt: { id: string; timestamp: number; policy_hash: string } }).receipt;
+        return { policy: r.policy_hash, type, time: r.timestamp, id: r.id };
+      });
   return [...read('receipts.ndjson', 'tool'), ...read('child-receipts.ndjson', 'child')];
 }
 
@@ -174,7 +184,10 @@ test('corpus/good: the numbers match the CLI and the NDJSON; a time range narrow
   const report = cli(dir, keys);
   const raw = corpusRaw('good');
   for (const key of keys) await pinKey(page, key);
-  await openFiles(page, readdirSync(dir).map((f) => join(dir, f)));
+  await openFiles(
+    page,
+    readdirSync(dir).map((f) => join(dir, f)),
+  );
   await page.getByRole('link', { name: 'Compliance' }).click();
   const view = page.getByTestId('compliance');
   await expect(view).toHaveAttribute('data-counted', String(report.summary.verified), { timeout: 60_000 });
@@ -203,7 +216,10 @@ test('corpus/good: the numbers match the CLI and the NDJSON; a time range narrow
   await expect(view).toHaveAttribute('data-counted', String(inRange.length));
   await expectPolicies(page, policiesOf(inRange));
   const ids = new Set(inRange.map((r) => r.id));
-  await expectChecks(page, checkCounts(report, (id) => ids.has(id)));
+  await expectChecks(
+    page,
+    checkCounts(report, (id) => ids.has(id)),
+  );
   await expect(page.getByTestId('scope-range')).toContainText('2026-01-01 00:30:00 UTC to 2026-01-01 01:30:00 UTC, inclusive');
 
   // The print view: no controls or navigation, the scope stated first.
@@ -229,7 +245,10 @@ test('corpus/tampered-signature: a range holding the failed receipt says so at t
   const bad = report.receipts.find((r) => r.verdict === 'failed')!;
   const t = raw.find((r) => r.id === bad.id)!.time;
   for (const key of keys) await pinKey(page, key);
-  await openFiles(page, readdirSync(dir).map((f) => join(dir, f)));
+  await openFiles(
+    page,
+    readdirSync(dir).map((f) => join(dir, f)),
+  );
   await page.getByRole('link', { name: 'Compliance' }).click();
   await expect(page.getByTestId('compliance')).toHaveAttribute('data-counted', String(report.summary.verified), { timeout: 60_000 });
   await page.getByTestId('range-until').fill(new Date(t * 1000).toISOString().slice(0, 19));

@@ -17,7 +17,9 @@ test.describe.configure({ timeout: 120_000 });
 type Report = { receipts: { id: string; type: string; verdict: string }[] };
 
 function cliReport(path: string, keys: string[]): Report {
-  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, ...keys.flatMap((k) => ['--trust-key', k]), '--json'], { maxBuffer: 256 << 20 });
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, ...keys.flatMap((k) => ['--trust-key', k]), '--json'], {
+    maxBuffer: 256 << 20,
+  });
   expect(run.status, run.stderr.toString()).toBeLessThan(2);
   return JSON.parse(run.stdout.toString()) as Report;
 }
@@ -64,7 +66,9 @@ async function showSession(page: Page, session: string, expected: { child: numbe
   await expect(page.locator('[data-testid="dag-node"][data-kind="tool"]')).toHaveCount(expected.tool);
 }
 
-test('the demo: each session draws the receipts the CLI verified for it; a node opens its receipt; lineage links to the explorer', async ({ page }, testInfo) => {
+test('the demo: each session draws the receipts the CLI verified for it; a node opens its receipt; lineage links to the explorer', async ({
+  page,
+}, testInfo) => {
   const report = cliReport(DEMO_PACKAGE, [DEMO_KEY]);
   const sessions = sessionsOf(DEMO_PACKAGE);
   const counts = perSession(report, sessions);
@@ -150,7 +154,10 @@ test('corpus/good: the five sessions hold the child receipts the CLI verified; n
   const counts = perSession(report, sessionsOf(CORPUS_GOOD));
   expect(counts.size).toBe(5);
   for (const key of keys) await pinKey(page, key);
-  await openFiles(page, readdirSync(CORPUS_GOOD).map((f) => join(CORPUS_GOOD, f)));
+  await openFiles(
+    page,
+    readdirSync(CORPUS_GOOD).map((f) => join(CORPUS_GOOD, f)),
+  );
   // Client-side navigation keeps the picked files' log open.
   await page.getByRole('link', { name: 'DAG' }).click();
   await expect(page.getByTestId('dag-sessions')).toHaveAttribute('data-count', '5', { timeout: 60_000 });

@@ -19,7 +19,14 @@ const FIXTURES = [
 ];
 
 type Report = { ok: boolean; summary: unknown; receipts: { type: string }[]; problems: unknown[]; checkpoints: unknown[]; finance: unknown };
-const comparable = (r: Report) => ({ ok: r.ok, summary: r.summary, receipts: r.receipts, checkpoints: r.checkpoints, problems: r.problems, finance: r.finance });
+const comparable = (r: Report) => ({
+  ok: r.ok,
+  summary: r.summary,
+  receipts: r.receipts,
+  checkpoints: r.checkpoints,
+  problems: r.problems,
+  finance: r.finance,
+});
 
 test('dialect fixtures with a Chio log: the page exports the report the CLI prints', async ({ page }) => {
   // The files side by side under their own names, as both the page and the CLI (run there) name them.
@@ -30,11 +37,17 @@ test('dialect fixtures with a Chio log: the page exports the report the CLI prin
     copyFileSync(join(TESTDATA, f), join(dir, name));
     return name;
   });
-  const run = spawnSync(process.execPath, [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--trust-key', CORPUS_KEY, '--json'], { cwd: dir, maxBuffer: 64 << 20 });
+  const run = spawnSync(process.execPath, [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--trust-key', CORPUS_KEY, '--json'], {
+    cwd: dir,
+    maxBuffer: 64 << 20,
+  });
   expect(run.status, run.stderr.toString()).toBe(1);
   const cli = JSON.parse(run.stdout.toString()) as Report;
   expect(new Set(cli.receipts.map((r) => r.type))).toEqual(new Set(['tool', 'zeroclaw', 'codewhale-review', 'codewhale-turn']));
-  await openFiles(page, names.map((n) => join(dir, n)));
+  await openFiles(
+    page,
+    names.map((n) => join(dir, n)),
+  );
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
   const browser = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;
   expect(comparable(browser)).toEqual(comparable(cli));

@@ -84,7 +84,10 @@ async function expectKeyNowhere(page: Page): Promise<void> {
 
 test('dialect receipts load beside Chio ones: the runtime filter, and pages that say what each can prove', async ({ page }) => {
   const { dir, names } = workdir();
-  await openFiles(page, names.map((n) => join(dir, n)));
+  await openFiles(
+    page,
+    names.map((n) => join(dir, n)),
+  );
   await expect(page.getByTestId('runtime-counts')).toContainText('ZeroClaw');
   await nav(page, 'Receipts');
   await expect(page.getByTestId('explorer-count')).toHaveText(/^\d+ of \d+ receipts/);
@@ -107,7 +110,9 @@ test('dialect receipts load beside Chio ones: the runtime filter, and pages that
   expect(await zeroclawVerdicts(page)).toEqual(Array(ZEROCLAW).fill('unverified'));
   await page.locator('[data-receipt-id]').first().click();
   await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'unverified');
-  await expect(page.getByTestId('dialect-banner')).toHaveText("HMAC tag: checkable only with the runtime's ephemeral key; without it the signature check is skipped, never passed.");
+  await expect(page.getByTestId('dialect-banner')).toHaveText(
+    "HMAC tag: checkable only with the runtime's ephemeral key; without it the signature check is skipped, never passed.",
+  );
   await expect(page.locator('[data-check="signature"]')).toHaveAttribute('data-status', 'skipped');
   await expect(page.locator('[data-check="signature"]')).toContainText('key not available (ephemeral)');
   await expect(page.getByTestId('dialect-facts')).toContainText('shell');
@@ -116,7 +121,9 @@ test('dialect receipts load beside Chio ones: the runtime filter, and pages that
   // A CodeWhale review: unsigned, said plainly; without the diff its gate is not run.
   await explorer(page, 'codewhale');
   await page.locator(`[data-receipt-id="${reviewId('review-receipt.old-diff.json')}"]`).click();
-  await expect(page.getByTestId('dialect-banner')).toHaveText('Unsigned: an integrity check, not an authenticity check. Anyone can write or edit this receipt.');
+  await expect(page.getByTestId('dialect-banner')).toHaveText(
+    'Unsigned: an integrity check, not an authenticity check. Anyone can write or edit this receipt.',
+  );
   await expect(page.locator('[data-check="review_gate"]')).toHaveAttribute('data-status', 'skipped');
   await expect(page.locator('[data-check="signature"]')).toContainText('unsigned: integrity, not authenticity');
   await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'unverified');
@@ -124,7 +131,10 @@ test('dialect receipts load beside Chio ones: the runtime filter, and pages that
 
 test('the key and the diff: entered on the page, the receipts are checked again, and the report is the CLI one', async ({ page }) => {
   const { dir, names, diff } = workdir();
-  await openFiles(page, names.map((n) => join(dir, n)));
+  await openFiles(
+    page,
+    names.map((n) => join(dir, n)),
+  );
 
   // A key that is not hex is refused, with the reason, and nothing is re-verified.
   await applyInputs(page, { key: 'not-a-key' });
@@ -170,14 +180,23 @@ test('the key and the diff: entered on the page, the receipts are checked again,
   await expectKeyNowhere(page);
 
   // The report the page exports is the CLI's with the same key and diff.
-  const run = spawnSync(process.execPath, [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--trust-key', CORPUS_KEY, '--hmac-key', KEY, '--diff', diff, '--json'], { cwd: dir, maxBuffer: 64 << 20 });
+  const run = spawnSync(
+    process.execPath,
+    [join(process.cwd(), 'bin/receipt-audit.mjs'), 'verify', ...names, '--trust-key', CORPUS_KEY, '--hmac-key', KEY, '--diff', diff, '--json'],
+    { cwd: dir, maxBuffer: 64 << 20 },
+  );
   expect(run.status, run.stderr.toString()).toBeLessThan(2);
   const cli = JSON.parse(run.stdout.toString()) as { receipts: unknown[]; problems: unknown[]; summary: unknown; ok: boolean };
   await nav(page, 'Overview');
   await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-done', 'true');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
   const browser = JSON.parse(readFileSync(await download.path(), 'utf8')) as typeof cli;
-  expect({ ok: browser.ok, summary: browser.summary, receipts: browser.receipts, problems: browser.problems }).toEqual({ ok: cli.ok, summary: cli.summary, receipts: cli.receipts, problems: cli.problems });
+  expect({ ok: browser.ok, summary: browser.summary, receipts: browser.receipts, problems: browser.problems }).toEqual({
+    ok: cli.ok,
+    summary: cli.summary,
+    receipts: cli.receipts,
+    problems: cli.problems,
+  });
 
   // Forgetting them: back to skipped.
   await page.getByTestId('dialect-clear').click();

@@ -9,9 +9,32 @@ import { expect, type Page } from '@playwright/test';
 /** The demo range the compliance report is narrowed to (UTC, typed as a user does): it spans three of the four policies. */
 export const DEMO_RANGE = { since: '2026-01-01T00:40:00', until: '2026-01-01T04:00:00' } as const;
 
-export type PageName = 'overview' | 'receipts' | 'receipt' | 'dag' | 'finance' | 'compliance' | 'compliance-range' | 'security' | 'trust' | 'selftest' | 'share';
+export type PageName =
+  | 'overview'
+  | 'receipts'
+  | 'receipt'
+  | 'dag'
+  | 'finance'
+  | 'compliance'
+  | 'compliance-range'
+  | 'security'
+  | 'trust'
+  | 'selftest'
+  | 'share';
 
-export const PAGE_NAMES: readonly PageName[] = ['overview', 'receipts', 'receipt', 'dag', 'finance', 'compliance', 'compliance-range', 'security', 'trust', 'selftest', 'share'];
+export const PAGE_NAMES: readonly PageName[] = [
+  'overview',
+  'receipts',
+  'receipt',
+  'dag',
+  'finance',
+  'compliance',
+  'compliance-range',
+  'security',
+  'trust',
+  'selftest',
+  'share',
+];
 
 async function nav(page: Page, name: string): Promise<void> {
   // A link the page cannot bring on screen (a nav wider than a phone) fails here, not at the test's end.
@@ -20,7 +43,10 @@ async function nav(page: Page, name: string): Promise<void> {
 
 /** Narrows /compliance to DEMO_RANGE through its date inputs, as a user does, and waits for the narrowed report. */
 export async function narrowComplianceToDemoRange(page: Page): Promise<void> {
-  for (const [id, value] of [['range-since', DEMO_RANGE.since], ['range-until', DEMO_RANGE.until]] as const) {
+  for (const [id, value] of [
+    ['range-since', DEMO_RANGE.since],
+    ['range-until', DEMO_RANGE.until],
+  ] as const) {
     await page.getByTestId(id).fill(value);
     await page.getByTestId(id).blur();
   }

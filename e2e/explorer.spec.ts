@@ -79,7 +79,10 @@ test('the explorer filters the demo log, keeps the filter in the URL, and opens 
 
 test('the Security preset shows the tampered receipt of a corpus case, and its page says why it failed', async ({ page }) => {
   const dir = join(process.cwd(), 'lib/testdata/corpus/tampered-signature');
-  await openFiles(page, readdirSync(dir).map((f) => join(dir, f)));
+  await openFiles(
+    page,
+    readdirSync(dir).map((f) => join(dir, f)),
+  );
   await page.getByRole('link', { name: 'Receipts' }).click();
   await page.getByTestId('preset-security').click();
   const row = page.locator('[data-receipt-id="rcpt-000007-fb1061b9"]');
@@ -108,7 +111,10 @@ test('the verdict filter works on a direct load and after a reload; every menu v
   const fields = await page.getByTestId('explorer-filter-field').locator('option').allInnerTexts();
   for (const field of fields) {
     await page.getByTestId('explorer-filter-field').selectOption({ label: field });
-    const values = await page.getByTestId('explorer-filter-value').locator('option').evaluateAll((os) => os.slice(1).map((o) => (o as HTMLOptionElement).value));
+    const values = await page
+      .getByTestId('explorer-filter-value')
+      .locator('option')
+      .evaluateAll((os) => os.slice(1).map((o) => (o as HTMLOptionElement).value));
     for (const v of values) expect(typeof JSON.parse(v), `${field}: ${v}`).toBe('string');
   }
   const tenants = await pick(page, 'tenant', 'tenant-initech');
@@ -118,7 +124,10 @@ test('the verdict filter works on a direct load and after a reload; every menu v
 
 test('the problem filter finds the tampered receipt of a corpus case', async ({ page }) => {
   const dir = join(process.cwd(), 'lib/testdata/corpus/tampered-signature');
-  await openFiles(page, readdirSync(dir).map((f) => join(dir, f)));
+  await openFiles(
+    page,
+    readdirSync(dir).map((f) => join(dir, f)),
+  );
   await page.getByRole('link', { name: 'Receipts' }).click();
   await expect(count(page)).toHaveText(/^280 of 280 receipts$/, { timeout: 60_000 });
   expect(await pick(page, 'problem', 'signature_invalid')).toBe(1);
@@ -183,7 +192,9 @@ test('each preset shows exactly its columns; Compliance the policy, trust level,
 
 /** Cells whose text does not fit (the ellipsis shows), among the rows on screen. */
 const clipped = (table: Locator, col = '') =>
-  table.locator(`[data-receipt-id] [role=gridcell]${col ? `[data-col=${col}]` : ''}`).evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => `${(c as HTMLElement).dataset.col}: ${c.textContent}`));
+  table
+    .locator(`[data-receipt-id] [role=gridcell]${col ? `[data-col=${col}]` : ''}`)
+    .evaluateAll((cells) => cells.filter((c) => c.scrollWidth > c.clientWidth).map((c) => `${(c as HTMLElement).dataset.col}: ${c.textContent}`));
 
 // Defect: the cost column cut "3,956.08 U…" while a quarter of the table was empty.
 test('columns are sized to their content: nothing clipped while there is room; at 390 px the table scrolls in its box', async ({ page }, testInfo) => {
@@ -208,7 +219,10 @@ test('columns are sized to their content: nothing clipped while there is room; a
     expect(box.scroll, path).toBeLessThanOrEqual(box.body);
     // Only 64-digit hashes may be cut (at their end), and only when the table is at its box's width.
     const cut = await clipped(table);
-    expect(cut.filter((c) => !/^(policyHash|kernelKey): [0-9a-f]{40,}/.test(c)), path).toEqual([]);
+    expect(
+      cut.filter((c) => !/^(policyHash|kernelKey): [0-9a-f]{40,}/.test(c)),
+      path,
+    ).toEqual([]);
     if (cut.length) expect(box.row, path).toBeLessThanOrEqual(box.body + 1);
   }
   await page.screenshot({ path: join(testInfo.project.outputDir, 'explorer-1440.png') });
@@ -291,7 +305,10 @@ test('export: the filtered rows in their order as CSV and NDJSON, amounts in exa
   const csvFile = await download('explorer-export-csv');
   expect(csvFile.name).toBe(`receipts-${n}.csv`);
   const csv = parseCsv(csvFile.text);
-  const nd = (await download('explorer-export-ndjson')).text.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string | number | null>);
+  const nd = (await download('explorer-export-ndjson')).text
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, string | number | null>);
   expect(csv.length - 1).toBe(n);
   expect(nd.length).toBe(n);
   const h = csv[0]!;
@@ -299,7 +316,9 @@ test('export: the filtered rows in their order as CSV and NDJSON, amounts in exa
   expect(csv.slice(1).map((r) => r[h.indexOf('cost_minor')])).toEqual(nd.map((r) => r.cost_minor));
   expect(nd.every((r) => r.currency === 'USD' && typeof r.cost_minor === 'string' && /^\d+$/.test(r.cost_minor))).toBe(true);
   // The rows on screen, in the same order, with the same amounts as the cells show (USD: two decimals).
-  const onScreen = await rows(page).evaluateAll((rs) => rs.slice(0, 15).map((r) => [r.getAttribute('data-receipt-id'), r.querySelector('[data-col=cost]')!.textContent]));
+  const onScreen = await rows(page).evaluateAll((rs) =>
+    rs.slice(0, 15).map((r) => [r.getAttribute('data-receipt-id'), r.querySelector('[data-col=cost]')!.textContent]),
+  );
   onScreen.forEach(([id, cost], i) => {
     expect(nd[i]!.id).toBe(id);
     const minor = String(nd[i]!.cost_minor).padStart(3, '0');
@@ -317,7 +336,12 @@ test('every control is reachable by keyboard, labelled, with a visible focus', a
       const el = document.activeElement as HTMLElement;
       const s = getComputedStyle(el);
       const name = el.getAttribute('aria-label') || (el as HTMLInputElement).labels?.[0]?.innerText || el.innerText || '';
-      return { what: `${el.localName}${el.dataset.testid ? `#${el.dataset.testid}` : ''}`, name: name.trim(), outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0, shadow: s.boxShadow !== 'none' };
+      return {
+        what: `${el.localName}${el.dataset.testid ? `#${el.dataset.testid}` : ''}`,
+        name: name.trim(),
+        outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0,
+        shadow: s.boxShadow !== 'none',
+      };
     });
     seen.push(f.what);
     expect(f.name, f.what).not.toBe('');
@@ -325,6 +349,18 @@ test('every control is reachable by keyboard, labelled, with a visible focus', a
     if (f.what === 'div#receipt-table') break;
     await page.keyboard.press('Tab');
   }
-  for (const id of ['explorer-search', 'explorer-filter-field', 'explorer-filter-value', 'explorer-since', 'explorer-until', 'explorer-export-csv', 'receipt-table']) expect(seen.some((s) => s.endsWith(`#${id}`)), id).toBe(true);
+  for (const id of [
+    'explorer-search',
+    'explorer-filter-field',
+    'explorer-filter-value',
+    'explorer-since',
+    'explorer-until',
+    'explorer-export-csv',
+    'receipt-table',
+  ])
+    expect(
+      seen.some((s) => s.endsWith(`#${id}`)),
+      id,
+    ).toBe(true);
   expect(await axeViolations(page)).toEqual([]);
 });

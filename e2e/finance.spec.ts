@@ -31,7 +31,9 @@ interface CliReport {
 /** The CLI's report (`--json`); its amounts are far below 2^53 in these logs. */
 function cli(path: string): CliReport {
   // With the keys the page has pinned (e2e/pinned.ts): a receipt is verified only under a pinned key.
-  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, '--trust-key', DEMO_KERNEL_KEY, '--trust-key', CORPUS_KEY, '--json'], { maxBuffer: 64 << 20 });
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, '--trust-key', DEMO_KERNEL_KEY, '--trust-key', CORPUS_KEY, '--json'], {
+    maxBuffer: 64 << 20,
+  });
   expect(run.status, run.stderr.toString()).toBeLessThan(2);
   return JSON.parse(run.stdout.toString()) as CliReport;
 }
@@ -39,7 +41,10 @@ function cli(path: string): CliReport {
 /** Opens a corpus case through the file input, then /finance through the nav (a reload would drop picked files). */
 async function openCaseFinance(page: Page, name: string): Promise<void> {
   const dir = join(CORPUS, name);
-  await openFiles(page, readdirSync(dir).map((f) => join(dir, f)));
+  await openFiles(
+    page,
+    readdirSync(dir).map((f) => join(dir, f)),
+  );
   await page.getByRole('link', { name: 'Finance' }).click();
   await expect(page.getByTestId('finance-view')).toBeVisible({ timeout: 60_000 });
 }
@@ -51,8 +56,16 @@ async function expectBudgetsMatch(page: Page, report: CliReport): Promise<void> 
   for (const [i, b] of report.finance.budgets.entries()) {
     const row = rows.nth(i);
     const attrs = {
-      capability: b.capability_id, grant: String(b.grant_index), total: String(b.budget_total), charged: String(b.charged), remaining: String(b.remaining),
-      receipts: String(b.receipts), settled: String(b.by_settlement.settled), pending: String(b.by_settlement.pending), failed: String(b.by_settlement.failed), breaks: String(b.breaks.length),
+      capability: b.capability_id,
+      grant: String(b.grant_index),
+      total: String(b.budget_total),
+      charged: String(b.charged),
+      remaining: String(b.remaining),
+      receipts: String(b.receipts),
+      settled: String(b.by_settlement.settled),
+      pending: String(b.by_settlement.pending),
+      failed: String(b.by_settlement.failed),
+      breaks: String(b.breaks.length),
     };
     for (const [k, v] of Object.entries(attrs)) await expect(row, `budget ${i} ${k}`).toHaveAttribute(`data-${k}`, v);
   }
@@ -107,9 +120,16 @@ test('the demo: budgets and totals are the CLI’s; a bar of the spend chart ope
   await page.screenshot({ path: join(testInfo.project.outputDir, 'finance-demo.png'), fullPage: true });
 
   // The bucket with the most settled spend: its bar's settled segment sits on the axis.
-  const cells = await page.locator('[data-testid="finance-spend-table"] td[data-status="settled"]').evaluateAll((tds) =>
-    tds.map((td) => ({ bucket: Number(td.getAttribute('data-bucket')), since: td.getAttribute('data-since')!, receipts: Number(td.getAttribute('data-receipts')), amount: BigInt(td.getAttribute('data-amount')!) })),
-  );
+  const cells = await page
+    .locator('[data-testid="finance-spend-table"] td[data-status="settled"]')
+    .evaluateAll((tds) =>
+      tds.map((td) => ({
+        bucket: Number(td.getAttribute('data-bucket')),
+        since: td.getAttribute('data-since')!,
+        receipts: Number(td.getAttribute('data-receipts')),
+        amount: BigInt(td.getAttribute('data-amount')!),
+      })),
+    );
   const best = cells.reduce((a, c) => (c.amount > a.amount ? c : a));
   const [left, right, , bottom] = (await chart.getAttribute('data-grid'))!.split(',').map(Number) as [number, number, number, number];
   const buckets = Number(await chart.getAttribute('data-buckets'));
@@ -134,13 +154,18 @@ test('corpus/good: the CLI’s budgets and totals; long pending follows the thre
   await expect(page.getByTestId('finance-failed')).toHaveAttribute('data-rows', '11');
   // The failed settlements' title: the count, then the amount per currency (never added across
   // currencies), summed from the raw NDJSON; an amount, not the source code of one (issue 21).
-  const failedRaw = readFileSync(join(CORPUS, 'good', 'receipts.ndjson'), 'utf8').trim().split('\n')
+  const failedRaw = readFileSync(join(CORPUS, 'good', 'receipts.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
     .map((l) => JSON.parse(l).receipt.metadata?.financial as { cost_charged: number; currency: string; settlement_status: string } | undefined)
     .filter((f) => f?.settlement_status === 'failed');
   expect(failedRaw.length).toBe(11);
   const failedSums = new Map<string, bigint>();
   for (const f of failedRaw) failedSums.set(f!.currency, (failedSums.get(f!.currency) ?? 0n) + BigInt(f!.cost_charged));
-  const failedTitle = [...failedSums].sort(([a], [b]) => a.localeCompare(b)).map(([c, v]) => ` · ${(Number(v) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} ${c}`).join('');
+  const failedTitle = [...failedSums]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([c, v]) => ` · ${(Number(v) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} ${c}`)
+    .join('');
   expect(failedSums.size).toBe(2); // EUR and USD, two decimals each
   await expect(page.getByTestId('finance-failed-title')).toHaveText(`Failed settlements: 11${failedTitle}`);
   await expect(page.getByTestId('finance-denials-empty')).toBeVisible();
@@ -148,7 +173,11 @@ test('corpus/good: the CLI’s budgets and totals; long pending follows the thre
   await expect(page.getByTestId('finance-long-pending-empty')).toBeVisible();
 
   // Pending for more than an hour before the log's last receipt, counted from the raw NDJSON.
-  const times = (file: string) => readFileSync(join(CORPUS, 'good', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l).receipt);
+  const times = (file: string) =>
+    readFileSync(join(CORPUS, 'good', file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).receipt);
   const receipts = times('receipts.ndjson') as { timestamp: number; metadata?: { financial?: { settlement_status: string } } }[];
   const last = Math.max(...receipts.map((r) => r.timestamp), ...times('child-receipts.ndjson').map((r: { timestamp: number }) => r.timestamp));
   const longPending = receipts.filter((r) => r.metadata?.financial?.settlement_status === 'pending' && r.timestamp < last - 3600).length;

@@ -14,7 +14,10 @@ export function requireFleetServer(): void {
   if (!process.env.FLEET_E2E_URL) {
     // scripts/test.mjs says why it has no cluster to give (e.g. a port was taken).
     const problem = process.env.FLEET_E2E_PROBLEM;
-    if (problem) throw new Error(`No fleet server for these tests: npm test could not start the cluster or ingest the demo fleet (${problem}); see its output above the e2e step.`);
+    if (problem)
+      throw new Error(
+        `No fleet server for these tests: npm test could not start the cluster or ingest the demo fleet (${problem}); see its output above the e2e step.`,
+      );
     throw new Error(
       'FLEET_E2E_URL is not set, so no fleet server was started for these tests. Run them through `npm test -- --e2e-only --grep fleet` ' +
         '(it starts a ClickHouse cluster and ingests the demo fleet), or start one yourself: `npm run fleet:up`, then ' +

@@ -35,53 +35,58 @@ async function verifiedPage(page: Page, receipts: number): Promise<void> {
 
 /** The receipt ids of the rows shown, in order (from their links, which carry the whole id). */
 async function shownIds(page: Page): Promise<string[]> {
-  const hrefs = await page.getByTestId('fleet-receipt-row').locator('a').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+  const hrefs = await page
+    .getByTestId('fleet-receipt-row')
+    .locator('a')
+    .evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
   return hrefs.map((h) => decodeURIComponent(h.replace(/^\/receipts\//, '')));
 }
 
 // Journey: an auditor opens the fleet, sees its kernels, and pins their keys.
 test.describe('with nothing pinned', () => {
   test.use({ storageState: NOTHING_PINNED });
-test('fleet: /fleet lists the three demo kernels with their coverage, not pinned until their keys are pinned on /trust', async ({ page }) => {
-  const api = await page.request.get(`${FLEET}/v1/fleet/kernels`);
-  expect(api.status()).toBe(200);
-  const { kernels } = (await api.json()) as { kernels: KernelSummary[] };
-  expect(kernels.map((k) => k.kernelKey).sort()).toEqual([...KEYS].sort());
+  test('fleet: /fleet lists the three demo kernels with their coverage, not pinned until their keys are pinned on /trust', async ({ page }) => {
+    const api = await page.request.get(`${FLEET}/v1/fleet/kernels`);
+    expect(api.status()).toBe(200);
+    const { kernels } = (await api.json()) as { kernels: KernelSummary[] };
+    expect(kernels.map((k) => k.kernelKey).sort()).toEqual([...KEYS].sort());
 
-  await page.goto(`${FLEET}/fleet`);
-  const rows = page.getByTestId('fleet-kernel-row');
-  await expect(rows).toHaveCount(3);
-  expect((await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kernel')))).sort()).toEqual([...KEYS].sort());
-  for (const k of kernels) {
-    const row = page.locator(`[data-testid="fleet-kernel-row"][data-kernel="${k.kernelKey}"]`);
-    await expect(row.getByTestId('fleet-kernel-pinned')).toHaveText('not pinned');
-    // The index's figures as the API gives them. scripts/test.mjs ingests 600 tool receipts a
-    // kernel, a multiple of the demo's checkpoint batch (100), so every one is covered.
-    expect(k.checkpointedReceipts).toBe(k.toolReceipts);
-    const n = (s: string) => Number(s).toLocaleString('en-US');
-    await expect(row.getByTestId('fleet-kernel-coverage')).toHaveText(`${n(k.checkpointedReceipts)} of ${n(k.toolReceipts)} (100%), ${n(k.inclusionProofs)} proofs`);
-  }
+    await page.goto(`${FLEET}/fleet`);
+    const rows = page.getByTestId('fleet-kernel-row');
+    await expect(rows).toHaveCount(3);
+    expect((await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-kernel')))).sort()).toEqual([...KEYS].sort());
+    for (const k of kernels) {
+      const row = page.locator(`[data-testid="fleet-kernel-row"][data-kernel="${k.kernelKey}"]`);
+      await expect(row.getByTestId('fleet-kernel-pinned')).toHaveText('not pinned');
+      // The index's figures as the API gives them. scripts/test.mjs ingests 600 tool receipts a
+      // kernel, a multiple of the demo's checkpoint batch (100), so every one is covered.
+      expect(k.checkpointedReceipts).toBe(k.toolReceipts);
+      const n = (s: string) => Number(s).toLocaleString('en-US');
+      await expect(row.getByTestId('fleet-kernel-coverage')).toHaveText(
+        `${n(k.checkpointedReceipts)} of ${n(k.toolReceipts)} (100%), ${n(k.inclusionProofs)} proofs`,
+      );
+    }
 
-  for (const key of KEYS) await pinKey(page, key, FLEET);
-  await page.goto(`${FLEET}/fleet`);
-  await expect(rows).toHaveCount(3);
-  for (const key of KEYS) {
-    await expect(page.locator(`[data-testid="fleet-kernel-row"][data-kernel="${key}"]`).getByTestId('fleet-kernel-pinned')).toHaveText(/^pinned/);
-  }
-});
+    for (const key of KEYS) await pinKey(page, key, FLEET);
+    await page.goto(`${FLEET}/fleet`);
+    await expect(rows).toHaveCount(3);
+    for (const key of KEYS) {
+      await expect(page.locator(`[data-testid="fleet-kernel-row"][data-kernel="${key}"]`).getByTestId('fleet-kernel-pinned')).toHaveText(/^pinned/);
+    }
+  });
 
-// Part 2 §11: before the keys are pinned, the page's receipts are intact, never verified.
-test('fleet: with no key pinned, a page of receipts is "intact, signer not pinned", never verified', async ({ page }) => {
-  await page.goto(`${FLEET}/fleet`);
-  const section = page.getByTestId('fleet-page');
-  await expect(section).toHaveAttribute('data-done', 'true', { timeout: 20_000 });
-  await expect(section).toHaveAttribute('data-verified', '0');
-  await expect(page.getByTestId('fleet-page-verdicts')).toHaveAttribute('data-unpinned', String(PAGE_SIZE));
-  await expect(page.getByTestId('fleet-page-verdicts')).toHaveClass(/unpinned/);
-  await expect(page.locator('[data-testid="fleet-receipt-row"][data-verdict="verified"]')).toHaveCount(0);
-  await expect(page.getByTestId('fleet-receipt-row').first().locator('td').first()).toHaveText('intact, signer not pinned');
-  await expect(page.getByTestId('unpinned-notice')).toBeVisible();
-});
+  // Part 2 §11: before the keys are pinned, the page's receipts are intact, never verified.
+  test('fleet: with no key pinned, a page of receipts is "intact, signer not pinned", never verified', async ({ page }) => {
+    await page.goto(`${FLEET}/fleet`);
+    const section = page.getByTestId('fleet-page');
+    await expect(section).toHaveAttribute('data-done', 'true', { timeout: 20_000 });
+    await expect(section).toHaveAttribute('data-verified', '0');
+    await expect(page.getByTestId('fleet-page-verdicts')).toHaveAttribute('data-unpinned', String(PAGE_SIZE));
+    await expect(page.getByTestId('fleet-page-verdicts')).toHaveClass(/unpinned/);
+    await expect(page.locator('[data-testid="fleet-receipt-row"][data-verdict="verified"]')).toHaveCount(0);
+    await expect(page.getByTestId('fleet-receipt-row').first().locator('td').first()).toHaveText('intact, signer not pinned');
+    await expect(page.getByTestId('unpinned-notice')).toBeVisible();
+  });
 });
 
 // Journey: the first page of the fleet is fetched from the index and verified in this browser.
@@ -95,17 +100,24 @@ test('fleet: the first page (200 receipts) verifies in the browser, with the ind
   await page.goto(`${FLEET}/fleet`);
   await verifiedPage(page, PAGE_SIZE);
   // The page's figures: its kernels are the rows' kernels, and the index total is the summary's.
-  const kernels = new Set(await page.getByTestId('fleet-receipt-row').locator('td[title]').evaluateAll((tds) => tds.map((td) => td.getAttribute('title'))));
+  const kernels = new Set(
+    await page
+      .getByTestId('fleet-receipt-row')
+      .locator('td[title]')
+      .evaluateAll((tds) => tds.map((td) => td.getAttribute('title'))),
+  );
   expect([...kernels].every((k) => KEYS.includes(k!))).toBe(true);
   const figures = page.getByTestId('fleet-page-figures');
-  await expect(figures).toContainText(`${PAGE_SIZE} receipts on this page, from ${kernels.size} kernel(s), of ${total.toLocaleString('en-US')} matching in the index`);
+  await expect(figures).toContainText(
+    `${PAGE_SIZE} receipts on this page, from ${kernels.size} kernel(s), of ${total.toLocaleString('en-US')} matching in the index`,
+  );
   await expect(page.getByTestId('fleet-next')).toBeEnabled();
   // The top of the page (kernels, search, figures, first rows): the whole 200-row page is 8,000 px tall.
   await page.screenshot({ path: join(testInfo.project.outputDir, 'fleet.png'), fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1600 } });
 });
 
 // Journey: the auditor narrows the fleet to one kernel's denials through the search form.
-test('fleet: a search for one kernel\'s denials shows only its denials, verified, and the index count the summary gives', async ({ page }) => {
+test("fleet: a search for one kernel's denials shows only its denials, verified, and the index count the summary gives", async ({ page }) => {
   const key = KEYS[2]!;
   const summary = await page.request.get(`${FLEET}/v1/fleet/summary?${new URLSearchParams({ kernelKey: key, outcome: 'deny' })}`);
   expect(summary.status()).toBe(200);
@@ -159,7 +171,7 @@ test('fleet: Next page shows 200 other receipts, verified; Previous returns to t
 });
 
 // Journey: a newcomer opens the fleet server's home page: it opens the fleet's first page.
-test('fleet: the home page of a fleet server opens and verifies the fleet\'s first page', async ({ page }) => {
+test("fleet: the home page of a fleet server opens and verifies the fleet's first page", async ({ page }) => {
   await page.goto(`${FLEET}/`);
   const summary = page.getByTestId('verify-summary');
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 20_000 });

@@ -144,7 +144,15 @@ test('the request log has every request as received, path and query, and never a
 });
 
 test('POST /v1/csp-report takes a report without a token and answers 204; anything else is refused', async ({ request }) => {
-  const report = { 'csp-report': { 'document-uri': 'http://127.0.0.1/headers-test', 'effective-directive': 'img-src', 'blocked-uri': 'https://x.example', disposition: 'report', 'script-sample': `${CSP_PROBE}headers-test` } };
+  const report = {
+    'csp-report': {
+      'document-uri': 'http://127.0.0.1/headers-test',
+      'effective-directive': 'img-src',
+      'blocked-uri': 'https://x.example',
+      disposition: 'report',
+      'script-sample': `${CSP_PROBE}headers-test`,
+    },
+  };
   const ok = await request.post('/v1/csp-report', { data: JSON.stringify(report), headers: { 'content-type': 'application/csp-report' } });
   expect(ok.status()).toBe(204);
   expectSecurityHeaders(ok);

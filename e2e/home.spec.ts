@@ -39,7 +39,14 @@ test('a page of /v1/receipts/query verifies with receipt-audit', async ({ reques
   mkdirSync(testInfo.outputDir, { recursive: true });
   const file = join(testInfo.outputDir, 'query-page.json');
   writeFileSync(file, await res.body());
-  const out = execFileSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', file, '--trust-key', '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f17', '--json']);
+  const out = execFileSync(process.execPath, [
+    'bin/receipt-audit.mjs',
+    'verify',
+    file,
+    '--trust-key',
+    '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f17',
+    '--json',
+  ]);
   const report = JSON.parse(out.toString());
   expect(report.ok).toBe(true);
   expect(report.summary.receipts).toBe(200);

@@ -37,7 +37,10 @@ async function expectInert(page: Page, w: Watch, where: string): Promise<void> {
       for (const a of Array.from(el.attributes)) {
         const name = a.name.toLowerCase();
         if (name.startsWith('on')) bad.push(`<${el.localName} ${name}>`);
-        if (['href', 'src', 'action', 'formaction', 'xlink:href', 'srcdoc', 'data', 'poster'].includes(name) && /^\s*(javascript|vbscript|data):/i.test(a.value)) {
+        if (
+          ['href', 'src', 'action', 'formaction', 'xlink:href', 'srcdoc', 'data', 'poster'].includes(name) &&
+          /^\s*(javascript|vbscript|data):/i.test(a.value)
+        ) {
           bad.push(`<${el.localName} ${name}="${a.value.slice(0, 40)}">`);
         }
       }
@@ -162,7 +165,8 @@ test('a hostile, signed log: nothing runs, nothing links to script, the layout h
     await nav(page, view);
     await expect(page.getByTestId(ready)).toBeVisible({ timeout: 30_000 });
     // The DAG lays its graphs out in a worker: look at them drawn.
-    if (view === 'DAG') for (const graph of await page.locator('[data-layout]').all()) await expect(graph).toHaveAttribute('data-layout', 'done', { timeout: 30_000 });
+    if (view === 'DAG')
+      for (const graph of await page.locator('[data-layout]').all()) await expect(graph).toHaveAttribute('data-layout', 'done', { timeout: 30_000 });
     await expectMarks(page, view, ['U+202E', 'U+200B']);
     await expectInert(page, w, view);
     await expectLayoutHolds(page, testInfo, view.toLowerCase());

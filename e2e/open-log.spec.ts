@@ -41,11 +41,16 @@ test.describe('a log opened from files', () => {
     await expect(page.getByTestId('count-unreadable')).toHaveText('1');
 
     await page.getByRole('link', { name: 'Receipts' }).first().click();
-    await expect(page.getByTestId('explorer-count')).toHaveText('250 of 250 receipts; 1 record of the log could not be read and is not listed (see the overview)');
+    await expect(page.getByTestId('explorer-count')).toHaveText(
+      '250 of 250 receipts; 1 record of the log could not be read and is not listed (see the overview)',
+    );
     await page.getByRole('link', { name: 'Overview' }).first().click();
     // Every other page names the same log, and none calls it all verified.
     for (const path of ['/receipts', '/finance', '/compliance', '/security', '/dag']) {
-      await page.getByRole('link', { name: path === '/dag' ? 'DAG' : path.slice(1, 2).toUpperCase() + path.slice(2) }).first().click();
+      await page
+        .getByRole('link', { name: path === '/dag' ? 'DAG' : path.slice(1, 2).toUpperCase() + path.slice(2) })
+        .first()
+        .click();
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       await expect(page.getByTestId('log-bar-source'), path).toHaveText('dropped.ndjson');
       if (path !== '/receipts') await expect(page.getByTestId('verified-note'), path).toContainText('left out: 1 record that could not be read');
@@ -97,7 +102,9 @@ test.describe('a log opened from files', () => {
     await openFiles(page, [dropped]);
     await page.getByRole('link', { name: 'Compliance' }).first().click();
     const incomplete = page.getByTestId('scope-incomplete');
-    await expect(incomplete).toContainText('All 250 receipts read in this selection were verified, but 1 record of the log could not be read.', { timeout: 60_000 });
+    await expect(incomplete).toContainText('All 250 receipts read in this selection were verified, but 1 record of the log could not be read.', {
+      timeout: 60_000,
+    });
     await expect(page.getByTestId('scope-all-verified')).toHaveCount(0);
   });
 

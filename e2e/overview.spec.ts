@@ -8,7 +8,11 @@ import { keysPinned } from './pinned';
 // log and which failed, what is not checkpointed yet, and from each problem to the records it
 // concerns.
 const CORPUS = join(process.cwd(), 'lib/testdata/corpus');
-const openCase = (page: Page, name: string) => openFiles(page, readdirSync(join(CORPUS, name)).map((f) => join(CORPUS, name, f)));
+const openCase = (page: Page, name: string) =>
+  openFiles(
+    page,
+    readdirSync(join(CORPUS, name)).map((f) => join(CORPUS, name, f)),
+  );
 const DEMO_KEY = '4e9f3e296bcc79b5ecdc26b6db814637fb1184d5e0162afdac7a9a3e7fb60f17';
 
 test('the demo: 24 checkpoints verified in one lane, then the uncheckpointed tail', async ({ page }, testInfo) => {
@@ -90,21 +94,21 @@ test('a line that is no record leads to the explorer over its file; a proof with
 test.describe('with only the demo key pinned', () => {
   // Pinning another key makes every receipt and checkpoint of the case an untrusted signer.
   test.use({ storageState: keysPinned([DEMO_KEY]) });
-test('every problem is reachable: a large group pages to its end, and its explorer link counts its receipts', async ({ page }) => {
-  await openCase(page, 'good');
-  const group = page.locator('[data-testid="problem-group"][data-code="untrusted_signer"]');
-  await expect(group).toHaveAttribute('data-count', '282');
-  await expect(group).not.toHaveAttribute('open', '');
-  await group.locator('summary').click();
-  const items = group.locator('.problem-items > li');
-  await expect(items).toHaveCount(100);
-  await group.getByRole('button', { name: /^Show 100 more/ }).click();
-  await expect(items).toHaveCount(200);
-  await group.getByRole('button', { name: /^Show 82 more/ }).click();
-  await expect(items).toHaveCount(282);
-  await expect(group.getByRole('button')).toHaveCount(0);
-  await expect(group.getByTestId('problem-group-explorer')).toHaveText('Show the 280 receipts with this problem in the explorer');
-  // Both checkpoints are named by a problem: each stands alone on the timeline, and fails.
-  await expect(page.locator('[data-testid="timeline-run"][data-verdict="failed"]')).toHaveCount(2);
-});
+  test('every problem is reachable: a large group pages to its end, and its explorer link counts its receipts', async ({ page }) => {
+    await openCase(page, 'good');
+    const group = page.locator('[data-testid="problem-group"][data-code="untrusted_signer"]');
+    await expect(group).toHaveAttribute('data-count', '282');
+    await expect(group).not.toHaveAttribute('open', '');
+    await group.locator('summary').click();
+    const items = group.locator('.problem-items > li');
+    await expect(items).toHaveCount(100);
+    await group.getByRole('button', { name: /^Show 100 more/ }).click();
+    await expect(items).toHaveCount(200);
+    await group.getByRole('button', { name: /^Show 82 more/ }).click();
+    await expect(items).toHaveCount(282);
+    await expect(group.getByRole('button')).toHaveCount(0);
+    await expect(group.getByTestId('problem-group-explorer')).toHaveText('Show the 280 receipts with this problem in the explorer');
+    // Both checkpoints are named by a problem: each stands alone on the timeline, and fails.
+    await expect(page.locator('[data-testid="timeline-run"][data-verdict="failed"]')).toHaveCount(2);
+  });
 });

@@ -51,11 +51,15 @@ test('the compliance report for the demo range prints on A4: within the page wid
       const charts = [...report.querySelectorAll('.chart [role="img"]')].filter(visible).flatMap((box) => {
         const canvas = box.querySelector('canvas');
         const drawn = canvas ? canvas.width / window.devicePixelRatio : 0;
-        return Math.abs(drawn - box.clientWidth) > 2 ? [`${box.getAttribute('aria-label')?.slice(0, 40)}: drawn ${drawn} px wide in a ${box.clientWidth} px box`] : [];
+        return Math.abs(drawn - box.clientWidth) > 2
+          ? [`${box.getAttribute('aria-label')?.slice(0, 40)}: drawn ${drawn} px wide in a ${box.clientWidth} px box`]
+          : [];
       });
       (window as unknown as { __printLayout: PrintLayout }).__printLayout = {
         width,
-        past: past.filter((el) => !past.some((o) => o !== el && o.contains(el))).map((el) => `${name(el)} right edge at ${Math.round(el.getBoundingClientRect().right)} px`),
+        past: past
+          .filter((el) => !past.some((o) => o !== el && o.contains(el)))
+          .map((el) => `${name(el)} right edge at ${Math.round(el.getBoundingClientRect().right)} px`),
         clipped: clipped.map((el) => `${name(el)} shows ${el.clientWidth} of ${el.scrollWidth} px`),
         charts,
         shown: {

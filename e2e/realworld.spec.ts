@@ -43,7 +43,10 @@ interface Case {
   check: (r: Report) => void;
 }
 
-const filesOf = (dir: string) => readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile()).sort();
+const filesOf = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .sort();
 
 const cases: Case[] = [
   {
@@ -94,7 +97,9 @@ const cases: Case[] = [
     check: (r) => {
       expect(r.ok).toBe(true);
       expect(r.problems).toEqual([]);
-      expect(r.receipts.map((x) => [x.id.slice(0, 8), x.checks.content_hash, x.checks.delivery, x.checks.inclusion])).toEqual([['9be6277d', 'pass', 'pass', 'skipped']]);
+      expect(r.receipts.map((x) => [x.id.slice(0, 8), x.checks.content_hash, x.checks.delivery, x.checks.inclusion])).toEqual([
+        ['9be6277d', 'pass', 'pass', 'skipped'],
+      ]);
       expect(r.receipts[0]!.envelope).toMatchObject({ state: 'completed', evidence: 'verified', claimed: true });
     },
   },
@@ -109,7 +114,10 @@ for (const c of cases) {
     expect(run.status, run.stderr.toString()).toBeLessThan(2);
     const cli = JSON.parse(run.stdout.toString()) as Report;
     c.check(cli);
-    await openFiles(page, c.files.map((f) => join(c.cwd, f)));
+    await openFiles(
+      page,
+      c.files.map((f) => join(c.cwd, f)),
+    );
     await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-ok', String(cli.ok));
     if (cli.lineage) {
       const lineage = page.getByTestId('lineage-summary');

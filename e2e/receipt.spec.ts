@@ -50,7 +50,10 @@ const twoDecimals = (minor: bigint) => `${(minor / 100n).toLocaleString('en-US')
 
 // Journey: the auditor reads a long receipt: its verdict, its checks and a way to share it stay at
 // hand; its amounts read as money, with the integers the receipt signs beside them.
-test('the verdict, the checks and the share actions stay at hand; amounts read as on /finance, beside their minor units', async ({ page, context }, testInfo) => {
+test('the verdict, the checks and the share actions stay at hand; amounts read as on /finance, beside their minor units', async ({
+  page,
+  context,
+}, testInfo) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.setViewportSize({ width: 1440, height: 900 });
   await openDeniedDemoReceipt(page);

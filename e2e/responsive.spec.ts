@@ -49,7 +49,10 @@ test('at 390 px no page scrolls sideways, and the navigation fits with tap-sized
     // Charts and the DAG size themselves to their box after a frame.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const o = await overflow(page);
-    if (o.scrollWidth > o.viewport) wide.push(`${name}: the page is ${o.scrollWidth} px wide on a ${o.viewport} px screen; widest: ${o.offenders.join('; ') || '(none found outside scrolling boxes)'}`);
+    if (o.scrollWidth > o.viewport)
+      wide.push(
+        `${name}: the page is ${o.scrollWidth} px wide on a ${o.viewport} px screen; widest: ${o.offenders.join('; ') || '(none found outside scrolling boxes)'}`,
+      );
     await page.screenshot({ path: testInfo.outputPath(`phone-${name}.png`), fullPage: true });
   });
   expect(visited).toEqual(PAGE_NAMES);

@@ -25,7 +25,9 @@ interface CliReport {
 /** The CLI's report, by default with the keys the page has pinned (e2e/pinned.ts). */
 function cli(path: string, keys: string[] = [DEMO_KERNEL_KEY, CORPUS_KEY]): CliReport {
   // Exit status 1 when the log fails; the report is on stdout either way.
-  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, ...keys.flatMap((k) => ['--trust-key', k]), '--json'], { maxBuffer: 256 << 20 });
+  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', path, ...keys.flatMap((k) => ['--trust-key', k]), '--json'], {
+    maxBuffer: 256 << 20,
+  });
   expect(run.status, run.stderr.toString()).toBeLessThan(2);
   return JSON.parse(run.stdout.toString()) as CliReport;
 }
@@ -88,7 +90,9 @@ test('the demo: health, denials, deny rates and the guard matrix; bars, rows and
   await expect(page.locator('[data-testid=health-line][data-topic=signers]')).toContainText('The signer is pinned as trusted.');
   const tail = report.receipts.filter((r) => r.checks.inclusion === 'skipped').length;
   expect(tail).toBeGreaterThan(0);
-  await expect(page.locator('[data-testid=health-line][data-topic=skipped]')).toHaveText(`OKChecks skipped: inclusion on ${fmt(tail)} receipts (no checkpoint covers them yet).`);
+  await expect(page.locator('[data-testid=health-line][data-topic=skipped]')).toHaveText(
+    `OKChecks skipped: inclusion on ${fmt(tail)} receipts (no checkpoint covers them yet).`,
+  );
   await expect(page.getByTestId('failed-none')).toBeVisible();
 
   // The denial totals agree with each other: the health line, the chart, the two tables, the servers.
@@ -96,7 +100,8 @@ test('the demo: health, denials, deny rates and the guard matrix; bars, rows and
   const denied = Number((await denials.getByRole('link').nth(1).innerText()).replace(/,/g, ''));
   expect(denied).toBeGreaterThan(100);
   await expect(page.getByTestId('denials-chart')).toHaveAttribute('data-total', String(denied));
-  const sum = async (sel: string, attr: string) => (await page.locator(sel).evaluateAll((els, a) => els.map((e) => Number(e.getAttribute(a))), attr)).reduce((x, y) => x + y, 0);
+  const sum = async (sel: string, attr: string) =>
+    (await page.locator(sel).evaluateAll((els, a) => els.map((e) => Number(e.getAttribute(a))), attr)).reduce((x, y) => x + y, 0);
   expect(await sum('[data-testid=denials-by-guard] tbody tr', 'data-count')).toBe(denied);
   expect(await sum('[data-testid=deny-rates] tbody tr', 'data-denied')).toBe(denied);
   await page.screenshot({ path: testInfo.outputPath('security-demo.png'), fullPage: true });
@@ -155,18 +160,28 @@ test('corpus/good with its key pinned: the numbers match the CLI report and a co
   const keys = (JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { trust_keys: string[] }).trust_keys;
   for (const key of keys) await pinKey(page, key);
   const report = cli(dir, keys);
-  await openFiles(page, readdirSync(dir).map((f) => join(dir, f)));
+  await openFiles(
+    page,
+    readdirSync(dir).map((f) => join(dir, f)),
+  );
   // In-app navigation keeps the opened files (a reload could not reopen them).
   await page.getByRole('navigation').getByRole('link', { name: 'Security' }).click();
   await expect(page.getByTestId('security-view')).toHaveAttribute('data-source', '14 files');
   await expectReportNumbers(page, report);
   await expect(page.locator('[data-testid=health-line][data-topic=signers]')).toHaveText(/The signer is pinned as trusted\./);
-  await expect(page.locator('[data-testid=health-line][data-topic=skipped]')).toContainText('Checks skipped: inclusion on 80 receipts (no checkpoint covers them yet).');
+  await expect(page.locator('[data-testid=health-line][data-topic=skipped]')).toContainText(
+    'Checks skipped: inclusion on 80 receipts (no checkpoint covers them yet).',
+  );
 
-  const raw = readFileSync(join(dir, 'receipts.ndjson'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { receipt: { tool_server: string; decision?: { verdict: string; guard?: string } } }).receipt);
+  const raw = readFileSync(join(dir, 'receipts.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { receipt: { tool_server: string; decision?: { verdict: string; guard?: string } } }).receipt);
   const decided = raw.filter((r) => r.decision);
   const denied = decided.filter((r) => r.decision!.verdict === 'deny');
-  await expect(page.locator('[data-testid=health-line][data-topic=denials]')).toContainText(`of the ${decided.length} verified calls with a decision were denied (${denied.length})`);
+  await expect(page.locator('[data-testid=health-line][data-topic=denials]')).toContainText(
+    `of the ${decided.length} verified calls with a decision were denied (${denied.length})`,
+  );
   await expect(page.getByTestId('denials-chart')).toHaveAttribute('data-total', String(denied.length));
   for (const server of new Set(decided.map((r) => r.tool_server))) {
     const row = page.locator(`[data-testid=deny-rates] tbody tr[data-server="${server}"]`);
@@ -175,7 +190,8 @@ test('corpus/good with its key pinned: the numbers match the CLI report and a co
   }
   const guards = new Map<string, number>();
   for (const r of denied) guards.set(r.decision!.guard!, (guards.get(r.decision!.guard!) ?? 0) + 1);
-  for (const [guard, n] of guards) await expect(page.locator(`[data-testid=denials-by-guard] tr[data-key="${guard}"]`)).toHaveAttribute('data-count', String(n));
+  for (const [guard, n] of guards)
+    await expect(page.locator(`[data-testid=denials-by-guard] tr[data-key="${guard}"]`)).toHaveAttribute('data-count', String(n));
   await page.screenshot({ path: testInfo.outputPath('security-corpus-good.png'), fullPage: true });
 
   const bar = await clickBar(page);
@@ -187,7 +203,10 @@ test('corpus/good with its key pinned: the numbers match the CLI report and a co
 test('corpus/tampered-signature: the failed receipt is grouped by its problem codes and left out of the denials', async ({ page }, testInfo) => {
   const dir = join(CORPUS, 'tampered-signature');
   const report = cli(dir);
-  await openFiles(page, readdirSync(dir).map((f) => join(dir, f)));
+  await openFiles(
+    page,
+    readdirSync(dir).map((f) => join(dir, f)),
+  );
   await page.getByRole('navigation').getByRole('link', { name: 'Security' }).click();
   await expect(page.getByTestId('security-view')).toHaveAttribute('data-source', '14 files');
   await expectReportNumbers(page, report);

@@ -17,14 +17,19 @@ function loggedUrls(): string[] {
 }
 
 test('a share link fragment never reaches the server', async ({ page, browser }) => {
-  test.skip(!REQUEST_LOG, 'RECEIPT_AUDIT_REQUEST_LOG is not set: this server writes no request log (playwright.config.ts sets it once the request-log change is merged)');
+  test.skip(
+    !REQUEST_LOG,
+    'RECEIPT_AUDIT_REQUEST_LOG is not set: this server writes no request log (playwright.config.ts sets it once the request-log change is merged)',
+  );
   test.setTimeout(120_000);
   await openDeniedDemoReceipt(page);
   const link = await page.getByTestId('share-fragment-link').inputValue();
   const fragment = link.split('#')[1]!;
   expect(fragment.length).toBeGreaterThan(200);
   // Pieces from all along the fragment: a server seeing any part of it would log one of them.
-  const pieces = Array.from({ length: 8 }, (_, i) => fragment.slice(Math.floor((i * (fragment.length - 24)) / 7), Math.floor((i * (fragment.length - 24)) / 7) + 24));
+  const pieces = Array.from({ length: 8 }, (_, i) =>
+    fragment.slice(Math.floor((i * (fragment.length - 24)) / 7), Math.floor((i * (fragment.length - 24)) / 7) + 24),
+  );
 
   const colleague = await browser.newContext();
   const other = await colleague.newPage();

@@ -85,49 +85,49 @@ async function shoot(page: Page, dir: string, name: string): Promise<void> {
 // for that page only, never the tab's log (a reload or the other pages show the log from before).
 test.describe('the genuine kernel pinned', () => {
   test.use({ storageState: keysPinned([kernel.publicHex]) });
-test('a ?source= on another origin asks first, fetches nothing before, and never becomes the tab’s log', async ({ page }, testInfo) => {
-  test.setTimeout(120_000);
-  const shots = testInfo.project.outputDir;
-  mkdirSync(shots, { recursive: true });
-  // The tab's log: the user's own, opened by its URL.
-  await page.goto('/');
-  await openUrl(page, homeLog, homeLog);
-  const tabLog = await page.evaluate((k) => sessionStorage.getItem(k), LAST_SOURCE);
-  expect(tabLog).toBe(JSON.stringify([{ kind: 'url', url: homeLog }]));
+  test('a ?source= on another origin asks first, fetches nothing before, and never becomes the tab’s log', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const shots = testInfo.project.outputDir;
+    mkdirSync(shots, { recursive: true });
+    // The tab's log: the user's own, opened by its URL.
+    await page.goto('/');
+    await openUrl(page, homeLog, homeLog);
+    const tabLog = await page.evaluate((k) => sessionStorage.getItem(k), LAST_SOURCE);
+    expect(tabLog).toBe(JSON.stringify([{ kind: 'url', url: homeLog }]));
 
-  const log = `${origin}/genuine/`;
-  const link = `/receipts/${ID}?source=${encodeURIComponent(log)}&file=receipts.ndjson&line=2`;
-  requests.length = 0;
-  await page.goto(link);
-  const consent = page.getByTestId('source-consent');
-  await expect(consent).toBeVisible();
-  await expect(page.getByTestId('source-consent-origin')).toHaveText(origin);
-  await expect(consent).toContainText(log);
-  await shoot(page, shots, 'source-consent');
-  // Declined: still nothing fetched, and the page says so.
-  await page.getByTestId('source-consent-decline').click();
-  await expect(page.getByTestId('source-declined')).toContainText(`Nothing was loaded from ${origin}`);
-  expect(requests).toEqual([]);
+    const log = `${origin}/genuine/`;
+    const link = `/receipts/${ID}?source=${encodeURIComponent(log)}&file=receipts.ndjson&line=2`;
+    requests.length = 0;
+    await page.goto(link);
+    const consent = page.getByTestId('source-consent');
+    await expect(consent).toBeVisible();
+    await expect(page.getByTestId('source-consent-origin')).toHaveText(origin);
+    await expect(consent).toContainText(log);
+    await shoot(page, shots, 'source-consent');
+    // Declined: still nothing fetched, and the page says so.
+    await page.getByTestId('source-consent-decline').click();
+    await expect(page.getByTestId('source-declined')).toContainText(`Nothing was loaded from ${origin}`);
+    expect(requests).toEqual([]);
 
-  await page.reload();
-  await expect(consent).toBeVisible();
-  expect(requests).toEqual([]);
-  await page.getByTestId('source-consent-load').click();
-  const verdict = page.getByTestId('receipt-verdict');
-  await expect(verdict).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
-  await expect(verdict).toContainText(log);
-  await expect(page.getByTestId('view-note')).toBeVisible();
-  expect(requests).toContain('/genuine/manifest.json');
-  // The tab's log is untouched: stored, on the other pages, and after a reload.
-  expect(await page.evaluate((k) => sessionStorage.getItem(k), LAST_SOURCE)).toBe(tabLog);
-  await page.getByRole('link', { name: 'Overview' }).click();
-  await expect(summary(page)).toHaveAttribute('data-source', homeLog);
-  await expect(summary(page)).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
-  await page.reload();
-  await expect(summary(page)).toHaveAttribute('data-source', homeLog);
-  await expect(summary(page)).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
-  expect(requests.filter((r) => !r.startsWith('/genuine/'))).toEqual([]);
-});
+    await page.reload();
+    await expect(consent).toBeVisible();
+    expect(requests).toEqual([]);
+    await page.getByTestId('source-consent-load').click();
+    const verdict = page.getByTestId('receipt-verdict');
+    await expect(verdict).toHaveAttribute('data-verdict', 'verified', { timeout: 60_000 });
+    await expect(verdict).toContainText(log);
+    await expect(page.getByTestId('view-note')).toBeVisible();
+    expect(requests).toContain('/genuine/manifest.json');
+    // The tab's log is untouched: stored, on the other pages, and after a reload.
+    expect(await page.evaluate((k) => sessionStorage.getItem(k), LAST_SOURCE)).toBe(tabLog);
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await expect(summary(page)).toHaveAttribute('data-source', homeLog);
+    await expect(summary(page)).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+    await page.reload();
+    await expect(summary(page)).toHaveAttribute('data-source', homeLog);
+    await expect(summary(page)).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
+    expect(requests.filter((r) => !r.startsWith('/genuine/'))).toEqual([]);
+  });
 });
 
 // Attack: a second receipt under a genuine receipt's id, from another source. Both are listed
@@ -167,13 +167,18 @@ test('one id in two sources: a problem at each copy, and the receipt page lists 
   await shoot(page, testInfo.project.outputDir, 'receipt-copies');
   await copies.nth(0).getByTestId('receipt-copy-link').click();
   await expect(page.getByTestId('receipt-verdict')).toHaveAttribute('data-verdict', 'verified');
-  await expect(page.getByTestId('share-source-link')).toHaveValue(`${baseURL}/receipts/${ID}?source=${encodeURIComponent(genuine)}&file=receipts.ndjson&line=2`);
+  await expect(page.getByTestId('share-source-link')).toHaveValue(
+    `${baseURL}/receipts/${ID}?source=${encodeURIComponent(genuine)}&file=receipts.ndjson&line=2`,
+  );
 
   // The explorer's rows open their own copy.
   await page.goto(`/receipts?q=${ID}`);
   const rows = page.locator(`[data-receipt-id="${ID}"]`);
   await expect(rows).toHaveCount(2, { timeout: 60_000 });
   const hrefs = await rows.evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-  expect(hrefs).toEqual([`/receipts/${ID}?file=receipts.ndjson&line=2&from=${encodeURIComponent(genuine)}`, `/receipts/${ID}?file=forged.ndjson&line=1&from=${encodeURIComponent(forged)}`]);
+  expect(hrefs).toEqual([
+    `/receipts/${ID}?file=receipts.ndjson&line=2&from=${encodeURIComponent(genuine)}`,
+    `/receipts/${ID}?file=forged.ndjson&line=1&from=${encodeURIComponent(forged)}`,
+  ]);
   await shoot(page, testInfo.project.outputDir, 'explorer-copies');
 });

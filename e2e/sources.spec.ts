@@ -20,37 +20,40 @@ const SHOWCASE_KEYS = [
 ];
 
 test.describe('the showcase kernels pinned', () => {
-test.use({ storageState: keysPinned(SHOWCASE_KEYS) });
+  test.use({ storageState: keysPinned(SHOWCASE_KEYS) });
 
-// Journey: an auditor opens Chio's own SQLite stores in the page (sql.js, in a worker); the
-// sidecar store keeps its rows only in its -wal, which is picked with it.
-test('real Chio SQLite stores open and verify in the page', async ({ page }) => {
-  await openFiles(page, ['provider-receipts.sqlite3', 'settlement-sidecar-receipts.sqlite3', 'settlement-sidecar-receipts.sqlite3-wal'].map((f) => join(SQLITE, f)));
-  await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-ok', 'true');
-  await expect(page.getByTestId('count-verified')).toHaveText('9');
-  await expect(page.getByTestId('count-failed')).toHaveText('0');
-});
+  // Journey: an auditor opens Chio's own SQLite stores in the page (sql.js, in a worker); the
+  // sidecar store keeps its rows only in its -wal, which is picked with it.
+  test('real Chio SQLite stores open and verify in the page', async ({ page }) => {
+    await openFiles(
+      page,
+      ['provider-receipts.sqlite3', 'settlement-sidecar-receipts.sqlite3', 'settlement-sidecar-receipts.sqlite3-wal'].map((f) => join(SQLITE, f)),
+    );
+    await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-ok', 'true');
+    await expect(page.getByTestId('count-verified')).toHaveText('9');
+    await expect(page.getByTestId('count-failed')).toHaveText('0');
+  });
 
-// Bad input: garbage and a truncated file get a message naming the file and line; the valid
-// records around them still load and verify.
-test('garbage and truncated files are named by file and line; everything valid still verifies', async ({ page }, testInfo) => {
-  const dir = join(testInfo.outputDir, 'bad');
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'garbage.ndjson'), 'this is not json\n\u0000\u0001binary\n');
-  writeFileSync(join(dir, 'truncated.json'), '[{"id": "a", "timestamp": 1');
-  await openFiles(page, [
-    join(dir, 'garbage.ndjson'),
-    join(dir, 'truncated.json'),
-    join(process.cwd(), 'lib/testdata/chio/showcase/derived-from-sqlite/provider-receipts.chio_tool_receipts.ndjson'),
-  ]);
-  await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-ok', 'false');
-  await expect(page.getByTestId('count-verified')).toHaveText('8');
-  const problems = page.getByTestId('problems');
-  await expect(problems).toContainText('garbage.ndjson:1');
-  await expect(problems).toContainText('garbage.ndjson:2');
-  await expect(problems).toContainText('truncated.json:1');
-  await page.screenshot({ path: join(testInfo.project.outputDir, 'bad-input.png'), fullPage: true });
-});
+  // Bad input: garbage and a truncated file get a message naming the file and line; the valid
+  // records around them still load and verify.
+  test('garbage and truncated files are named by file and line; everything valid still verifies', async ({ page }, testInfo) => {
+    const dir = join(testInfo.outputDir, 'bad');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'garbage.ndjson'), 'this is not json\n\u0000\u0001binary\n');
+    writeFileSync(join(dir, 'truncated.json'), '[{"id": "a", "timestamp": 1');
+    await openFiles(page, [
+      join(dir, 'garbage.ndjson'),
+      join(dir, 'truncated.json'),
+      join(process.cwd(), 'lib/testdata/chio/showcase/derived-from-sqlite/provider-receipts.chio_tool_receipts.ndjson'),
+    ]);
+    await expect(page.getByTestId('verify-summary')).toHaveAttribute('data-ok', 'false');
+    await expect(page.getByTestId('count-verified')).toHaveText('8');
+    const problems = page.getByTestId('problems');
+    await expect(problems).toContainText('garbage.ndjson:1');
+    await expect(problems).toContainText('garbage.ndjson:2');
+    await expect(problems).toContainText('truncated.json:1');
+    await page.screenshot({ path: join(testInfo.project.outputDir, 'bad-input.png'), fullPage: true });
+  });
 });
 
 // Journey: the demo's own SQLite store, picked as a file. Stores keep no inclusion proofs,
@@ -100,7 +103,11 @@ test('a package added to the open server log is verified with it as one log', as
   await expect(summary).toHaveAttribute('data-done', 'true', { timeout: 60_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-report').click()]);
   const pageReport = JSON.parse(readFileSync(await download.path(), 'utf8')) as Report;
-  const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', 'data/demo/package', dir, '--trust-key', DEMO_KERNEL_KEY, '--trust-key', CORPUS_KEY, '--json'], { maxBuffer: 256 << 20 });
+  const run = spawnSync(
+    process.execPath,
+    ['bin/receipt-audit.mjs', 'verify', 'data/demo/package', dir, '--trust-key', DEMO_KERNEL_KEY, '--trust-key', CORPUS_KEY, '--json'],
+    { maxBuffer: 256 << 20 },
+  );
   const cli = JSON.parse(run.stdout.toString()) as Report;
   expect(pageReport.summary).toEqual(cli.summary);
   expect(pageReport.summary.receipts).toBe(2769 + 280);

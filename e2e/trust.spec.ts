@@ -42,7 +42,10 @@ test('the exported trust file pins the same signer for receipt-audit --trust-fil
   const dir = join(process.cwd(), 'lib/testdata/corpus/good');
   const [key] = (JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { trust_keys: string[] }).trust_keys;
   await pinKey(page, key!);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /Export \(for receipt-audit --trust-file\)/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: /Export \(for receipt-audit --trust-file\)/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe('receipt-audit-trust.json');
   const file = await download.path();
   const run = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', dir, '--trust-file', file, '--json'], { maxBuffer: 64 << 20 });
@@ -59,23 +62,37 @@ async function exported(page: Page, name: RegExp | string): Promise<Buffer> {
 }
 
 // Journey: the auditor moves their trust (pinned keys and remembered checkpoints) to a fresh browser profile.
-test('pinned keys and remembered checkpoints survive reloads; export → clear → import → export is byte-identical; a bad file changes nothing', async ({ page }, testInfo) => {
+test('pinned keys and remembered checkpoints survive reloads; export → clear → import → export is byte-identical; a bad file changes nothing', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(120_000);
   const dir = join(testInfo.outputDir, 'trust-files');
   mkdirSync(dir, { recursive: true });
   const labels = ['démo — kernel ✓ 🔑', 'שלום \u202Estaging\u202C', 'e\u0301 "quoted" <b>not bold</b>'];
   const keysFile = join(dir, 'keys.json');
-  writeFileSync(keysFile, JSON.stringify({ keys: [
-    { key: DEMO_KEY, label: labels[0], not_before: '2026-01-01T00:00:00Z', not_after: 4102444800 },
-    { key: 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737', label: labels[1], not_before: 0 },
-    { key: '11'.repeat(32), label: labels[2], not_after: '2030-06-30T23:59:59Z' },
-  ] }));
+  writeFileSync(
+    keysFile,
+    JSON.stringify({
+      keys: [
+        { key: DEMO_KEY, label: labels[0], not_before: '2026-01-01T00:00:00Z', not_after: 4102444800 },
+        { key: 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737', label: labels[1], not_before: 0 },
+        { key: '11'.repeat(32), label: labels[2], not_after: '2030-06-30T23:59:59Z' },
+      ],
+    }),
+  );
   // Five other logs' heads, written by hand in the documented format (u64 as decimal strings).
   const logs = [0x21, 0x32, 0x43, 0x54, 0x65].map((b, i) => ({
-    key: b.toString(16).repeat(32), checkpoint_seq: String(i * 1000 + 7), batch_start_seq: '1', batch_end_seq: String(700 + i), tree_size: String(700 + i),
-    merkle_root: (b + 1).toString(16).repeat(32), checkpoint_sha256: (b + 2).toString(16).repeat(32),
+    key: b.toString(16).repeat(32),
+    checkpoint_seq: String(i * 1000 + 7),
+    batch_start_seq: '1',
+    batch_end_seq: String(700 + i),
+    tree_size: String(700 + i),
+    merkle_root: (b + 1).toString(16).repeat(32),
+    checkpoint_sha256: (b + 2).toString(16).repeat(32),
     ...(i % 2 ? { previous_checkpoint_sha256: (b + 3).toString(16).repeat(32) } : {}),
-    issued_at: i === 4 ? '18446744073709551615' : String(1767225600 + i), seen_at: `2026-0${i + 1}-15T08:00:00.000Z`, source: `https://log-${i}.example/ ${labels[i % 3]}`,
+    issued_at: i === 4 ? '18446744073709551615' : String(1767225600 + i),
+    seen_at: `2026-0${i + 1}-15T08:00:00.000Z`,
+    source: `https://log-${i}.example/ ${labels[i % 3]}`,
   }));
   const checkpointsFile = join(dir, 'checkpoints.json');
   writeFileSync(checkpointsFile, JSON.stringify({ version: 1, logs }));
@@ -105,7 +122,11 @@ test('pinned keys and remembered checkpoints survive reloads; export → clear �
   // Labels byte for byte (bidi controls and combining marks included), ISO times as Unix seconds.
   const keysDoc = JSON.parse(keysExport.toString('utf8')) as { label: string; not_before?: number; not_after?: number }[];
   expect(keysDoc.map((k) => k.label)).toEqual(labels);
-  expect(keysDoc.map((k) => [k.not_before, k.not_after])).toEqual([[1767225600, 4102444800], [0, undefined], [undefined, Date.parse('2030-06-30T23:59:59Z') / 1000]]);
+  expect(keysDoc.map((k) => [k.not_before, k.not_after])).toEqual([
+    [1767225600, 4102444800],
+    [0, undefined],
+    [undefined, Date.parse('2030-06-30T23:59:59Z') / 1000],
+  ]);
 
   // A fresh profile: nothing pinned, nothing remembered.
   await page.evaluate(() => localStorage.clear());
@@ -127,15 +148,34 @@ test('pinned keys and remembered checkpoints survive reloads; export → clear �
     writeFileSync(join(dir, name), text);
     return join(dir, name);
   };
-  await page.getByTestId('trust-import').setInputFiles(bad('bad-keys.json', JSON.stringify([{ key: '22'.repeat(32) }, { key: '<img src=x onerror=window.__pwned=1>' }])));
-  await expect(page.getByTestId('trust-status')).toHaveText('bad-keys.json: entry 2: not a valid kernel key: "<img src=x onerror=window.__pwned=1>"; nothing was imported.');
+  await page
+    .getByTestId('trust-import')
+    .setInputFiles(bad('bad-keys.json', JSON.stringify([{ key: '22'.repeat(32) }, { key: '<img src=x onerror=window.__pwned=1>' }])));
+  await expect(page.getByTestId('trust-status')).toHaveText(
+    'bad-keys.json: entry 2: not a valid kernel key: "<img src=x onerror=window.__pwned=1>"; nothing was imported.',
+  );
   await page.getByTestId('trust-import').setInputFiles(bad('not-json.json', '{"keys": ['));
   await expect(page.getByTestId('trust-status')).toHaveText('not-json.json: not JSON; nothing was imported.');
   const forkedHead = { ...cpDoc.logs.find((l) => l.key === DEMO_KEY)!, checkpoint_sha256: '00'.repeat(32) };
   await page.getByTestId('checkpoints-import').setInputFiles(bad('other-history.json', JSON.stringify({ version: 1, logs: [logs[0], forkedHead] })));
-  await expect(page.getByTestId('checkpoints-status')).toContainText(`other-history.json was not imported: it disagrees with what this browser remembers for ${DEMO_KEY}`);
-  await page.getByTestId('checkpoints-import').setInputFiles(bad('bad-checkpoints.json', JSON.stringify({ version: 1, logs: [{ ...logs[0], key: '77'.repeat(32) }, { ...logs[1], tree_size: '1e3' }] })));
-  await expect(page.getByTestId('checkpoints-status')).toHaveText('bad-checkpoints.json was not imported: entry 2: a sequence number, tree size or issued_at is not a decimal u64. Nothing changed.');
+  await expect(page.getByTestId('checkpoints-status')).toContainText(
+    `other-history.json was not imported: it disagrees with what this browser remembers for ${DEMO_KEY}`,
+  );
+  await page.getByTestId('checkpoints-import').setInputFiles(
+    bad(
+      'bad-checkpoints.json',
+      JSON.stringify({
+        version: 1,
+        logs: [
+          { ...logs[0], key: '77'.repeat(32) },
+          { ...logs[1], tree_size: '1e3' },
+        ],
+      }),
+    ),
+  );
+  await expect(page.getByTestId('checkpoints-status')).toHaveText(
+    'bad-checkpoints.json was not imported: entry 2: a sequence number, tree size or issued_at is not a decimal u64. Nothing changed.',
+  );
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   await page.reload();
   await expect(keyRows).toHaveCount(3);

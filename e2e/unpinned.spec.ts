@@ -42,7 +42,12 @@ test.describe('with nothing pinned', () => {
     await expect(notice).toContainText('the published demo kernel key');
     // Never verified's colour: the banner is not the green "ok" one.
     await expect(summary.locator('.banner').first()).toHaveClass(/unpinned/);
-    expect(await summary.locator('.banner').first().evaluate((e) => getComputedStyle(e).borderTopColor)).not.toBe(GREEN);
+    expect(
+      await summary
+        .locator('.banner')
+        .first()
+        .evaluate((e) => getComputedStyle(e).borderTopColor),
+    ).not.toBe(GREEN);
 
     await page.goto('/receipts');
     const row = page.locator('a.tr[data-receipt-id]').first();

@@ -27,7 +27,8 @@ describe('lib/ boundary', () => {
         const spec = m[1] ?? m[2] ?? m[3]!;
         if (FORBIDDEN.some((re) => re.test(spec))) violations.push(`${path.relative(LIB, file)} imports ${spec}`);
       }
-      if (/\bprocess\.|\bBuffer\b|__dirname/.test(text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, ''))) violations.push(`${path.relative(LIB, file)} uses a Node global`);
+      if (/\bprocess\.|\bBuffer\b|__dirname/.test(text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')))
+        violations.push(`${path.relative(LIB, file)} uses a Node global`);
     }
     expect(files.length).toBeGreaterThan(20);
     expect(violations).toEqual([]);

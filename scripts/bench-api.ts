@@ -76,7 +76,11 @@ async function serveChild(db: string): Promise<{ origin: string; close(): Promis
   });
   return {
     origin: first.replace(/^listening /, ''),
-    close: () => new Promise<void>((resolve) => { child.once('exit', () => resolve()); child.stdin!.end(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+      }),
   };
 }
 
@@ -145,7 +149,8 @@ const started = performance.now();
 await walk('all (cursor walk)', {}, unfilteredPages);
 for (const [name, filters] of scenarios) await walk(name, filters, perScenario);
 for (let i = 0; i < randomJumps; i++) {
-  const [name, filters] = i % 2 === 0 ? ['all (random cursor)', {}] : [`${scenarios[i % scenarios.length]![0]} (random cursor)`, scenarios[i % scenarios.length]![1]];
+  const [name, filters] =
+    i % 2 === 0 ? ['all (random cursor)', {}] : [`${scenarios[i % scenarios.length]![0]} (random cursor)`, scenarios[i % scenarios.length]![1]];
   await walk(name.includes('all') ? name : 'filters (random cursor)', filters, 1, Math.floor(Math.random() * total));
 }
 const elapsed = performance.now() - started;
@@ -155,12 +160,34 @@ process.stdout.write(
   `\nstore: ${total} receipts; ${measured.length} requests in ${(elapsed / 1000).toFixed(1)} s; ` +
     `node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), server ${inProcess ? 'in this process' : 'in a child process'}\n\n`,
 );
-process.stdout.write(`${'scenario'.padEnd(30)} ${'n'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}\n`);
-process.stdout.write(`${line('ALL requests', measured.map((s) => s.ms))}\n`);
-process.stdout.write(`${line('warm (count cached)', measured.filter((s) => !s.cold).map((s) => s.ms))}\n`);
-process.stdout.write(`${line('cold (first page of a filter)', measured.filter((s) => s.cold).map((s) => s.ms))}\n\n`);
+process.stdout.write(
+  `${'scenario'.padEnd(30)} ${'n'.padStart(5)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)}\n`,
+);
+process.stdout.write(
+  `${line(
+    'ALL requests',
+    measured.map((s) => s.ms),
+  )}\n`,
+);
+process.stdout.write(
+  `${line(
+    'warm (count cached)',
+    measured.filter((s) => !s.cold).map((s) => s.ms),
+  )}\n`,
+);
+process.stdout.write(
+  `${line(
+    'cold (first page of a filter)',
+    measured.filter((s) => s.cold).map((s) => s.ms),
+  )}\n\n`,
+);
 for (const name of [...new Set(measured.map((s) => s.scenario))]) {
-  process.stdout.write(`${line(name, measured.filter((s) => s.scenario === name).map((s) => s.ms))}\n`);
+  process.stdout.write(
+    `${line(
+      name,
+      measured.filter((s) => s.scenario === name).map((s) => s.ms),
+    )}\n`,
+  );
 }
 await server.close();
 closeAllStores();

@@ -16,17 +16,30 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export function httpGet(url: string): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
-    }).on('error', reject);
+    http
+      .get(url, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - t0 }));
+      })
+      .on('error', reject);
   });
 }
 
 /** Serves the app on `store` at 127.0.0.1:`port`; `onStartLine` sees start.mjs's own "start: …" lines. */
-export async function serveApp(o: { store: string; cacheDir: string; port: number; onStartLine?: (line: string) => void }): Promise<{ origin: string; stop(): Promise<void> }> {
+export async function serveApp(o: {
+  store: string;
+  cacheDir: string;
+  port: number;
+  onStartLine?: (line: string) => void;
+}): Promise<{ origin: string; stop(): Promise<void> }> {
   const origin = `http://127.0.0.1:${o.port}`;
-  if (await httpGet(origin).then(() => true, () => false)) throw new Error(`something already listens on ${origin} (use --port)`);
+  if (
+    await httpGet(origin).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`something already listens on ${origin} (use --port)`);
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: ROOT,
     env: { ...process.env, RECEIPT_DB: o.store, RECEIPT_CACHE_DIR: o.cacheDir, RECEIPT_API_TOKEN: '', HOST: '127.0.0.1', PORT: String(o.port) },
@@ -44,7 +57,12 @@ export async function serveApp(o: { store: string; cacheDir: string; port: numbe
   child.stderr!.on('data', keepTail);
   const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
   const deadline = Date.now() + 15 * 60_000; // a stale build is rebuilt first
-  while (!(await httpGet(origin).then((r) => r.status === 200, () => false))) {
+  while (
+    !(await httpGet(origin).then(
+      (r) => r.status === 200,
+      () => false,
+    ))
+  ) {
     const gone = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 500))]);
     if (gone !== null || Date.now() > deadline) throw new Error(`the app did not start (exit ${gone}):\n${tail.join('\n')}`);
   }
@@ -79,7 +97,8 @@ export function browserPssKb(): number {
   let kb = 0;
   for (const pid of descendants(process.pid)) {
     try {
-      if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8'))) kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
+      if (/chrom/i.test(readFileSync(`/proc/${pid}/comm`, 'utf8')))
+        kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {
       /* exited */
     }

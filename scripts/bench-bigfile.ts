@@ -39,7 +39,12 @@ const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 const pssMiB = () => Math.round(browserPssKb() / 1024);
 
 const bytes = files.reduce((a, f) => a + statSync(f).size, 0);
-log(`bench:bigfile: ${files.length} file(s), ${(bytes / 1e9).toFixed(2)} GB; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+log(
+  `bench:bigfile: ${files.length} file(s), ${(bytes / 1e9).toFixed(2)} GB; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 const serverStore = await ensureDemoStore(path.join(cache, 'bench-server-store'), 200, log);
 const server = await serveApp({ store: serverStore.store, cacheDir: path.join(cache, 'bench-server-store', 'server-cache'), port });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -60,7 +65,10 @@ try {
       `peak PSS of all Chromium processes: ${peakPss} MiB (sampled every second)`,
       `peak JS heap, page and workers summed: ${mb(peakHeap)} MiB`,
       `PSS after 30 s idle: ${idle} MiB`,
-      `load average after: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+      `load average after: ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
     ].join('\n') + '\n',
   );
 } finally {

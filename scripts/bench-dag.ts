@@ -34,7 +34,11 @@ const port = Number(arg('port', '3300'));
 const cache = path.resolve(arg('cache', mkdtempSync(path.join(os.tmpdir(), 'bench-dag-'))));
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 // The page's node sizes (components/readers/dag/dag-nodes.tsx).
 const RECEIPT_SIZE = { width: 236, height: 74 };
@@ -72,10 +76,14 @@ async function modelAndLayout(): Promise<void> {
   rows.positions();
   const index = dagSessions(rows);
   const largest = index.sessions.reduce((m, x) => (x.child + x.tool > m.child + m.tool ? x : m));
-  out(`  dagSessions (every session, counts):   ${timeIt(() => dagSessions(rows)).toFixed(1)} ms  (${fmt(index.sessions.length)} sessions, ${fmt(index.child)} child + ${fmt(index.tool)} tool receipts)`);
+  out(
+    `  dagSessions (every session, counts):   ${timeIt(() => dagSessions(rows)).toFixed(1)} ms  (${fmt(index.sessions.length)} sessions, ${fmt(index.child)} child + ${fmt(index.tool)} tool receipts)`,
+  );
   out(`  dagGraph (largest session, ${largest.child + largest.tool} receipts): ${timeIt(() => dagGraph(rows, { session: largest.sessionId })).toFixed(1)} ms`);
   const all = dagGraph(rows, { all: true }, { ceiling: Infinity });
-  out(`  dagGraph (all sessions, ${fmt(all.visible)} nodes, no ceiling): ${timeIt(() => dagGraph(rows, { all: true }, { ceiling: Infinity }), 3).toFixed(1)} ms`);
+  out(
+    `  dagGraph (all sessions, ${fmt(all.visible)} nodes, no ceiling): ${timeIt(() => dagGraph(rows, { all: true }, { ceiling: Infinity }), 3).toFixed(1)} ms`,
+  );
   out(`  dagGraph (all sessions, past the ${fmt(NODE_CEILING)} ceiling → too large): ${timeIt(() => dagGraph(rows, { all: true }), 3).toFixed(1)} ms`);
   out(`  dagSearch ("file_read"):               ${timeIt(() => dagSearch(rows, 'file_read')).toFixed(1)} ms`);
 
@@ -109,7 +117,9 @@ async function modelAndLayout(): Promise<void> {
       if (!r.ok) throw new Error(r.message);
       runs.push(performance.now() - t);
     }
-    out(`  ELK layered layout, ${fmt(req.nodes.length)} nodes / ${fmt(req.edges.length)} edges: median ${fmt(median(runs))} ms (runs ${runs.map(fmt).join(', ')} ms)`);
+    out(
+      `  ELK layered layout, ${fmt(req.nodes.length)} nodes / ${fmt(req.edges.length)} edges: median ${fmt(median(runs))} ms (runs ${runs.map(fmt).join(', ')} ms)`,
+    );
   }
   out(`  (load ${load()})`);
 }
@@ -138,7 +148,9 @@ async function pageFrames(): Promise<void> {
     out(`  verified in the page, model built: ${fmt(performance.now() - t)} ms after navigation`);
     await page.locator('[data-testid="dag-canvas"][data-layout="done"]').waitFor({ timeout: 10 * 60_000 });
     await page.locator('[data-testid="dag-node"]').first().waitFor();
-    out(`  laid out and drawn: ${fmt(performance.now() - t)} ms after navigation; ${await canvas.getAttribute('data-nodes')} nodes, layout ${await canvas.getAttribute('data-layout-ms')} ms in the worker`);
+    out(
+      `  laid out and drawn: ${fmt(performance.now() - t)} ms after navigation; ${await canvas.getAttribute('data-nodes')} nodes, layout ${await canvas.getAttribute('data-layout-ms')} ms in the worker`,
+    );
     const box = (await canvas.locator('.react-flow__pane').boundingBox())!;
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;
@@ -168,7 +180,11 @@ async function pageFrames(): Promise<void> {
     // The fit button: every node in view, so every node in the DOM.
     t = performance.now();
     await canvas.locator('.react-flow__controls-fitview').click();
-    await page.waitForFunction((min) => document.querySelectorAll('[data-testid="dag-canvas"] [data-testid="dag-node"]').length >= min, Number(await canvas.getAttribute('data-nodes')) * 0.9, { timeout: 10 * 60_000 });
+    await page.waitForFunction(
+      (min) => document.querySelectorAll('[data-testid="dag-canvas"] [data-testid="dag-node"]').length >= min,
+      Number(await canvas.getAttribute('data-nodes')) * 0.9,
+      { timeout: 10 * 60_000 },
+    );
     out(`  fit button → every node drawn: ${fmt(performance.now() - t)} ms`);
     await pan('zoomed to fit');
   } finally {

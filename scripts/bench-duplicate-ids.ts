@@ -21,7 +21,18 @@ const receipts: ReceiptEntry[] = [];
 for (let k = 0; k < n; k++) {
   const id = (k < n - repeated ? k : k - (n - repeated)).toString(16).padStart(64, '0');
   const hashes = k >= n - repeated ? new Uint8Array(64).fill(1) : leaf;
-  receipts.push({ id, type: 'tool', file: 'receipts.ndjson', line: k + 1, order: k * 1_000_000, space: 's', timestamp: 0n, kernelKey: 'k', checks: {}, leafHashes: hashes });
+  receipts.push({
+    id,
+    type: 'tool',
+    file: 'receipts.ndjson',
+    line: k + 1,
+    order: k * 1_000_000,
+    space: 's',
+    timestamp: 0n,
+    kernelKey: 'k',
+    checks: {},
+    leafHashes: hashes,
+  });
 }
 
 // Ids read from JSON are flat strings; these were built by concatenation: flatten them once, unmeasured.

@@ -36,7 +36,9 @@ if (!db) {
   const t0 = performance.now();
   if (process.argv.includes('--demo')) db = (await generateDemoStore({ count, out: path.join(work, 'demo') })).storePath;
   else writeSyntheticStore((db = path.join(work, 'store.sqlite3')), count);
-  process.stdout.write(`generated ${count} ${process.argv.includes('--demo') ? 'demo' : 'synthetic'} receipts in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `generated ${count} ${process.argv.includes('--demo') ? 'demo' : 'synthetic'} receipts in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+  );
 }
 
 const entry = fileURLToPath(new URL('../server/serve-receipt-api.ts', import.meta.url));
@@ -45,10 +47,12 @@ const child = spawn(process.execPath, ['--import', 'tsx', entry, '--exit-with-st
   env: { ...process.env, RECEIPT_DB: db, RECEIPT_API_TOKEN: '', RECEIPT_CACHE_DIR: path.join(work, 'cache') },
   stdio: ['pipe', 'pipe', 'inherit'],
 });
-const origin = (await new Promise<string>((resolve, reject) => {
-  createInterface({ input: child.stdout! }).once('line', resolve);
-  child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-})).replace(/^listening /, '');
+const origin = (
+  await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  })
+).replace(/^listening /, '');
 
 /** The child's peak resident set (VmHWM), in MB. */
 const peakRssMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;

@@ -19,12 +19,23 @@ for (let start = 0; start < rows; start += 10_000) {
   for (let k = start; k < Math.min(rows, start + 10_000); k++) {
     const paid = k % 7 === 0;
     batch.push({
-      order: k * 1_000_000, id: `rcpt-${k.toString(16).padStart(8, '0')}`, type: 'tool', generation: k % 10 === 0 ? 'B' : 'A',
-      time: 1767225600 + k * 3, toolServer: servers[k % servers.length]!, toolName: tools[k % tools.length]!, decision: decisions[k % decisions.length]!,
+      order: k * 1_000_000,
+      id: `rcpt-${k.toString(16).padStart(8, '0')}`,
+      type: 'tool',
+      generation: k % 10 === 0 ? 'B' : 'A',
+      time: 1767225600 + k * 3,
+      toolServer: servers[k % servers.length]!,
+      toolName: tools[k % tools.length]!,
+      decision: decisions[k % decisions.length]!,
       ...(k % decisions.length === 4 ? { guard: 'egress-allowlist', reason: 'blocked host' } : {}),
-      capabilityId: `cap-${k % 40}`, policyHash: `policy-${Math.floor(k / 100_000)}`, trustLevel: 'mediated', kernelKey: 'k',
+      capabilityId: `cap-${k % 40}`,
+      policyHash: `policy-${Math.floor(k / 100_000)}`,
+      trustLevel: 'mediated',
+      kernelKey: 'k',
       ...(paid ? { cost: String(k % 5000), currency: k % 2 ? 'USD' : 'EUR', settlement: 'settled' } : {}),
-      ...(k % 3 === 0 ? { tenant: `tenant-${k % 5}` } : {}), file: 'receipts.ndjson', line: k + 1,
+      ...(k % 3 === 0 ? { tenant: `tenant-${k % 5}` } : {}),
+      file: 'receipts.ndjson',
+      line: k + 1,
     });
   }
   store.append(batch);
@@ -57,5 +68,7 @@ for (const [name, extra] of cases) {
   }
   const first = times[0]!;
   times.sort((a, b) => a - b);
-  process.stdout.write(`${name.padEnd(30)} ${n.toLocaleString('en-US').padStart(10)} rows  first ${first.toFixed(1)} ms  median ${times[2]!.toFixed(1)} ms  min ${times[0]!.toFixed(1)} ms\n`);
+  process.stdout.write(
+    `${name.padEnd(30)} ${n.toLocaleString('en-US').padStart(10)} rows  first ${first.toFixed(1)} ms  median ${times[2]!.toFixed(1)} ms  min ${times[0]!.toFixed(1)} ms\n`,
+  );
 }

@@ -66,7 +66,21 @@ async function writeData(): Promise<void> {
         for (let seq = from; seq < Math.min(from + 20_000, n + 1); seq++) {
           const r = kernelReceipt(seq, k);
           lines.push(`{"seq":${seq},"receipt":${r.raw}}\n`);
-          insert.run(r.receiptId, r.timestamp, r.capabilityId, r.subjectKey ?? null, r.issuerKey ?? null, r.grantIndex ?? null, r.toolServer, r.toolName, r.decisionKind, r.policyHash, r.contentHash, r.raw, r.tenantId ?? null);
+          insert.run(
+            r.receiptId,
+            r.timestamp,
+            r.capabilityId,
+            r.subjectKey ?? null,
+            r.issuerKey ?? null,
+            r.grantIndex ?? null,
+            r.toolServer,
+            r.toolName,
+            r.decisionKind,
+            r.policyHash,
+            r.contentHash,
+            r.raw,
+            r.tenantId ?? null,
+          );
         }
       })();
       if (!out.write(lines.join(''))) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
@@ -76,11 +90,17 @@ async function writeData(): Promise<void> {
   db.close();
   writeFileSync(done, '');
   const bytes = KERNELS.reduce((a, { dir }) => a + statSync(path.join(dir, 'receipts.ndjson')).size, 0);
-  console.log(`data: ${COUNT.toLocaleString('en-US')} receipts, 3 packages (${(bytes / 2 ** 30).toFixed(2)} GiB) and one SQLite store (${(statSync(STORE).size / 2 ** 30).toFixed(2)} GiB) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `data: ${COUNT.toLocaleString('en-US')} receipts, 3 packages (${(bytes / 2 ** 30).toFixed(2)} GiB) and one SQLite store (${(statSync(STORE).size / 2 ** 30).toFixed(2)} GiB) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 function fleet(command: 'up' | 'down'): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'tools/fleet.mjs', command], { cwd: ROOT, env: { ...process.env, FLEET_DIR: path.join(DIR, 'cluster'), FLEET_BASE_PORT: String(BASE_PORT) }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'tools/fleet.mjs', command], {
+    cwd: ROOT,
+    env: { ...process.env, FLEET_DIR: path.join(DIR, 'cluster'), FLEET_BASE_PORT: String(BASE_PORT) },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`fleet ${command}: ${r.stderr}${r.stdout}`);
   return r.stdout.trim().split('\n').pop()!;
 }
@@ -117,18 +137,29 @@ async function walk(api: LoopbackApi, filters: Record<string, string>, pages: nu
 }
 
 async function main(): Promise<void> {
-  console.log(`bench:fleet: ${COUNT.toLocaleString('en-US')} receipts in 3 kernels; node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `bench:fleet: ${COUNT.toLocaleString('en-US')} receipts in 3 kernels; node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   await writeData();
   rmSync(path.join(DIR, 'cluster'), { recursive: true, force: true });
   const url = fleet('up');
   const servers: LoopbackApi[] = [];
   try {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'ingest', ...KERNELS.map((k) => k.dir), '--clickhouse', url, '--json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+    const r = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'ingest', ...KERNELS.map((k) => k.dir), '--clickhouse', url, '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
     if (r.status !== 0) throw new Error(`ingest exited ${r.status}: ${r.stderr}`);
     const report = JSON.parse(r.stdout) as { receiptsRead: number; seconds: number; receiptsPerSecond: number; rejected: unknown[] };
     const wall = (performance.now() - t0) / 1000;
-    console.log(`ingest: ${report.receiptsRead.toLocaleString('en-US')} receipts in ${report.seconds.toFixed(1)} s = ${report.receiptsPerSecond.toLocaleString('en-US')} receipts/s (wall ${wall.toFixed(1)} s with start-up; ${report.rejected.length} rejected)`);
+    console.log(
+      `ingest: ${report.receiptsRead.toLocaleString('en-US')} receipts in ${report.seconds.toFixed(1)} s = ${report.receiptsPerSecond.toLocaleString('en-US')} receipts/s (wall ${wall.toFixed(1)} s with start-up; ${report.rejected.length} rejected)`,
+    );
     const disk = spawnSync('du', ['-sb', path.join(DIR, 'cluster')], { encoding: 'utf8' }).stdout.split('\t')[0];
     console.log(`cluster on disk: ${(Number(disk) / 2 ** 30).toFixed(2)} GiB (both shards)`);
 
@@ -163,7 +194,10 @@ async function main(): Promise<void> {
     const pages = Math.max(1, Math.floor(REQUESTS / scenarios.length / 3));
     const results: Record<string, Record<string, Stats>> = { clickhouse: {}, sqlite: {} };
     const all: Record<string, number[]> = { clickhouse: [], sqlite: [] };
-    for (const [backend, api] of [['clickhouse', fleetApi], ['sqlite', sqliteApi]] as const) {
+    for (const [backend, api] of [
+      ['clickhouse', fleetApi],
+      ['sqlite', sqliteApi],
+    ] as const) {
       await walk(api, {}, 3); // warm the server process
       for (const [name, filters, both] of scenarios) {
         if (!both && backend === 'sqlite') continue;
@@ -179,13 +213,28 @@ async function main(): Promise<void> {
     for (const [name] of scenarios) {
       const c = results.clickhouse![name]!;
       const s = results.sqlite![name];
-      console.log(`${name.padEnd(32)} ${f(c.p50).padStart(14)} ${f(c.p95)}   ${s ? f(s.p50).padStart(10) : '       –'.padStart(10)} ${s ? f(s.p95) : '       –'}`);
+      console.log(
+        `${name.padEnd(32)} ${f(c.p50).padStart(14)} ${f(c.p95)}   ${s ? f(s.p50).padStart(10) : '       –'.padStart(10)} ${s ? f(s.p95) : '       –'}`,
+      );
     }
     const ch = stats(all.clickhouse!);
     const sq = stats(all.sqlite!);
     console.log(`${'ALL'.padEnd(32)} ${f(ch.p50).padStart(14)} ${f(ch.p95)}   ${f(sq.p50).padStart(10)} ${f(sq.p95)}`);
     const out = arg('json');
-    if (out) writeFileSync(out, JSON.stringify({ count: COUNT, ingest: { receiptsPerSecond: report.receiptsPerSecond, seconds: report.seconds }, clickhouse: { all: ch, ...results.clickhouse }, sqlite: { all: sq, ...results.sqlite } }, null, 2));
+    if (out)
+      writeFileSync(
+        out,
+        JSON.stringify(
+          {
+            count: COUNT,
+            ingest: { receiptsPerSecond: report.receiptsPerSecond, seconds: report.seconds },
+            clickhouse: { all: ch, ...results.clickhouse },
+            sqlite: { all: sq, ...results.sqlite },
+          },
+          null,
+          2,
+        ),
+      );
   } finally {
     for (const s of servers) await s.stop();
     fleet('down');

@@ -29,7 +29,16 @@ const SHAPES = ['checkpoints', 'tiny', 'deep-proofs', 'deep-nesting'] as const;
 type Shape = (typeof SHAPES)[number];
 
 const argv = process.argv.slice(2);
-const opt = { shapes: [...SHAPES] as Shape[], runs: 2, only: null as 'cli' | 'page' | null, port: 3300, cache: null as string | null, scale: 1, timeout: 1200, json: null as string | null };
+const opt = {
+  shapes: [...SHAPES] as Shape[],
+  runs: 2,
+  only: null as 'cli' | 'page' | null,
+  port: 3300,
+  cache: null as string | null,
+  scale: 1,
+  timeout: 1200,
+  json: null as string | null,
+};
 for (let i = 0; i < argv.length; i += 2) {
   const [name, value] = [argv[i]!, argv[i + 1]];
   if (value === undefined) throw new Error(`bench:hostile: ${name} needs a value`);
@@ -49,7 +58,11 @@ for (let i = 0; i < argv.length; i += 2) {
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const MiB = 2 ** 20;
 const n = (x: number) => Math.max(1, Math.round(x * opt.scale));
-const load = () => os.loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
 
 const dir = opt.cache ?? mkdtempSync(path.join(os.tmpdir(), 'ra-bench-hostile-'));
 mkdirSync(dir, { recursive: true });
@@ -150,7 +163,9 @@ try {
         log(`  cli run ${run} (load ${load()}) …`);
         const c = await runCli(files);
         r.cli.push(c);
-        log(`    ${c.seconds.toFixed(1)} s, peak RSS ${c.peakRssMiB?.toFixed(0)} MiB, exit ${c.code}; ${c.receipts}; ${c.checkpoints}; ${c.problems}; ${c.outputMiB.toFixed(1)} MiB of output`);
+        log(
+          `    ${c.seconds.toFixed(1)} s, peak RSS ${c.peakRssMiB?.toFixed(0)} MiB, exit ${c.code}; ${c.receipts}; ${c.checkpoints}; ${c.problems}; ${c.outputMiB.toFixed(1)} MiB of output`,
+        );
       }
       if (server) {
         log(`  page run ${run} (load ${load()}) …`);
@@ -173,10 +188,14 @@ let disagree = false;
 for (const [shape, r] of Object.entries(results)) {
   const input = `${(r.gen.bytes / MiB).toFixed(0)} MiB, ${r.gen.records.toLocaleString('en-US')} records`;
   if (r.cli.length) {
-    out.push(`| ${shape} | ${input} | CLI | ${each(r.cli, (c) => c.seconds.toFixed(1))} | ${each(r.cli, (c) => c.peakRssMiB?.toFixed(0) ?? '?')} (RSS) | — | exit ${r.cli[0]!.code}; ${r.cli[0]!.receipts}; ${r.cli[0]!.problems} |`);
+    out.push(
+      `| ${shape} | ${input} | CLI | ${each(r.cli, (c) => c.seconds.toFixed(1))} | ${each(r.cli, (c) => c.peakRssMiB?.toFixed(0) ?? '?')} (RSS) | — | exit ${r.cli[0]!.code}; ${r.cli[0]!.receipts}; ${r.cli[0]!.problems} |`,
+    );
   }
   if (r.page.length) {
-    out.push(`| ${shape} | ${input} | page | ${each(r.page, (p) => p.seconds?.toFixed(1) ?? '—')} | ${each(r.page, (p) => p.peakPssMiB.toFixed(0))} (PSS) | ${each(r.page, (p) => p.peakHeapMiB.toFixed(0))} | ${r.page[0]!.outcome.slice(0, 100)} |`);
+    out.push(
+      `| ${shape} | ${input} | page | ${each(r.page, (p) => p.seconds?.toFixed(1) ?? '—')} | ${each(r.page, (p) => p.peakPssMiB.toFixed(0))} (PSS) | ${each(r.page, (p) => p.peakHeapMiB.toFixed(0))} | ${r.page[0]!.outcome.slice(0, 100)} |`,
+    );
   }
   const cliVerified = Number(/verified (\d+)/.exec(r.cli[0]?.receipts ?? '')?.[1] ?? NaN);
   for (const p of r.page) if (r.cli.length && p.verified !== null && p.verified !== cliVerified) disagree = true;

@@ -31,7 +31,9 @@ const arg = (name: string, fallback: string) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 && argv[i + 1] ? argv[i + 1]! : fallback;
 };
-const sizes = arg('sizes', '100000,1000000').split(',').map((s) => Number(s.replace(/_/g, '')));
+const sizes = arg('sizes', '100000,1000000')
+  .split(',')
+  .map((s) => Number(s.replace(/_/g, '')));
 const port = Number(arg('port', '3300'));
 const reps = Number(arg('reps', '10'));
 const overviewMax = Number(arg('overview-max', 'Infinity'));
@@ -39,7 +41,9 @@ const timeoutMs = Number(arg('timeout-min', '60')) * 60_000;
 const cacheArg = argv.includes('--cache') ? path.resolve(arg('cache', '')) : null;
 const keep = argv.includes('--keep');
 if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1) || !(port > 0) || !(reps > 0)) {
-  throw new Error('usage: npm run bench:page -- [--sizes 100000,1000000] [--cache DIR] [--keep] [--port 3300] [--reps 10] [--overview-max N] [--timeout-min 60]');
+  throw new Error(
+    'usage: npm run bench:page -- [--sizes 100000,1000000] [--cache DIR] [--keep] [--port 3300] [--reps 10] [--overview-max N] [--timeout-min 60]',
+  );
 }
 const origin = `http://127.0.0.1:${port}`;
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -99,8 +103,19 @@ const INSTRUMENT = `(() => {
   }
 })();`;
 
-interface Armed { input: number | null; nextPaint: number | null; dom: number | null; paint: number | null; sig: string | null }
-interface BenchState { firstRow: number | null; done: number | null; progress: string | null; longtasks: [number, number][] }
+interface Armed {
+  input: number | null;
+  nextPaint: number | null;
+  dom: number | null;
+  paint: number | null;
+  sig: string | null;
+}
+interface BenchState {
+  firstRow: number | null;
+  done: number | null;
+  progress: string | null;
+  longtasks: [number, number][];
+}
 
 async function state<T>(page: Page, expr: string): Promise<T> {
   return (await page.evaluate(`JSON.parse(JSON.stringify(${expr}))`)) as T;
@@ -121,26 +136,46 @@ async function load(browser: Browser, route: string, label: string) {
   const sampler = setInterval(() => {
     peakKb = Math.max(peakKb, browserPssKb());
     if (++ticks % 30 === 0) {
-      void page.evaluate(`(document.querySelector('[data-testid=explorer-count]') || document.querySelector('[data-testid=verify-progress] .muted') || {}).textContent`)
-        .then((s) => log(`  ${label} ${secs(Date.now() - t0)}: ${(status = String(s ?? ''))}; browser PSS ${fmt(peakKb / 1024)} MB at most`), () => undefined);
+      void page
+        .evaluate(
+          `(document.querySelector('[data-testid=explorer-count]') || document.querySelector('[data-testid=verify-progress] .muted') || {}).textContent`,
+        )
+        .then(
+          (s) => log(`  ${label} ${secs(Date.now() - t0)}: ${(status = String(s ?? ''))}; browser PSS ${fmt(peakKb / 1024)} MB at most`),
+          () => undefined,
+        );
     }
   }, 1000);
   try {
     await page.goto(origin + route);
-    await page.waitForFunction(() => (window as unknown as { __bench: { done: number | null } }).__bench.done !== null, undefined, { timeout: timeoutMs, polling: 500 });
+    await page.waitForFunction(() => (window as unknown as { __bench: { done: number | null } }).__bench.done !== null, undefined, {
+      timeout: timeoutMs,
+      polling: 500,
+    });
   } catch (e) {
     await context.close();
     // A crashed tab (out of memory) or the time limit: say how far it got.
-    throw new Error(`${route} did not finish after ${secs(Date.now() - t0)} (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); last seen: ${status || 'nothing'}; browser PSS peak ${fmt(peakKb / 1024)} MB`);
+    throw new Error(
+      `${route} did not finish after ${secs(Date.now() - t0)} (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); last seen: ${status || 'nothing'}; browser PSS peak ${fmt(peakKb / 1024)} MB`,
+    );
   } finally {
     clearInterval(sampler);
   }
   peakKb = Math.max(peakKb, browserPssKb());
   const { metrics } = await cdp.send('Performance.getMetrics');
   const busyMs = (metrics.find((x) => x.name === 'TaskDuration')?.value ?? NaN) * 1000;
-  const s = await state<BenchState>(page, '{ firstRow: window.__bench.firstRow, done: window.__bench.done, progress: window.__bench.progress, longtasks: window.__bench.longtasks }');
+  const s = await state<BenchState>(
+    page,
+    '{ firstRow: window.__bench.firstRow, done: window.__bench.done, progress: window.__bench.progress, longtasks: window.__bench.longtasks }',
+  );
   const failed = await page.getByText(/^(Cancelled: |Could not verify )/).count();
-  if (failed) throw new Error(`${route}: ${await page.getByText(/^(Cancelled: |Could not verify )/).first().innerText()}`);
+  if (failed)
+    throw new Error(
+      `${route}: ${await page
+        .getByText(/^(Cancelled: |Could not verify )/)
+        .first()
+        .innerText()}`,
+    );
   const lt = s.longtasks.filter(([start]) => start <= s.done!).map(([, d]) => d);
   return { context, page, s, busyMs, peakMb: peakKb / 1024, longtasks: { n: lt.length, total: lt.reduce((a, b) => a + b, 0), max: Math.max(0, ...lt) } };
 }
@@ -158,17 +193,58 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'decision = deny (select)', event: 'change', result: true, act: (p) => p.getByTestId('explorer-add-filter').selectOption('decision\u0000deny').then(() => undefined) },
-  { name: 'tool = transfer_funds (select)', event: 'change', result: true, act: (p) => p.getByTestId('explorer-add-filter').selectOption('toolName\u0000transfer_funds').then(() => undefined) },
-  { name: 'free text "egress" (Enter)', event: 'keydown', key: 'Enter', result: true, prepare: (p) => p.getByTestId('explorer-search').fill('egress'), act: (p) => p.getByTestId('explorer-search').press('Enter') },
+  {
+    name: 'decision = deny (select)',
+    event: 'change',
+    result: true,
+    act: (p) =>
+      p
+        .getByTestId('explorer-add-filter')
+        .selectOption('decision\u0000deny')
+        .then(() => undefined),
+  },
+  {
+    name: 'tool = transfer_funds (select)',
+    event: 'change',
+    result: true,
+    act: (p) =>
+      p
+        .getByTestId('explorer-add-filter')
+        .selectOption('toolName\u0000transfer_funds')
+        .then(() => undefined),
+  },
+  {
+    name: 'free text "egress" (Enter)',
+    event: 'keydown',
+    key: 'Enter',
+    result: true,
+    prepare: (p) => p.getByTestId('explorer-search').fill('egress'),
+    act: (p) => p.getByTestId('explorer-search').press('Enter'),
+  },
   { name: 'preset Security (click)', event: 'click', result: true, act: (p) => p.getByTestId('preset-security').click() },
   { name: 'sort by time (click header)', event: 'click', result: true, act: (p) => p.getByRole('columnheader', { name: /^time/ }).click() },
   { name: 'sort by cost (click header)', event: 'click', result: true, act: (p) => p.getByRole('columnheader', { name: /^cost/ }).click() },
-  { name: 'type a letter in search', event: 'input', result: false, prepare: (p) => p.getByTestId('explorer-search').fill(''), act: (p) => p.getByTestId('explorer-search').press('e') },
+  {
+    name: 'type a letter in search',
+    event: 'input',
+    result: false,
+    prepare: (p) => p.getByTestId('explorer-search').fill(''),
+    act: (p) => p.getByTestId('explorer-search').press('e'),
+  },
 ];
-const RESET: Case = { name: 'back to all rows (nav link)', event: 'click', result: true, act: (p) => p.getByRole('navigation').getByRole('link', { name: 'Receipts', exact: true }).click() };
+const RESET: Case = {
+  name: 'back to all rows (nav link)',
+  event: 'click',
+  result: true,
+  act: (p) => p.getByRole('navigation').getByRole('link', { name: 'Receipts', exact: true }).click(),
+};
 
-interface Sample { result: number | null; nextPaint: number; rows: string; requests: number }
+interface Sample {
+  result: number | null;
+  nextPaint: number;
+  rows: string;
+  requests: number;
+}
 
 async function timed(page: Page, c: Case, requests: { n: number }): Promise<Sample> {
   await c.prepare?.(page);
@@ -218,7 +294,11 @@ function pct(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
 }
 const ms = (n: number) => (Number.isNaN(n) ? '–' : n.toFixed(0)).padStart(7);
-const load1 = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const load1 = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 const dir = cacheArg ?? mkdtempSync(path.join(os.tmpdir(), 'receipt-audit-bench-page-'));
 mkdirSync(dir, { recursive: true });
@@ -242,7 +322,9 @@ async function overview(count: number): Promise<void> {
   const progress = r.s.progress ?? '';
   const records = Number(/([\d,]+) records read/.exec(progress)?.[1]?.replace(/,/g, '') ?? NaN);
   const pool = /with (\d+) workers?/.exec(progress)?.[1] ?? '?';
-  say(`/  log                   ${fmt(receipts)} receipts (tool + child), ${fmt(checkpoints)} checkpoints, ${fmt(records)} records in all (with proofs), ${fmt(kib / 1024)} MiB`);
+  say(
+    `/  log                   ${fmt(receipts)} receipts (tool + child), ${fmt(checkpoints)} checkpoints, ${fmt(records)} records in all (with proofs), ${fmt(kib / 1024)} MiB`,
+  );
   say(`/  verified              ${secs(r.s.done!)} after navigation; the summary: ${fmt(workerMs)} ms in the page's workers (${pool} verify workers)`);
   say(`/  rate                  ${fmt(receipts / (workerMs / 1000))} receipts/s (${fmt(records / (workerMs / 1000))} records/s)`);
   say(`/  load                  ${mainThread(r)}`);
@@ -253,18 +335,24 @@ async function explorer(count: number): Promise<void> {
   const r = await load(browser, '/receipts', `${fmt(count)} /receipts`);
   const rows = String(await r.page.getByTestId('explorer-count').textContent()).split(' of ')[0]!;
   say(`/receipts first row      ${fmt(r.s.firstRow!)} ms after navigation`);
-  say(`/receipts verified       ${secs(r.s.done!)} after navigation (verdicts shown): ${fmt(Number(rows.replace(/,/g, '')) / (r.s.done! / 1000))} receipts/s, page load included`);
+  say(
+    `/receipts verified       ${secs(r.s.done!)} after navigation (verdicts shown): ${fmt(Number(rows.replace(/,/g, '')) / (r.s.done! / 1000))} receipts/s, page load included`,
+  );
   say(`/receipts load           ${mainThread(r)}`);
   const cases = await explore(r.page);
   await r.context.close();
   say(`explorer at ${rows} rows, ${reps} repetitions: ms from the input event to the frame showing the new result, and to`);
   say(`the first frame after the input; requests the page made meanwhile, on the first repetition / the others at most`);
-  say(`  ${'case'.padEnd(30)} ${'rows'.padStart(9)} ${'result p50'.padStart(10)} ${'p95'.padStart(7)} ${'frame p50'.padStart(10)} ${'p95'.padStart(7)} requests`);
+  say(
+    `  ${'case'.padEnd(30)} ${'rows'.padStart(9)} ${'result p50'.padStart(10)} ${'p95'.padStart(7)} ${'frame p50'.padStart(10)} ${'p95'.padStart(7)} requests`,
+  );
   for (const { name, samples } of cases) {
     const results = samples.flatMap((s) => (s.result === null ? [] : [s.result]));
     const frames = samples.map((s) => s.nextPaint);
     const reqs = `${samples[0]?.requests ?? 0}/${Math.max(0, ...samples.slice(1).map((s) => s.requests))}`;
-    say(`  ${name.padEnd(30)} ${(samples[0]?.rows ?? '').padStart(9)} ${ms(pct(results, 50)).padStart(10)} ${ms(pct(results, 95))} ${ms(pct(frames, 50)).padStart(10)} ${ms(pct(frames, 95))} ${reqs.padStart(8)}`);
+    say(
+      `  ${name.padEnd(30)} ${(samples[0]?.rows ?? '').padStart(9)} ${ms(pct(results, 50)).padStart(10)} ${ms(pct(results, 95))} ${ms(pct(frames, 50)).padStart(10)} ${ms(pct(frames, 95))} ${reqs.padStart(8)}`,
+    );
   }
   say(`  requests during the cases: ${[...requested].map(([k, n]) => `${k} ×${n}`).join(', ') || 'none'}`);
   requested.clear();
@@ -272,7 +360,9 @@ async function explorer(count: number): Promise<void> {
 
 const cpu = os.cpus();
 say(`Receipt Audit page benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
-say(`machine: ${cpu.length} CPUs (${cpu[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM; Chromium ${browser.version()}; node ${process.version}`);
+say(
+  `machine: ${cpu.length} CPUs (${cpu[0]?.model ?? '?'}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM; Chromium ${browser.version()}; node ${process.version}`,
+);
 say(`load average (1, 5, 15 min) at start: ${load1()} (other work on the machine makes the numbers noisy)`);
 try {
   for (const count of sizes) {
@@ -283,8 +373,13 @@ try {
       if (pkg.status !== 200) throw new Error(`GET /v1/evidence/package: HTTP ${pkg.status}`);
       say(`\n== ${fmt(count)} tool receipts ==`);
       say(`store                    ${store}${generatedMs === null ? ' (reused)' : ` (generated in ${secs(generatedMs)})`}`);
-      say(`GET /v1/evidence/package ${secs(pkg.ms)} (the server exports the store on its first request, then serves it from ${path.join(dir, 'server-cache')})`);
-      for (const [route, run] of [['/', overview], ['/receipts', explorer]] as const) {
+      say(
+        `GET /v1/evidence/package ${secs(pkg.ms)} (the server exports the store on its first request, then serves it from ${path.join(dir, 'server-cache')})`,
+      );
+      for (const [route, run] of [
+        ['/', overview],
+        ['/receipts', explorer],
+      ] as const) {
         if (route === '/' && count > overviewMax) continue;
         try {
           await run(count);

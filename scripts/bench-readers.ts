@@ -28,7 +28,11 @@ import type { VerificationReport } from '../lib/verify/report';
 import { ensureDemoStore, serveApp } from './bench-app';
 import { CHROMIUM_ARGS } from './chromium-args';
 
-interface Log { store: RowStore; report: VerificationReport; scope: VerifiedScope }
+interface Log {
+  store: RowStore;
+  report: VerificationReport;
+  scope: VerifiedScope;
+}
 
 /** Every reader aggregation, by name: what each view computes when it renders. */
 const READERS: { name: string; run: (l: Log) => unknown }[] = [
@@ -38,10 +42,22 @@ const READERS: { name: string; run: (l: Log) => unknown }[] = [
   { name: 'security: denialsOverTime by tool', run: (l) => denialsOverTime(l.store, l.scope, 'tool') },
   { name: 'security: guardMatrix', run: (l) => guardMatrix(l.store, l.scope) },
   { name: 'security: verificationFailures', run: (l) => verificationFailures(l.store, l.report) },
-  { name: 'security: flaggedReceipts ×2', run: (l) => [flaggedReceipts(l.store, l.report, 'unsigned_field'), flaggedReceipts(l.store, l.report, 'algorithm_mismatch')] },
+  {
+    name: 'security: flaggedReceipts ×2',
+    run: (l) => [flaggedReceipts(l.store, l.report, 'unsigned_field'), flaggedReceipts(l.store, l.report, 'algorithm_mismatch')],
+  },
   {
     name: 'security: healthSummary',
-    run: (l) => healthSummary({ report: l.report, scope: l.scope, failures: verificationFailures(l.store, l.report), denials: denialTotals(l.store, l.scope), unsigned: 0, algorithm: 0, pinned: new Set() }),
+    run: (l) =>
+      healthSummary({
+        report: l.report,
+        scope: l.scope,
+        failures: verificationFailures(l.store, l.report),
+        denials: denialTotals(l.store, l.scope),
+        unsigned: 0,
+        algorithm: 0,
+        pinned: new Set(),
+      }),
   },
   { name: 'finance: currencyTotals', run: (l) => currencyTotals(l.store, l.scope) },
   { name: 'finance: holderTotals', run: (l) => holderTotals(l.store, l.scope) },
@@ -88,7 +104,9 @@ async function aggregations(storePath: string): Promise<void> {
   let t0 = performance.now();
   // The demo key is pinned, as an auditor of the demo would (signer_trusted then runs too).
   const { store, report } = await verifiedLog([storePath], [await demoKey()]);
-  say(`verified (as the CLI does) in ${(performance.now() - t0) / 1000 | 0} s: ${fmt(report.summary.receipts)} receipts, ${fmt(report.summary.verified)} verified, ${fmt(store.length)} rows`);
+  say(
+    `verified (as the CLI does) in ${((performance.now() - t0) / 1000) | 0} s: ${fmt(report.summary.receipts)} receipts, ${fmt(report.summary.verified)} verified, ${fmt(store.length)} rows`,
+  );
   t0 = performance.now();
   const scope = verifiedScope(store);
   say(`first verifiedScope (includes the one-off log-order index): ${ms(performance.now() - t0)}`);
@@ -157,7 +175,9 @@ async function page(storePath: string, dir: string): Promise<void> {
         await p.getByRole('navigation').getByRole('link', { name: route.link, exact: true }).click();
         times.push((await drawn) - start);
       }
-      say(`  ${route.path} from the explorer (log verified): click → view drawn, median ${ms(median(times))}, all: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+      say(
+        `  ${route.path} from the explorer (log verified): click → view drawn, median ${ms(median(times))}, all: ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
+      );
     }
   } finally {
     await browser.close();
@@ -165,12 +185,18 @@ async function page(storePath: string, dir: string): Promise<void> {
   }
 }
 
-if (!Number.isSafeInteger(count) || count < 1 || !(reps > 0)) throw new Error('usage: npm run bench:readers -- [--count 100000] [--reps 15] [--cache DIR] [--port 3310] [--no-page]');
+if (!Number.isSafeInteger(count) || count < 1 || !(reps > 0))
+  throw new Error('usage: npm run bench:readers -- [--count 100000] [--reps 15] [--cache DIR] [--port 3310] [--no-page]');
 const dir = cacheArg ?? mkdtempSync(path.join(os.tmpdir(), 'receipt-audit-bench-readers-'));
 mkdirSync(dir, { recursive: true });
 const cpu = os.cpus();
 say(`Receipt Audit reader views benchmark, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
-say(`machine: ${cpu.length} CPUs (${cpu[0]?.model ?? '?'}), node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (other work makes the numbers noisy)`);
+say(
+  `machine: ${cpu.length} CPUs (${cpu[0]?.model ?? '?'}), node ${process.version}; load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')} (other work makes the numbers noisy)`,
+);
 try {
   const storePath = (await ensureDemoStore(dir, count, log)).store;
   await aggregations(storePath);

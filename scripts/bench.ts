@@ -63,7 +63,9 @@ const seed = arg('seed') ?? DEMO_SEED_DEFAULT;
 const cache = path.resolve(arg('cache') ?? path.join(ROOT, 'bench-out'));
 const jsonFile = arg('json');
 const scaleArg = arg('scale');
-const scale = [...new Set((scaleArg ? scaleArg.split(',') : countGiven ? [String(count)] : ['10000', '100000', '1000000']).map((s) => positiveInt('scale', s.trim())))].sort((a, b) => a - b);
+const scale = [
+  ...new Set((scaleArg ? scaleArg.split(',') : countGiven ? [String(count)] : ['10000', '100000', '1000000']).map((s) => positiveInt('scale', s.trim()))),
+].sort((a, b) => a - b);
 
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
 const say = (s = '') => process.stdout.write(`${s}\n`);
@@ -91,16 +93,50 @@ function machine() {
 
 // ---- the runners --------------------------------------------------------------------------
 
-interface NativeRun { ms: number; receipts_per_s: number; peak_memory_mb: number; receipts: number; signatures_valid: number; checkpoints: number; roots_matching: number }
-interface CliRun { ms: number; receipts_per_s: number; peak_memory_mb: number }
-interface PageRun { ms: number; receipts_per_s: number; peak_memory_mb: number; js_heap_peak_mb: number; first_row_ms: number; worker_ms: number }
-interface SizeResult { count: number; receipts: number; input: BenchInput; native: NativeRun[]; cli: CliRun[]; browser: PageRun[]; errors: string[] }
+interface NativeRun {
+  ms: number;
+  receipts_per_s: number;
+  peak_memory_mb: number;
+  receipts: number;
+  signatures_valid: number;
+  checkpoints: number;
+  roots_matching: number;
+}
+interface CliRun {
+  ms: number;
+  receipts_per_s: number;
+  peak_memory_mb: number;
+}
+interface PageRun {
+  ms: number;
+  receipts_per_s: number;
+  peak_memory_mb: number;
+  js_heap_peak_mb: number;
+  first_row_ms: number;
+  worker_ms: number;
+}
+interface SizeResult {
+  count: number;
+  receipts: number;
+  input: BenchInput;
+  native: NativeRun[];
+  cli: CliRun[];
+  browser: PageRun[];
+  errors: string[];
+}
 
 async function runNative(pkg: string): Promise<Omit<NativeRun, 'receipts_per_s'>> {
   const r = await runMeasured(process.execPath, ['--import', 'tsx', 'scripts/bench/native-baseline.ts', pkg, '--json']);
   if (r.code !== 0) throw new Error(`the native baseline exited ${r.code}:\n${r.stdout.slice(0, 2000)}`);
   const b = JSON.parse(r.stdout) as BaselineResult;
-  return { ms: b.ms, peak_memory_mb: b.peakRssMb, receipts: b.receipts, signatures_valid: b.signaturesValid, checkpoints: b.checkpoints, roots_matching: b.rootsMatching };
+  return {
+    ms: b.ms,
+    peak_memory_mb: b.peakRssMb,
+    receipts: b.receipts,
+    signatures_valid: b.signaturesValid,
+    checkpoints: b.checkpoints,
+    roots_matching: b.rootsMatching,
+  };
 }
 
 async function runCli(pkg: string, key: string): Promise<{ ms: number; peak_memory_mb: number; receipts: number }> {
@@ -109,7 +145,8 @@ async function runCli(pkg: string, key: string): Promise<{ ms: number; peak_memo
   const m = /"summary":\s*(\{[^}]*\})/.exec(r.stdout);
   if (!m) throw new Error(`receipt-audit exited ${r.code} without a summary:\n${r.stdout.slice(0, 2000)}`);
   const s = JSON.parse(m[1]!) as { receipts: number; verified: number; failed: number; unverified: number };
-  if (s.verified !== s.receipts || r.code !== 0) throw new Error(`receipt-audit verified ${s.verified} of ${s.receipts} receipts (failed ${s.failed}, unverified ${s.unverified}, exit ${r.code})`);
+  if (s.verified !== s.receipts || r.code !== 0)
+    throw new Error(`receipt-audit verified ${s.verified} of ${s.receipts} receipts (failed ${s.failed}, unverified ${s.unverified}, exit ${r.code})`);
   if (r.peakRssMb === null) throw new Error('receipt-audit exited before its memory could be read');
   return { ms: r.ms, peak_memory_mb: r.peakRssMb, receipts: s.receipts };
 }
@@ -138,24 +175,41 @@ async function measure(size: number, n: number, origin: string, browser: Awaited
   // The receipts of every runner's throughput: tool + child receipts in the package (the CLI's
   // summary.receipts must say the same).
   const receipts = input.counts.toolReceipts + input.counts.childReceipts;
-  const nativeRaw = await repeat(n, `${label}: A native baseline`, async () => {
-    const r = await runNative(input.pkg);
-    // It may find signatures invalid (it is naive), but it must have read every receipt.
-    if (r.receipts !== receipts) throw new Error(`the native baseline read ${r.receipts} receipts, the package holds ${receipts}`);
-    return r;
-  }, errors);
-  const cliRaw = await repeat(n, `${label}: B CLI`, async () => {
-    const r = await runCli(input.pkg, input.kernelKeyHex);
-    if (r.receipts !== receipts) throw new Error(`the CLI counted ${r.receipts} receipts, the package holds ${receipts}`);
-    return r;
-  }, errors);
-  const pageRaw = await repeat(n, `${label}: C browser`, async () => {
-    const r = await runBrowser(browser, { origin, pkg: input.pkg, key: input.kernelKeyHex, timeoutMs: 120_000 + size * 2 });
-    if (r.page.receipts !== receipts || r.page.verified !== receipts) {
-      throw new Error(`the page verified ${r.page.verified} of ${r.page.receipts} receipts (failed ${r.page.failed}, unverified ${r.page.unverified}); the package holds ${receipts}`);
-    }
-    return r;
-  }, errors);
+  const nativeRaw = await repeat(
+    n,
+    `${label}: A native baseline`,
+    async () => {
+      const r = await runNative(input.pkg);
+      // It may find signatures invalid (it is naive), but it must have read every receipt.
+      if (r.receipts !== receipts) throw new Error(`the native baseline read ${r.receipts} receipts, the package holds ${receipts}`);
+      return r;
+    },
+    errors,
+  );
+  const cliRaw = await repeat(
+    n,
+    `${label}: B CLI`,
+    async () => {
+      const r = await runCli(input.pkg, input.kernelKeyHex);
+      if (r.receipts !== receipts) throw new Error(`the CLI counted ${r.receipts} receipts, the package holds ${receipts}`);
+      return r;
+    },
+    errors,
+  );
+  const pageRaw = await repeat(
+    n,
+    `${label}: C browser`,
+    async () => {
+      const r = await runBrowser(browser, { origin, pkg: input.pkg, key: input.kernelKeyHex, timeoutMs: 120_000 + size * 2 });
+      if (r.page.receipts !== receipts || r.page.verified !== receipts) {
+        throw new Error(
+          `the page verified ${r.page.verified} of ${r.page.receipts} receipts (failed ${r.page.failed}, unverified ${r.page.unverified}); the package holds ${receipts}`,
+        );
+      }
+      return r;
+    },
+    errors,
+  );
   const rate = (ms: number) => receipts / (ms / 1000);
   return {
     count: size,
@@ -163,7 +217,14 @@ async function measure(size: number, n: number, origin: string, browser: Awaited
     input,
     native: nativeRaw.map((r) => ({ ...r, receipts_per_s: rate(r.ms) })),
     cli: cliRaw.map((r) => ({ ms: r.ms, receipts_per_s: rate(r.ms), peak_memory_mb: r.peak_memory_mb })),
-    browser: pageRaw.map((r) => ({ ms: r.ms, receipts_per_s: rate(r.ms), peak_memory_mb: r.peakMemoryMb, js_heap_peak_mb: r.jsHeapPeakMb, first_row_ms: r.firstRowMs, worker_ms: r.page.workerMs })),
+    browser: pageRaw.map((r) => ({
+      ms: r.ms,
+      receipts_per_s: rate(r.ms),
+      peak_memory_mb: r.peakMemoryMb,
+      js_heap_peak_mb: r.jsHeapPeakMb,
+      first_row_ms: r.firstRowMs,
+      worker_ms: r.page.workerMs,
+    })),
     errors,
   };
 }
@@ -173,11 +234,17 @@ async function measure(size: number, n: number, origin: string, browser: Awaited
 mkdirSync(cache, { recursive: true });
 const m = machine();
 // Every input first, so the measurements that follow are not interleaved with generation.
-for (const size of [count, ...scale]) await ensureBenchInput(cache, size, seed, log).then((i) => i.generatedMs !== null && log(`  generated in ${(i.generatedMs / 1000).toFixed(1)} s`));
+for (const size of [count, ...scale])
+  await ensureBenchInput(cache, size, seed, log).then((i) => i.generatedMs !== null && log(`  generated in ${(i.generatedMs / 1000).toFixed(1)} s`));
 // The page opens the server's own log first: a small store keeps that out of the way.
 const serverStore = await ensureDemoStore(path.join(cache, 'bench-server-store'), SERVER_STORE_COUNT, log);
 log(`serving the app on 127.0.0.1:${port} (${SERVER_STORE_COUNT} receipts in its own store; start.mjs builds first when the build is stale)`);
-const server = await serveApp({ store: serverStore.store, cacheDir: path.join(cache, 'bench-server-store', 'server-cache'), port, onStartLine: (l) => log(`  ${l}`) });
+const server = await serveApp({
+  store: serverStore.store,
+  cacheDir: path.join(cache, 'bench-server-store', 'server-cache'),
+  port,
+  onStartLine: (l) => log(`  ${l}`),
+});
 // Stopped from outside (Ctrl-C, test.mjs's deadline): the server must not be left listening.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => void server.stop().finally(() => process.exit(130)));
 let browser: Awaited<ReturnType<typeof launchBrowser>> | null = null;
@@ -245,7 +312,11 @@ say(
 say(`          ${r.input.pkg}`);
 say();
 say(`A native baseline (node:crypto + canonicalize, one thread; the script's own time, start-up excluded; peak = its maxRSS)`);
-r.native.forEach((x, i) => say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   (${fmt(x.signatures_valid)} of ${fmt(x.receipts)} signatures valid, ${fmt(x.roots_matching)} of ${fmt(x.checkpoints)} roots)`));
+r.native.forEach((x, i) =>
+  say(
+    `  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   (${fmt(x.signatures_valid)} of ${fmt(x.receipts)} signatures valid, ${fmt(x.roots_matching)} of ${fmt(x.checkpoints)} roots)`,
+  ),
+);
 const failedLine = (prefix: string) => r.errors.filter((e) => e.includes(prefix)).forEach((e) => say(`  FAILED    ${e}`));
 failedLine('A native');
 say(`  median          ${rps(native.receipts_per_s)}   peak ${mb(native.peak_memory_mb)}`);
@@ -255,22 +326,36 @@ failedLine('B CLI');
 say(`  median          ${rps(cli.receipts_per_s)}   peak ${mb(cli.peak_memory_mb)}`);
 say(`C browser (/usr/bin/chromium headless; change event → log verified; peak = PSS of all Chromium processes)`);
 r.browser.forEach((x, i) =>
-  say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   first row ${fmt(x.first_row_ms)} ms   JS heap ${mb(x.js_heap_peak_mb)}   (workers ${fmt(x.worker_ms)} ms)`),
+  say(
+    `  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}   first row ${fmt(x.first_row_ms)} ms   JS heap ${mb(x.js_heap_peak_mb)}   (workers ${fmt(x.worker_ms)} ms)`,
+  ),
 );
 failedLine('C browser');
-say(`  median          ${rps(page.receipts_per_s)}   peak ${mb(page.peak_memory_mb)}   first row ${fmt(page.first_row_ms)} ms   JS heap ${mb(page.js_heap_peak_mb)}`);
+say(
+  `  median          ${rps(page.receipts_per_s)}   peak ${mb(page.peak_memory_mb)}   first row ${fmt(page.first_row_ms)} ms   JS heap ${mb(page.js_heap_peak_mb)}`,
+);
 say();
-say(`ratios    B/A ${ratios.cli_over_native.toFixed(2)}   C/A ${ratios.browser_over_native.toFixed(2)}   (receipts/s over receipts/s; > 1 = faster than the native baseline)`);
+say(
+  `ratios    B/A ${ratios.cli_over_native.toFixed(2)}   C/A ${ratios.browser_over_native.toFixed(2)}   (receipts/s over receipts/s; > 1 = faster than the native baseline)`,
+);
 say();
 const others = scale.filter((s) => s !== count);
 say(`scaling   µs per receipt (1e6 / receipts/s)${others.length ? `; ${others.map(fmt).join(', ')} ran once each` : ''}`);
 say(`  ${'tool receipts'.padStart(13)} ${'receipts'.padStart(10)} ${'A native'.padStart(9)} ${'B CLI'.padStart(9)} ${'C browser'.padStart(9)}`);
 const cell = (n: number) => (Number.isNaN(n) ? 'failed' : n.toFixed(1)).padStart(9);
-for (const s of scaling) say(`  ${fmt(s.count).padStart(13)} ${fmt(s.receipts).padStart(10)} ${cell(s.native_us_per_receipt)} ${cell(s.cli_us_per_receipt)} ${cell(s.browser_us_per_receipt)}`);
+for (const s of scaling)
+  say(
+    `  ${fmt(s.count).padStart(13)} ${fmt(s.receipts).padStart(10)} ${cell(s.native_us_per_receipt)} ${cell(s.cli_us_per_receipt)} ${cell(s.browser_us_per_receipt)}`,
+  );
 say(`  ${'tool receipts'.padStart(13)}   peak MB: A, B, C (PSS)   C: seconds, first row, JS heap`);
 const num = (n: number, d = 0) => (Number.isNaN(n) ? 'failed' : n.toLocaleString('en-US', { maximumFractionDigits: d }));
 for (const s of scaling) {
-  say(`  ${fmt(s.count).padStart(13)}   ${[s.native_peak_memory_mb, s.cli_peak_memory_mb, s.browser_peak_memory_mb].map((x) => num(x)).join(', ').padEnd(22)}   ${num(s.browser_s, 1)} s, ${num(s.browser_first_row_ms)} ms, ${num(s.browser_js_heap_peak_mb)} MB`);
+  say(
+    `  ${fmt(s.count).padStart(13)}   ${[s.native_peak_memory_mb, s.cli_peak_memory_mb, s.browser_peak_memory_mb]
+      .map((x) => num(x))
+      .join(', ')
+      .padEnd(22)}   ${num(s.browser_s, 1)} s, ${num(s.browser_first_row_ms)} ms, ${num(s.browser_js_heap_peak_mb)} MB`,
+  );
 }
 for (const s of scaling) if (s.count !== count) for (const e of s.errors) say(`  FAILED    ${e}`);
 say();
@@ -281,7 +366,10 @@ say(`  - C: the file input is on /, the rows on /receipts; the page goes there b
 say(`    the first [data-receipt-id] row (shown once its record's own checks are done); JS heap = the page's and all its workers' (CDP`);
 say(`    Runtime.getHeapUsage usedSize, summed, every 200 ms); typed arrays' buffers live outside the heap and show in PSS.`);
 const oddNative = r.native.find((x) => x.receipts !== r.receipts || x.signatures_valid !== x.receipts);
-if (oddNative) say(`  - A read ${fmt(oddNative.receipts)} receipts and found ${fmt(oddNative.signatures_valid)} signatures valid; the CLI and the page verified ${fmt(r.receipts)}.`);
+if (oddNative)
+  say(
+    `  - A read ${fmt(oddNative.receipts)} receipts and found ${fmt(oddNative.signatures_valid)} signatures valid; the CLI and the page verified ${fmt(r.receipts)}.`,
+  );
 
 if (jsonFile) {
   const errors = [...results.values()].flatMap((x) => x.errors);

@@ -129,7 +129,8 @@ export function portProblem(host, port) {
   return new Promise((resolve) => {
     const probe = createServer();
     probe.once('error', (error) => {
-      if (error.code === 'EADDRINUSE') resolve(`port ${n} on ${host} is already in use (another \`npm start\`?); stop it, or choose another port: PORT=${n + 1} npm start`);
+      if (error.code === 'EADDRINUSE')
+        resolve(`port ${n} on ${host} is already in use (another \`npm start\`?); stop it, or choose another port: PORT=${n + 1} npm start`);
       else if (error.code === 'EACCES') resolve(`no permission to listen on port ${n} on ${host}; choose a port above 1023: PORT=3000 npm start`);
       else if (error.code === 'EADDRNOTAVAIL') resolve(`HOST=${host} is not an address of this machine; leave HOST unset for 127.0.0.1`);
       else resolve(`cannot listen on ${host}:${n}: ${error.message}`);

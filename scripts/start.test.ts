@@ -24,7 +24,9 @@ describe('npm start on a port it cannot have', () => {
   it('a busy port: one line, exit 1, no stack trace, nothing built or served', () => {
     const r = start({ PORT: String(port) });
     expect(r.status).toBe(1);
-    expect(r.stderr.trim().split('\n')).toEqual([`start: port ${port} on 127.0.0.1 is already in use (another \`npm start\`?); stop it, or choose another port: PORT=${port + 1} npm start`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `start: port ${port} on 127.0.0.1 is already in use (another \`npm start\`?); stop it, or choose another port: PORT=${port + 1} npm start`,
+    ]);
     expect(r.stdout).not.toMatch(/building|Receipt Audit on/);
   });
 

@@ -89,9 +89,7 @@ async function timed(fn) {
 async function ensureChromium() {
   if (existsSync(CHROMIUM)) return null;
   if (process.getuid?.() !== 0) {
-    console.error(
-      `test: ${CHROMIUM} is missing; install Debian's chromium first: sudo apt-get update && sudo apt-get install -y chromium`,
-    );
+    console.error(`test: ${CHROMIUM} is missing; install Debian's chromium first: sudo apt-get update && sudo apt-get install -y chromium`);
     process.exit(1);
   }
   banner(`chromium: ${CHROMIUM} missing; apt-get install -y chromium`);
@@ -148,7 +146,9 @@ async function startFleet(dir, demoDir) {
   // CLICKHOUSE_URL as well as --clickhouse: should the flag ever be misread again, the demo still
   // goes to this cluster, never to the default one (a developer's, on 19121).
   const demoEnv = { ...process.env, FLEET_DEMO_DIR: demoDir, CLICKHOUSE_URL: url, FLEET_BASE_PORT: String(FLEET_BASE_PORT) };
-  const ingest = await run(process.execPath, ['--import', 'tsx', 'tools/fleet-demo.ts', '--count', String(FLEET_DEMO_COUNT), '--clickhouse', url], { env: demoEnv });
+  const ingest = await run(process.execPath, ['--import', 'tsx', 'tools/fleet-demo.ts', '--count', String(FLEET_DEMO_COUNT), '--clickhouse', url], {
+    env: demoEnv,
+  });
   if (ingest !== 0) return { note: `fleet-demo.ts exited ${ingest}` };
   return { url };
 }
@@ -180,12 +180,23 @@ function countVitest(report, exitCode) {
 
 // The benchmark smoke: every number the JSON report must carry, each positive and finite. No timing is judged.
 const BENCH_FIELDS = [
-  'count', 'runs', 'receipts',
-  'native.receipts_per_s', 'native.peak_memory_mb',
-  'cli.receipts_per_s', 'cli.peak_memory_mb',
-  'browser.receipts_per_s', 'browser.peak_memory_mb', 'browser.js_heap_peak_mb', 'browser.first_row_ms',
-  'ratios.cli_over_native', 'ratios.browser_over_native',
-  'scaling.0.count', 'scaling.0.native_us_per_receipt', 'scaling.0.cli_us_per_receipt', 'scaling.0.browser_us_per_receipt',
+  'count',
+  'runs',
+  'receipts',
+  'native.receipts_per_s',
+  'native.peak_memory_mb',
+  'cli.receipts_per_s',
+  'cli.peak_memory_mb',
+  'browser.receipts_per_s',
+  'browser.peak_memory_mb',
+  'browser.js_heap_peak_mb',
+  'browser.first_row_ms',
+  'ratios.cli_over_native',
+  'ratios.browser_over_native',
+  'scaling.0.count',
+  'scaling.0.native_us_per_receipt',
+  'scaling.0.cli_us_per_receipt',
+  'scaling.0.browser_us_per_receipt',
 ];
 
 /** The bench run's exit code and JSON report → counts (one test). */

@@ -41,7 +41,12 @@ afterAll(async () => {
 });
 
 /** A raw request: fetch would not send a malformed path, and node:http sends it byte for byte. */
-function raw(method: string, target: string, headers: Record<string, string> = {}, body?: Buffer | string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   const { hostname, port } = new URL(api.origin);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: hostname, port, method, path: target, headers }, (res) => {
@@ -80,7 +85,8 @@ describe('malformed percent-encoding', () => {
 });
 
 describe('the export request body', () => {
-  const post = (body: string | Buffer, headers: Record<string, string> = {}) => raw('POST', '/v1/evidence/export', { ...auth, 'content-type': 'application/json', ...headers }, body);
+  const post = (body: string | Buffer, headers: Record<string, string> = {}) =>
+    raw('POST', '/v1/evidence/export', { ...auth, 'content-type': 'application/json', ...headers }, body);
 
   it(`over ${MAX_BODY_BYTES} bytes: 413, whether its length is declared or the body is chunked`, async () => {
     const big = `{"query":{},"pad":"${'x'.repeat(MAX_BODY_BYTES)}"}`;
@@ -117,13 +123,22 @@ describe('an API token in ?token= is never logged', () => {
     logRequest(log, 'GET', 'http://127.0.0.1:3300/?TOKEN=other-s3cr3t');
     const text = readFileSync(log, 'utf8');
     expect(text).not.toContain('s3cr3t');
-    expect(text.split('\n').filter(Boolean).map((l) => JSON.parse(l).url)).toEqual(['/receipts?decision=deny&token=[redacted]&x=1', '/?TOKEN=[redacted]']);
+    expect(
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).url),
+    ).toEqual(['/receipts?decision=deny&token=[redacted]&x=1', '/?TOKEN=[redacted]']);
   });
 
   it('a request that fails inside the server is logged with its path, the token redacted', async () => {
     const secret = 'tok-SECRET-91f2';
     // The export takes no query string, so the link's parameter rides along to the failure.
-    const res = await fetch(`${broken.origin}/v1/evidence/export?token=${secret}`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: '{}' });
+    const res = await fetch(`${broken.origin}/v1/evidence/export?token=${secret}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+      body: '{}',
+    });
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain(secret);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -10,7 +10,13 @@ import { MAX_FIELD_CHARS, MAX_REPORTS_PER_MINUTE, MAX_REPORT_BYTES, admitViolati
 let dir: string;
 let log: string;
 const env = () => ({ RECEIPT_AUDIT_CSP_LOG: log, RECEIPT_API_TOKEN: 'a-token-the-browser-does-not-have' });
-const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+const lines = () =>
+  existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
 const post = (body: BodyInit, type: string, method = 'POST') =>
   handleApiRequest(new Request('http://127.0.0.1/v1/csp-report', { method, headers: { 'content-type': type }, ...(method === 'POST' ? { body } : {}) }), env());
 
@@ -62,9 +68,19 @@ describe('POST /v1/csp-report', () => {
 
   it('takes application/reports+json and logs each csp-violation in it, skipping other report types', async () => {
     const body = [
-      { type: 'csp-violation', age: 10, url: 'http://127.0.0.1/', body: { documentURL: 'http://127.0.0.1/', blockedURL: 'eval', effectiveDirective: 'script-src', disposition: 'enforce', sample: '1+1', lineNumber: 3 } },
+      {
+        type: 'csp-violation',
+        age: 10,
+        url: 'http://127.0.0.1/',
+        body: { documentURL: 'http://127.0.0.1/', blockedURL: 'eval', effectiveDirective: 'script-src', disposition: 'enforce', sample: '1+1', lineNumber: 3 },
+      },
       { type: 'deprecation', age: 10, url: 'http://127.0.0.1/', body: { id: 'x', message: 'y' } },
-      { type: 'csp-violation', age: 11, url: 'http://127.0.0.1/dag', body: { documentURL: 'http://127.0.0.1/dag', blockedURL: 'inline', effectiveDirective: 'style-src-elem', disposition: 'report' } },
+      {
+        type: 'csp-violation',
+        age: 11,
+        url: 'http://127.0.0.1/dag',
+        body: { documentURL: 'http://127.0.0.1/dag', blockedURL: 'inline', effectiveDirective: 'style-src-elem', disposition: 'report' },
+      },
     ];
     expect((await post(JSON.stringify(body), 'application/reports+json; charset=utf-8')).status).toBe(204);
     expect(lines().map((l) => [l.format, l.documentUri, l.blockedUri, l.effectiveDirective, l.disposition, l.sample])).toEqual([
@@ -74,7 +90,15 @@ describe('POST /v1/csp-report', () => {
   });
 
   it(`keeps only the known fields, as strings or numbers, each at most ${MAX_FIELD_CHARS} characters`, async () => {
-    const hostile = { 'csp-report': { ...chromiumReport['csp-report'], 'blocked-uri': { toString: 1 }, 'line-number': '7', 'script-sample': 'x'.repeat(5000), extra: 'dropped' } };
+    const hostile = {
+      'csp-report': {
+        ...chromiumReport['csp-report'],
+        'blocked-uri': { toString: 1 },
+        'line-number': '7',
+        'script-sample': 'x'.repeat(5000),
+        extra: 'dropped',
+      },
+    };
     expect((await post(JSON.stringify(hostile), 'application/csp-report')).status).toBe(204);
     const [line] = lines();
     expect(line).toMatchObject({ blockedUri: '', lineNumber: null });

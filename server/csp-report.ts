@@ -124,7 +124,8 @@ const window = { start: 0, logged: 0, dropped: 0 };
 /** Takes room for `n` violations in this minute's budget: how many may be logged (the rest are dropped). */
 export function admitViolations(n: number, now = Date.now()): number {
   if (now - window.start >= 60_000) {
-    if (window.dropped > 0) process.stderr.write(`csp-violation-dropped ${JSON.stringify({ count: window.dropped, windowStart: new Date(window.start).toISOString() })}\n`);
+    if (window.dropped > 0)
+      process.stderr.write(`csp-violation-dropped ${JSON.stringify({ count: window.dropped, windowStart: new Date(window.start).toISOString() })}\n`);
     Object.assign(window, { start: now, logged: 0, dropped: 0 });
   }
   const room = Math.max(0, Math.min(n, MAX_REPORTS_PER_MINUTE - window.logged));
@@ -158,7 +159,12 @@ export async function handleCspReport(request: Request, env: CspReportEnv): Prom
   for (const v of violations.slice(0, room)) writeViolation(v, env);
   if (room < violations.length) {
     const retry = String(Math.max(1, Math.ceil((window.start + 60_000 - Date.now()) / 1000)));
-    return errorResponse(429, 'rate_limited', `at most ${MAX_REPORTS_PER_MINUTE} CSP violations are logged a minute; ${violations.length - room} of this report were not`, { headers: { 'retry-after': retry } });
+    return errorResponse(
+      429,
+      'rate_limited',
+      `at most ${MAX_REPORTS_PER_MINUTE} CSP violations are logged a minute; ${violations.length - room} of this report were not`,
+      { headers: { 'retry-after': retry } },
+    );
   }
   return new Response(null, { status: 204, headers: { 'cache-control': JSON_HEADERS['cache-control']! } });
 }

@@ -146,19 +146,29 @@ export class StoreEvidence {
       childScope: exportChildScope(query),
       order,
       ...(order === 'claim-log'
-        ? { note: "The store's checkpoints cover its claim log, which interleaves child receipts: receipts are numbered here by the claim log's entry_seq, the positions its checkpoints and proofs use." }
+        ? {
+            note: "The store's checkpoints cover its claim log, which interleaves child receipts: receipts are numbered here by the claim log's entry_seq, the positions its checkpoints and proofs use.",
+          }
         : {}),
     };
   }
 
   private readCheckpoints(): void {
     const rows = this.db
-      .prepare('SELECT checkpoint_seq, batch_start_seq, batch_end_seq, tree_size, merkle_root, issued_at, typeof(statement_json), CAST(statement_json AS BLOB), signature, kernel_key FROM kernel_checkpoints ORDER BY checkpoint_seq')
+      .prepare(
+        'SELECT checkpoint_seq, batch_start_seq, batch_end_seq, tree_size, merkle_root, issued_at, typeof(statement_json), CAST(statement_json AS BLOB), signature, kernel_key FROM kernel_checkpoints ORDER BY checkpoint_seq',
+      )
       .raw(true)
       .all() as unknown[][];
     for (const [seq, start, end, size, root, issued, type, raw, signature, key] of rows) {
       const where = isSafeInt(seq) ? seq : -1;
-      const bad = (column: string, why: string) => this.checkpointProblems.push({ table: 'kernel_checkpoints', seq: where, code: 'invalid_column', message: `kernel_checkpoints seq ${String(seq)}: ${column} ${why}` });
+      const bad = (column: string, why: string) =>
+        this.checkpointProblems.push({
+          table: 'kernel_checkpoints',
+          seq: where,
+          code: 'invalid_column',
+          message: `kernel_checkpoints seq ${String(seq)}: ${column} ${why}`,
+        });
       if (!isSafeInt(seq) || !isSafeInt(start) || !isSafeInt(end) || !isSafeInt(size)) {
         bad('checkpoint_seq, batch_start_seq, batch_end_seq or tree_size', 'is not an integer');
         continue;
@@ -172,7 +182,17 @@ export class StoreEvidence {
         this.checkpointProblems.push(statement.problem);
         continue;
       }
-      const row: CheckpointRow = { checkpointSeq: seq, batchStartSeq: start, batchEndSeq: end, treeSize: size, merkleRoot: root, issuedAt: Number(issued), statementJson: statement.text, signature, kernelKey: key };
+      const row: CheckpointRow = {
+        checkpointSeq: seq,
+        batchStartSeq: start,
+        batchEndSeq: end,
+        treeSize: size,
+        merkleRoot: root,
+        issuedAt: Number(issued),
+        statementJson: statement.text,
+        signature,
+        kernelKey: key,
+      };
       this.checkpoints.push({ row, text: `{"body":${statement.text},"signature":${JSON.stringify(signature)}}` });
     }
   }
@@ -185,18 +205,29 @@ export class StoreEvidence {
   private coverage(): CoverageOrder {
     if (this.checkpoints.length === 0 || !this.tables.has('claim_receipt_log_entries')) return 'tool-seq';
     const parts = (
-      this.db.prepare("SELECT MIN(entry_seq) AS seq FROM claim_receipt_log_entries WHERE receipt_kind != 'tool_receipt' OR source_seq != entry_seq").get() as { seq: number | null }
+      this.db.prepare("SELECT MIN(entry_seq) AS seq FROM claim_receipt_log_entries WHERE receipt_kind != 'tool_receipt' OR source_seq != entry_seq").get() as {
+        seq: number | null;
+      }
     ).seq;
     if (parts === null) return 'tool-seq';
-    const trials = this.checkpoints.map((c) => c.row).filter((c) => c.batchEndSeq >= parts).slice(0, COVERAGE_TRIALS);
+    const trials = this.checkpoints
+      .map((c) => c.row)
+      .filter((c) => c.batchEndSeq >= parts)
+      .slice(0, COVERAGE_TRIALS);
     // The orders part only after the last checkpointed batch: each batch reads alike, number by tool seq.
     if (trials.length === 0) return 'tool-seq';
     const upTo = Math.max(...trials.map((c) => c.batchEndSeq));
     const claimLog = this.db
-      .prepare('SELECT entry_seq AS entrySeq, receipt_id AS receiptId, receipt_kind AS receiptKind, source_seq AS sourceSeq FROM claim_receipt_log_entries WHERE entry_seq <= ? ORDER BY entry_seq')
+      .prepare(
+        'SELECT entry_seq AS entrySeq, receipt_id AS receiptId, receipt_kind AS receiptKind, source_seq AS sourceSeq FROM claim_receipt_log_entries WHERE entry_seq <= ? ORDER BY entry_seq',
+      )
       .all(upTo) as ClaimLogRow[];
-    const rows = (table: string) => () => this.db.prepare(`SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM ${table} ORDER BY seq`).iterate() as Generator<ReceiptRow>;
-    const reader = { toolReceipts: rows('chio_tool_receipts'), childReceipts: this.tables.has('chio_child_receipts') ? rows('chio_child_receipts') : function* () {} };
+    const rows = (table: string) => () =>
+      this.db.prepare(`SELECT seq, receipt_id AS receiptId, raw_json AS rawJson FROM ${table} ORDER BY seq`).iterate() as Generator<ReceiptRow>;
+    const reader = {
+      toolReceipts: rows('chio_tool_receipts'),
+      childReceipts: this.tables.has('chio_child_receipts') ? rows('chio_child_receipts') : function* () {},
+    };
     return coverageOrder(reader, claimLog, trials);
   }
 
@@ -207,7 +238,9 @@ export class StoreEvidence {
     const seqColumn = claimLog ? 'e.entry_seq' : 't.seq';
     const join = claimLog ? "LEFT JOIN claim_receipt_log_entries e ON e.receipt_kind = 'tool_receipt' AND e.source_seq = t.seq" : '';
     const stmt: Statement = this.db
-      .prepare(`SELECT ${seqColumn}, t.seq, t.receipt_id, typeof(t.raw_json), CAST(t.raw_json AS BLOB) FROM chio_tool_receipts t ${join} ${where} ORDER BY t.seq`)
+      .prepare(
+        `SELECT ${seqColumn}, t.seq, t.receipt_id, typeof(t.raw_json), CAST(t.raw_json AS BLOB) FROM chio_tool_receipts t ${join} ${where} ORDER BY t.seq`,
+      )
       .raw(true);
     for (const [seq, toolSeq, receiptId, type, raw] of stmt.iterate(...params) as Iterable<[number | null, number, string, string, Buffer | null]>) {
       if (seq === null) {
@@ -224,7 +257,11 @@ export class StoreEvidence {
     if (this.plan.childScope === 'omitted_no_join_path' || !this.tables.has('chio_child_receipts')) return;
     const { since, until } = this.plan.query;
     const clauses = [since !== undefined ? 'timestamp >= ?' : '', until !== undefined ? 'timestamp <= ?' : ''].filter(Boolean);
-    const stmt = this.db.prepare(`SELECT seq, typeof(raw_json), CAST(raw_json AS BLOB) FROM chio_child_receipts ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} ORDER BY seq`).raw(true);
+    const stmt = this.db
+      .prepare(
+        `SELECT seq, typeof(raw_json), CAST(raw_json AS BLOB) FROM chio_child_receipts ${clauses.length ? `WHERE ${clauses.join(' AND ')}` : ''} ORDER BY seq`,
+      )
+      .raw(true);
     for (const [seq, type, raw] of stmt.iterate(...[since, until].filter((v) => v !== undefined)) as Iterable<[number, string, Buffer | null]>) {
       yield { seq, row: checkStoredRow('chio_child_receipts', seq, 'raw_json', type, raw) };
     }
@@ -273,7 +310,10 @@ export class StoreEvidence {
 
   private batchRows(cp: CheckpointRow): Iterable<[seq: number, kind: 'tool' | 'child', table: string, sourceSeq: number, type: string, raw: Buffer | null]> {
     if (this.plan.order === 'tool-seq') {
-      const rows = this.db.prepare('SELECT seq, typeof(raw_json), CAST(raw_json AS BLOB) FROM chio_tool_receipts WHERE seq BETWEEN ? AND ? ORDER BY seq').raw(true).all(cp.batchStartSeq, cp.batchEndSeq) as [number, string, Buffer | null][];
+      const rows = this.db
+        .prepare('SELECT seq, typeof(raw_json), CAST(raw_json AS BLOB) FROM chio_tool_receipts WHERE seq BETWEEN ? AND ? ORDER BY seq')
+        .raw(true)
+        .all(cp.batchStartSeq, cp.batchEndSeq) as [number, string, Buffer | null][];
       return rows.map(([seq, type, raw]) => [seq, 'tool', 'chio_tool_receipts', seq, type, raw]);
     }
     const child = this.tables.has('chio_child_receipts');
@@ -323,7 +363,11 @@ export class StoreEvidence {
    * NDJSON-ready text. A v2 consistency record rebuilds the chain's trees (about 5n hashes at
    * checkpoint n), so `pause` is awaited between checkpoints: the caller's turn to yield.
    */
-  async transparency(seqs: number[], pause: () => Promise<void>, maxBytes = Infinity): Promise<{ publications: string[]; witnesses: string[]; consistency: string[] } | null> {
+  async transparency(
+    seqs: number[],
+    pause: () => Promise<void>,
+    maxBytes = Infinity,
+  ): Promise<{ publications: string[]; witnesses: string[]; consistency: string[] } | null> {
     const out = { publications: [] as string[], witnesses: [] as string[], consistency: [] as string[] };
     let bytes = 0;
     const add = (list: string[], text: string) => {
@@ -382,7 +426,10 @@ export class StoreEvidence {
   /** The capabilities of the query's tool receipts. */
   capabilityIds(): Set<string> {
     const { where, params } = this.filter;
-    const rows = this.db.prepare(`SELECT DISTINCT t.capability_id FROM chio_tool_receipts t ${where}`).pluck().all(...params) as unknown[];
+    const rows = this.db
+      .prepare(`SELECT DISTINCT t.capability_id FROM chio_tool_receipts t ${where}`)
+      .pluck()
+      .all(...params) as unknown[];
     return new Set(rows.filter((r): r is string => typeof r === 'string'));
   }
 

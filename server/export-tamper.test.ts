@@ -24,10 +24,17 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'ra-tamper-'));
   demo = (await generateDemoStore({ count: 250, checkpointEvery: 20, out: path.join(dir, 'demo') })).storePath;
   // Both tampered copies served at once (each server is a process of its own).
-  const cases: [string, number[]][] = [['two-deleted', [7, 115]], ['batch-10', [190]]];
+  const cases: [string, number[]][] = [
+    ['two-deleted', [7, 115]],
+    ['batch-10', [190]],
+  ];
   await Promise.all(
     cases.map(async ([name, seqs]) => {
-      const api = await startApiServer({ RECEIPT_DB: withoutReceipts(name, seqs), RECEIPT_API_TOKEN: TOKEN, RECEIPT_CACHE_DIR: path.join(dir, `${name}-cache`) });
+      const api = await startApiServer({
+        RECEIPT_DB: withoutReceipts(name, seqs),
+        RECEIPT_API_TOKEN: TOKEN,
+        RECEIPT_CACHE_DIR: path.join(dir, `${name}-cache`),
+      });
       servers.push(api);
       served.set(name, api);
     }),
@@ -78,7 +85,7 @@ interface JsonReceipt {
 }
 
 describe('a served store with receipts deleted', () => {
-  it('two deleted (one in checkpoint 1\'s batch): every checkpoint is exported, and the CLI fails inclusion on both batches', async () => {
+  it("two deleted (one in checkpoint 1's batch): every checkpoint is exported, and the CLI fails inclusion on both batches", async () => {
     const pkg = await downloadPackage('two-deleted');
     expect(checkpointSeqs(pkg)).toEqual(ALL);
     expect(JSON.parse(readFileSync(path.join(pkg, 'manifest.json'), 'utf8')).counts.checkpoints).toBe(12);

@@ -26,22 +26,43 @@ async function corpusStore(): Promise<string> {
   const tools = lines('receipts.ndjson').map((line) => {
     const r = JSON.parse(line).receipt;
     return {
-      rawJson: inner(line), receiptId: r.id, timestamp: r.timestamp, capabilityId: r.capability_id, toolServer: r.tool_server,
-      toolName: r.tool_name, decisionKind: r.decision?.verdict ?? 'none', policyHash: r.policy_hash, contentHash: r.content_hash,
+      rawJson: inner(line),
+      receiptId: r.id,
+      timestamp: r.timestamp,
+      capabilityId: r.capability_id,
+      toolServer: r.tool_server,
+      toolName: r.tool_name,
+      decisionKind: r.decision?.verdict ?? 'none',
+      policyHash: r.policy_hash,
+      contentHash: r.content_hash,
     };
   });
   const children = lines('child-receipts.ndjson').map((line) => {
     const c = JSON.parse(line).receipt;
     return {
-      rawJson: inner(line), receiptId: c.id, timestamp: c.timestamp, sessionId: c.session_id, parentRequestId: c.parent_request_id,
-      requestId: c.request_id, operationKind: c.operation_kind, terminalState: c.terminal_state.state, policyHash: c.policy_hash, outcomeHash: c.outcome_hash,
+      rawJson: inner(line),
+      receiptId: c.id,
+      timestamp: c.timestamp,
+      sessionId: c.session_id,
+      parentRequestId: c.parent_request_id,
+      requestId: c.request_id,
+      operationKind: c.operation_kind,
+      terminalState: c.terminal_state.state,
+      policyHash: c.policy_hash,
+      outcomeHash: c.outcome_hash,
     };
   });
   const checkpoints = lines('checkpoints.ndjson').map((line) => {
     const c = JSON.parse(line);
     return {
-      checkpointSeq: c.body.checkpoint_seq, batchStartSeq: c.body.batch_start_seq, batchEndSeq: c.body.batch_end_seq, treeSize: c.body.tree_size,
-      merkleRoot: c.body.merkle_root.slice(2), issuedAt: c.body.issued_at, kernelKey: c.body.kernel_key, signature: c.signature,
+      checkpointSeq: c.body.checkpoint_seq,
+      batchStartSeq: c.body.batch_start_seq,
+      batchEndSeq: c.body.batch_end_seq,
+      treeSize: c.body.tree_size,
+      merkleRoot: c.body.merkle_root.slice(2),
+      issuedAt: c.body.issued_at,
+      kernelKey: c.body.kernel_key,
+      signature: c.signature,
       statementJson: line.slice('{"body":'.length, line.lastIndexOf(',"signature"')),
     };
   });
@@ -80,7 +101,7 @@ describe('evidence export from a Chio store', () => {
     expect(report.summary.verified).toBe(counts.toolReceipts);
   });
 
-  it('a capability-scoped export with a window carries the window\'s children as context, and states its read boundary', async () => {
+  it("a capability-scoped export with a window carries the window's children as context, and states its read boundary", async () => {
     const file = await corpusStore();
     const db = openStore(file);
     const out = path.join(path.dirname(file), 'windowed');
@@ -104,7 +125,17 @@ describe('evidence export from a Chio store', () => {
     const text = built.body;
     const parsed = JSON.parse(text);
     expect(Object.keys(parsed.bundle)).toEqual(
-      expect.arrayContaining(['query', 'toolReceipts', 'childReceipts', 'childReceiptScope', 'checkpoints', 'inclusionProofs', 'uncheckpointedReceipts', 'retention', 'capabilityLineage']),
+      expect.arrayContaining([
+        'query',
+        'toolReceipts',
+        'childReceipts',
+        'childReceiptScope',
+        'checkpoints',
+        'inclusionProofs',
+        'uncheckpointedReceipts',
+        'retention',
+        'capabilityLineage',
+      ]),
     );
     expect(parsed.transparency.publications.length).toBe(parsed.bundle.checkpoints.length);
     const v = new LogVerifier({ trust: trust() });
@@ -118,7 +149,16 @@ describe('evidence export from a Chio store', () => {
 
 describe('capability lineage in an export (format v2 §16.9)', () => {
   const row = (id: string, provenance: string | null, token: string | null = null) => ({
-    capability_id: id, subject_key: KEY, issuer_key: KEY, issued_at: 10, expires_at: 20, grants_json: '{"grants":[]}', delegation_depth: 0, parent_capability_id: null, provenance, token,
+    capability_id: id,
+    subject_key: KEY,
+    issuer_key: KEY,
+    issued_at: 10,
+    expires_at: 20,
+    grants_json: '{"grants":[]}',
+    delegation_depth: 0,
+    parent_capability_id: null,
+    provenance,
+    token,
   });
   function withLineage(file: string, rows: ReturnType<typeof row>[], newer: boolean): void {
     const db = new Database(file);
@@ -149,7 +189,11 @@ describe('capability lineage in an export (format v2 §16.9)', () => {
 
   it('a newer store: anchors and signed rows are exported with their provenance and token, legacy rows are not', async () => {
     const file = await corpusStore();
-    withLineage(file, [row('cap-billing-1', 'legacy_projection'), row(anchorId, 'synthetic_anchor'), row('cap-billing-2', 'signed_token', '{"id": "cut')], true);
+    withLineage(
+      file,
+      [row('cap-billing-1', 'legacy_projection'), row(anchorId, 'synthetic_anchor'), row('cap-billing-2', 'signed_token', '{"id": "cut')],
+      true,
+    );
     // Lineage follows the exported receipts' capabilities (the anchor is no receipt's): the
     // signed row of cap-billing-2 alone, its unreadable token exported as null.
     const out = path.join(path.dirname(file), 'package');
@@ -182,7 +226,10 @@ describe('a store whose checkpoint covers its claim log (children interleaved)',
     const out = path.join(path.dirname(file), 'package');
     const counts = await writeEvidencePackage(openStore(file), file, out, {}, 1767999999);
     expect(counts).toMatchObject({ toolReceipts: 6, childReceipts: 3, checkpoints: 1, inclusionProofs: 4, uncheckpointedReceipts: 2 });
-    const seqs = readFileSync(path.join(out, 'receipts.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).seq);
+    const seqs = readFileSync(path.join(out, 'receipts.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).seq);
     expect(seqs).toEqual([1, 3, 4, 6, 7, 9]);
     expect(readFileSync(path.join(out, 'README.txt'), 'utf8')).toContain("numbered here by the claim log's entry_seq");
     const report = await verifyPaths([out], pinned());

@@ -145,7 +145,14 @@ ${note ? `\n${note}\n` : ''}${
  * renamed). `exportedAt` in Unix seconds. `db` should be a connection of the export's own: the
  * walk keeps statements open across the event-loop turns it gives away.
  */
-export async function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: string, query: EvidenceQuery, exportedAt: number, y = new Yielder()): Promise<ExportCounts> {
+export async function writeEvidencePackage(
+  db: StoreDb,
+  dbFile: string,
+  outDir: string,
+  query: EvidenceQuery,
+  exportedAt: number,
+  y = new Yielder(),
+): Promise<ExportCounts> {
   const ev = new StoreEvidence(db, query);
   const tmp = `${outDir}.partial-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   rmSync(tmp, { recursive: true, force: true });
@@ -158,7 +165,15 @@ export async function writeEvidencePackage(db: StoreDb, dbFile: string, outDir: 
   }
 }
 
-async function writeInto(ev: StoreEvidence, dbFile: string, tmp: string, outDir: string, query: EvidenceQuery, exportedAt: number, y: Yielder): Promise<ExportCounts> {
+async function writeInto(
+  ev: StoreEvidence,
+  dbFile: string,
+  tmp: string,
+  outDir: string,
+  query: EvidenceQuery,
+  exportedAt: number,
+  y: Yielder,
+): Promise<ExportCounts> {
   const opened = new Map<string, LineFile>();
   const file = (name: string) => {
     const f = new LineFile(path.join(tmp, name));
@@ -192,7 +207,10 @@ async function writeInto(ev: StoreEvidence, dbFile: string, tmp: string, outDir:
   const checkpoints = file('checkpoints.ndjson');
   for (const c of ev.checkpoints) checkpoints.line(c.text);
   checkpoints.close();
-  const t = (await ev.transparency(ev.checkpoints.map((c) => c.row.checkpointSeq), () => y.maybe()))!;
+  const t = (await ev.transparency(
+    ev.checkpoints.map((c) => c.row.checkpointSeq),
+    () => y.maybe(),
+  ))!;
   const records: [string, string[]][] = [
     ['checkpoint-publications.ndjson', t.publications],
     ['checkpoint-witnesses.ndjson', t.witnesses],
@@ -232,8 +250,15 @@ async function writeInto(ev: StoreEvidence, dbFile: string, tmp: string, outDir:
   write('README.txt', README(counts, ev.plan.childScope, problems.length, ev.plan.note));
 
   const listed = [
-    'query.json', 'receipts.ndjson', 'child-receipts.ndjson', 'checkpoints.ndjson', 'inclusion-proofs.ndjson',
-    ...records.slice(0, 4).map(([n]) => n), 'capability-lineage.ndjson', 'retention.json', 'README.txt',
+    'query.json',
+    'receipts.ndjson',
+    'child-receipts.ndjson',
+    'checkpoints.ndjson',
+    'inclusion-proofs.ndjson',
+    ...records.slice(0, 4).map(([n]) => n),
+    'capability-lineage.ndjson',
+    'retention.json',
+    'README.txt',
     ...(problems.length > 0 ? ['export-problems.ndjson'] : []),
   ];
   const files = listed.map((name) => {
@@ -278,9 +303,7 @@ async function writeInto(ev: StoreEvidence, dbFile: string, tmp: string, outDir:
  */
 export const MAX_BUNDLE_BYTES = MAX_RECORD_BYTES;
 
-export type BundleResult =
-  | { ok: true; body: string; unproven: number; problems: number }
-  | { ok: false; tooLarge: { bytes: number; receipts: number } };
+export type BundleResult = { ok: true; body: string; unproven: number; problems: number } | { ok: false; tooLarge: { bytes: number; receipts: number } };
 
 /** A JSON list built from pieces, counting its UTF-8 bytes as it grows. */
 class JsonList {
@@ -303,7 +326,13 @@ class JsonList {
  * memory up to MAX_BUNDLE_BYTES (the walk stops as soon as it is over, so an oversized query
  * costs at most that much work).
  */
-export async function buildExportBundle(db: StoreDb, dbFile: string, query: EvidenceQuery, y = new Yielder(), maxBytes = MAX_BUNDLE_BYTES): Promise<BundleResult> {
+export async function buildExportBundle(
+  db: StoreDb,
+  dbFile: string,
+  query: EvidenceQuery,
+  y = new Yielder(),
+  maxBytes = MAX_BUNDLE_BYTES,
+): Promise<BundleResult> {
   const ev = new StoreEvidence(db, query);
   const tools = new JsonList();
   const children = new JsonList();
@@ -340,7 +369,11 @@ export async function buildExportBundle(db: StoreDb, dbFile: string, query: Evid
     if (e instanceof TooLarge) return tooLarge();
     throw e;
   }
-  const t = await ev.transparency(ev.checkpoints.map((c) => c.row.checkpointSeq), () => y.maybe(), maxBytes - size());
+  const t = await ev.transparency(
+    ev.checkpoints.map((c) => c.row.checkpointSeq),
+    () => y.maybe(),
+    maxBytes - size(),
+  );
   if (!t) return tooLarge();
   const lineage = ev.lineage(ev.capabilityIds());
   const body =

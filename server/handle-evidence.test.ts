@@ -121,7 +121,9 @@ describe('GET /v1/evidence/package', () => {
     const auth = { authorization: `Bearer ${TOKEN}` };
     const index = await (await fetch(`${api.origin}/v1/evidence/package`, { headers: auth })).json();
     const names = index.files.map((f: { path: string }) => f.path);
-    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'receipts.ndjson', 'checkpoints.ndjson', 'inclusion-proofs.ndjson', 'child-receipts.ndjson']));
+    expect(names).toEqual(
+      expect.arrayContaining(['manifest.json', 'receipts.ndjson', 'checkpoints.ndjson', 'inclusion-proofs.ndjson', 'child-receipts.ndjson']),
+    );
     const out = path.join(dir, 'downloaded');
     mkdirSync(out, { recursive: true });
     for (const f of index.files as { path: string; url: string }[]) {

@@ -27,7 +27,10 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * readers of `{"query":{…},"query":{…}}` would export different receipts). Empty is `{}`.
  */
 async function readBody(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
-  const refuse = (status: number, message: string) => ({ ok: false as const, response: errorResponse(status, 'invalid_parameter', `body: ${message}`, { param: 'body' }) });
+  const refuse = (status: number, message: string) => ({
+    ok: false as const,
+    response: errorResponse(status, 'invalid_parameter', `body: ${message}`, { param: 'body' }),
+  });
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) return refuse(413, `must be at most ${MAX_BODY_BYTES} bytes`);
   const bytes = request.body ? await readCapped(request.body, MAX_BODY_BYTES) : new Uint8Array(0);
@@ -80,9 +83,14 @@ export async function handleEvidenceExport(request: Request, env: ReceiptApiEnv)
       );
     }
     if (parsed.request.requireProofs && result.unproven > 0) {
-      return errorResponse(409, 'proofs_unavailable', `${result.unproven} receipt(s) of this query have no inclusion proof: not checkpointed yet, or in a batch whose stored receipts do not reproduce its checkpoint's root`, {
-        param: 'requireProofs',
-      });
+      return errorResponse(
+        409,
+        'proofs_unavailable',
+        `${result.unproven} receipt(s) of this query have no inclusion proof: not checkpointed yet, or in a batch whose stored receipts do not reproduce its checkpoint's root`,
+        {
+          param: 'requireProofs',
+        },
+      );
     }
     return new Response(result.body, { status: 200, headers: JSON_HEADERS });
   } catch (e) {
@@ -107,7 +115,12 @@ export async function handleEvidencePackage(request: Request, env: ReceiptApiEnv
     if (denied) return denied;
     if (malformedPercentEncoding(request.url)) return malformedUrl();
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET');
-    if (fleetUrlOf(env)) return errorResponse(404, 'not_found', 'this server serves a fleet: search it with /v1/receipts/query (GET /v1/fleet/kernels lists its kernels), or export one kernel with POST /v1/evidence/export');
+    if (fleetUrlOf(env))
+      return errorResponse(
+        404,
+        'not_found',
+        'this server serves a fleet: search it with /v1/receipts/query (GET /v1/fleet/kernels lists its kernels), or export one kernel with POST /v1/evidence/export',
+      );
     const file = storeFileOf(env);
     const opened = getStore(file);
     if (!opened.ok) return storeUnavailable(opened.detail);
@@ -122,13 +135,19 @@ export async function handleEvidencePackage(request: Request, env: ReceiptApiEnv
       return new Response(JSON.stringify(index), { status: 200, headers: JSON_HEADERS });
     }
     const listed = name === 'manifest.json' || manifest.files.some((f) => f.path === name);
-    if (!listed || name.includes('/') || name.includes('\\')) return errorResponse(404, 'not_found', `the package has no file ${JSON.stringify(name)}`, { param: 'file' });
+    if (!listed || name.includes('/') || name.includes('\\'))
+      return errorResponse(404, 'not_found', `the package has no file ${JSON.stringify(name)}`, { param: 'file' });
     // Streamed from disk: a million receipts make a 1.4 GB receipts.ndjson, which must not be
     // read into memory per request (nor keep the page waiting for its first byte meanwhile).
     // Opened here, so a missing file is a 500 before any header and the length is the file's.
     const fd = openSync(path.join(dir, name), 'r');
     const type = CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
-    const headers = { ...JSON_HEADERS, 'content-type': type, 'content-length': String(fstatSync(fd).size), 'content-disposition': `attachment; filename="${name}"` };
+    const headers = {
+      ...JSON_HEADERS,
+      'content-type': type,
+      'content-length': String(fstatSync(fd).size),
+      'content-disposition': `attachment; filename="${name}"`,
+    };
     if (request.method === 'HEAD') {
       closeSync(fd);
       return new Response(null, { status: 200, headers });

@@ -44,4 +44,3 @@ export async function handleReceiptQuery(request: Request, env: ReceiptApiEnv): 
     return internalError();
   }
 }
-

@@ -102,7 +102,8 @@ describe('bad rows in a served store', () => {
     const index = (await (await fetch(`${hostile.origin}/v1/evidence/package`, { headers: auth })).json()) as { files: { path: string; url: string }[] };
     const out = path.join(dir, 'hostile-package');
     mkdirSync(out);
-    for (const f of index.files) writeFileSync(path.join(out, f.path), Buffer.from(await (await fetch(`${hostile.origin}${f.url}`, { headers: auth })).arrayBuffer()));
+    for (const f of index.files)
+      writeFileSync(path.join(out, f.path), Buffer.from(await (await fetch(`${hostile.origin}${f.url}`, { headers: auth })).arrayBuffer()));
     const lines = (name: string) => readFileSync(path.join(out, name), 'utf8').split('\n').filter(Boolean);
     expect(lines('export-problems.ndjson').map((l) => triple(JSON.parse(l)))).toEqual(EXPECTED);
     // Each line is one JSON text, whatever the store held.
@@ -136,7 +137,11 @@ describe('bad rows in a served store', () => {
   }, 60_000);
 
   it('the receipt query: bad rows left out of `receipts` and named in `problems`', async () => {
-    const page = (await (await fetch(`${hostile.origin}/v1/receipts/query?limit=200`, { headers: auth })).json()) as { totalCount: number; receipts: unknown[]; problems: Record<string, unknown>[] };
+    const page = (await (await fetch(`${hostile.origin}/v1/receipts/query?limit=200`, { headers: auth })).json()) as {
+      totalCount: number;
+      receipts: unknown[];
+      problems: Record<string, unknown>[];
+    };
     expect(page.totalCount).toBe(70);
     expect(page.receipts).toHaveLength(66);
     expect(page.problems.map(triple)).toEqual(EXPECTED.filter(([t]) => t === 'chio_tool_receipts'));
@@ -153,7 +158,12 @@ describe('responses over their cap', () => {
       const res = await fetch(`${big.origin}/v1/receipts/query?limit=200${cursor === null ? '' : `&cursor=${cursor}`}`, { headers: auth });
       const bytes = Buffer.from(await res.arrayBuffer());
       expect(bytes.length).toBeLessThanOrEqual(MAX_PAGE_BYTES);
-      const page = JSON.parse(bytes.toString('utf8')) as { totalCount: number; nextCursor: number | null; receipts: { id: string }[]; problems?: Record<string, unknown>[] };
+      const page = JSON.parse(bytes.toString('utf8')) as {
+        totalCount: number;
+        nextCursor: number | null;
+        receipts: { id: string }[];
+        problems?: Record<string, unknown>[];
+      };
       expect(page.totalCount).toBe(9);
       seen.push(...page.receipts.map((r) => Number(r.id.slice(4))));
       problems.push(...(page.problems ?? []).map(triple));
@@ -166,7 +176,8 @@ describe('responses over their cap', () => {
   }, 60_000);
 
   it('an export bundle over 16 MiB is refused with 422, naming the way out; a narrower query is answered', async () => {
-    const post = (body: unknown) => fetch(`${big.origin}/v1/evidence/export`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      fetch(`${big.origin}/v1/evidence/export`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const res = await post({});
     expect(res.status).toBe(422);
     const { error } = await res.json();
@@ -178,6 +189,7 @@ describe('responses over their cap', () => {
   }, 60_000);
 
   it('the stores were never written', () => {
-    for (const name of ['hostile', 'big']) for (const suffix of ['-wal', '-shm', '-journal']) expect(existsSync(path.join(dir, name, `receipts.sqlite3${suffix}`))).toBe(false);
+    for (const name of ['hostile', 'big'])
+      for (const suffix of ['-wal', '-shm', '-journal']) expect(existsSync(path.join(dir, name, `receipts.sqlite3${suffix}`))).toBe(false);
   });
 });

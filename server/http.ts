@@ -55,7 +55,12 @@ export function malformedPercentEncoding(url: string): boolean {
 }
 
 export function malformedUrl(): Response {
-  return errorResponse(400, 'invalid_parameter', 'the URL holds malformed percent-encoding (a % not followed by two hex digits, or escapes that are not UTF-8)', { param: 'url' });
+  return errorResponse(
+    400,
+    'invalid_parameter',
+    'the URL holds malformed percent-encoding (a % not followed by two hex digits, or escapes that are not UTF-8)',
+    { param: 'url' },
+  );
 }
 
 /** A 200 with a body that is already JSON bytes (e.g. the receipt page, spliced from raw_json). */

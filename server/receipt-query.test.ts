@@ -78,7 +78,11 @@ function matches(q: ReceiptQuery, r: Ref, lineage: Map<string, string>): boolean
 }
 
 function body(total: number, next: number | null, raws: Buffer[]): Buffer {
-  return Buffer.concat([Buffer.from(`{"totalCount":${total},"nextCursor":${next ?? 'null'},"receipts":[`), ...raws.flatMap((r, i) => (i ? [Buffer.from(','), r] : [r])), Buffer.from(']}')]);
+  return Buffer.concat([
+    Buffer.from(`{"totalCount":${total},"nextCursor":${next ?? 'null'},"receipts":[`),
+    ...raws.flatMap((r, i) => (i ? [Buffer.from(','), r] : [r])),
+    Buffer.from(']}'),
+  ]);
 }
 
 function firstDifference(a: Buffer, b: Buffer): string {
@@ -101,7 +105,11 @@ async function walkAndCheck(server: Server, data: Dataset, q: ReceiptQuery): Pro
     const next = (page + 1) * q.limit < want.length ? slice[slice.length - 1]!.seq : null;
     const params = toSearchParams({ ...q, cursor });
     const res = await get(server, params.toString());
-    const expected = body(all.length, next, slice.map((r) => r.raw));
+    const expected = body(
+      all.length,
+      next,
+      slice.map((r) => r.raw),
+    );
     if (res.status !== 200 || !res.body.equals(expected)) {
       throw new Error(`${params} (page ${page}): HTTP ${res.status}; ${firstDifference(res.body, expected)}`);
     }
@@ -162,7 +170,10 @@ function readShowcase(name: string): Dataset {
   bytes[18] = 1;
   bytes[19] = 1;
   const db = new SQL.Database(bytes);
-  const rows = db.exec('SELECT seq, timestamp, capability_id, subject_key, tool_server, tool_name, decision_kind, CAST(raw_json AS BLOB) FROM chio_tool_receipts ORDER BY seq')[0]?.values ?? [];
+  const rows =
+    db.exec(
+      'SELECT seq, timestamp, capability_id, subject_key, tool_server, tool_name, decision_kind, CAST(raw_json AS BLOB) FROM chio_tool_receipts ORDER BY seq',
+    )[0]?.values ?? [];
   const lineage = db.exec('SELECT capability_id, subject_key FROM capability_lineage')[0]?.values ?? [];
   db.close();
   return {
@@ -228,7 +239,13 @@ function buildEdge(): void {
 
 function fingerprint(name: string): { sha256: string; mtimeMs: number; size: number } {
   const st = statSync(file(name));
-  return { sha256: createHash('sha256').update(readFileSync(file(name))).digest('hex'), mtimeMs: st.mtimeMs, size: st.size };
+  return {
+    sha256: createHash('sha256')
+      .update(readFileSync(file(name)))
+      .digest('hex'),
+    mtimeMs: st.mtimeMs,
+    size: st.size,
+  };
 }
 
 // ---------------------------------------------------------------- setup
@@ -353,7 +370,9 @@ describe('every filter alone and combined, against an independent computation', 
 
   it('the filters select what they should (non-trivial counts, so the comparisons mean something)', () => {
     const count = (q: ReceiptQuery) => synthetic.refs.filter((r) => matches(q, r, synthetic.lineage)).length;
-    const viaLineageOnly = synthetic.refs.filter((r) => r.subjectKey !== subjectKey(lineageSubject(3)) && synthetic.lineage.get(r.capabilityId) === subjectKey(lineageSubject(3)));
+    const viaLineageOnly = synthetic.refs.filter(
+      (r) => r.subjectKey !== subjectKey(lineageSubject(3)) && synthetic.lineage.get(r.capabilityId) === subjectKey(lineageSubject(3)),
+    );
     expect(viaLineageOnly.length).toBeGreaterThan(10);
     expect(count({ limit: 1, minCost: I64_MAX + 1n })).toBeGreaterThan(20);
     expect(count({ limit: 1, minCost: 0n })).toBeGreaterThan(4_000);
@@ -389,7 +408,15 @@ describe('big integers and bytes survive exactly', () => {
     const res = await get(srv.synthetic!, `minCost=${U64_MAX - 2n}&limit=200`);
     const want = synthetic.refs.filter((r) => r.cost !== null && r.cost >= U64_MAX - 2n);
     expect(want.length).toBeGreaterThan(5);
-    expect(res.body.equals(body(want.length, null, want.map((r) => r.raw)))).toBe(true);
+    expect(
+      res.body.equals(
+        body(
+          want.length,
+          null,
+          want.map((r) => r.raw),
+        ),
+      ),
+    ).toBe(true);
     const text = res.body.toString('utf8');
     expect(text).toContain('"cost_charged":18446744073709551615');
     expect(JSON.stringify(JSON.parse(want[0]!.raw.toString()))).not.toBe(want[0]!.raw.toString());
@@ -399,7 +426,16 @@ describe('big integers and bytes survive exactly', () => {
     for (const v of [12345678901234567891n, I64_MAX + 1n, I64_MAX, (1n << 53n) + 1n]) {
       const want = synthetic.refs.filter((r) => r.cost === v || r.cost === v - 1n || r.cost === v - 2n).filter((r) => r.cost === v);
       const res = await get(srv.synthetic!, `minCost=${v}&maxCost=${v}&limit=200`);
-      expect(res.body.equals(body(want.length, null, want.map((r) => r.raw))), String(v)).toBe(true);
+      expect(
+        res.body.equals(
+          body(
+            want.length,
+            null,
+            want.map((r) => r.raw),
+          ),
+        ),
+        String(v),
+      ).toBe(true);
     }
   });
 });
@@ -466,7 +502,11 @@ describe('hostile rows (a store without capability_lineage)', () => {
 
   it('valid JSON objects verbatim (whitespace included); anything else left out and named, so the envelope cannot be forged', async () => {
     const res = await get(srv.edge!, 'limit=200');
-    expectPage(res, 17, raws().map((r) => r.seq));
+    expectPage(
+      res,
+      17,
+      raws().map((r) => r.seq),
+    );
     const parsed = jsonOf(res.body);
     expect(parsed.totalCount).toBe(17);
     expect(parsed.receipts).toHaveLength(11);
@@ -505,15 +545,26 @@ describe('bearer token', () => {
     noData(res.body);
   });
 
-  it.each([['wrong'], [`${TOKEN}x`], [TOKEN.slice(0, -1)], [TOKEN.toUpperCase()], [`${TOKEN}\u00e9`]])('wrong token %s: 401 invalid_token, no data', async (token) => {
-    const res = await fetch(`${srv.provider!.origin}/v1/receipts/query`, { headers: { authorization: `Bearer ${encodeURI(token)}` } });
-    expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="receipt-audit", error="invalid_token"');
-    noData(Buffer.from(await res.arrayBuffer()));
-  });
+  it.each([['wrong'], [`${TOKEN}x`], [TOKEN.slice(0, -1)], [TOKEN.toUpperCase()], [`${TOKEN}\u00e9`]])(
+    'wrong token %s: 401 invalid_token, no data',
+    async (token) => {
+      const res = await fetch(`${srv.provider!.origin}/v1/receipts/query`, { headers: { authorization: `Bearer ${encodeURI(token)}` } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="receipt-audit", error="invalid_token"');
+      noData(Buffer.from(await res.arrayBuffer()));
+    },
+  );
 
   it('other schemes and malformed headers: 401 invalid_request, no data', async () => {
-    for (const authorization of [`Basic ${TOKEN}`, TOKEN, 'Bearer', 'Bearer ', `Token ${TOKEN}`, `Bearer ${TOKEN} ${TOKEN}`, `Bearer ${TOKEN}, Bearer ${TOKEN}`]) {
+    for (const authorization of [
+      `Basic ${TOKEN}`,
+      TOKEN,
+      'Bearer',
+      'Bearer ',
+      `Token ${TOKEN}`,
+      `Bearer ${TOKEN} ${TOKEN}`,
+      `Bearer ${TOKEN}, Bearer ${TOKEN}`,
+    ]) {
       const res = await fetch(`${srv.provider!.origin}/v1/receipts/query`, { headers: { authorization } });
       expect(res.status, authorization).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Bearer realm="receipt-audit", error="invalid_request"');
@@ -606,7 +657,8 @@ describe('a live store (a kernel writing in WAL mode) and a replaced store', () 
       decision_kind, policy_hash, content_hash, raw_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const add = (from: number, to: number) =>
       writer.transaction(() => {
-        for (const r of receipts.slice(from, to)) insert.run(r.receiptId, r.timestamp, r.capabilityId, r.toolServer, r.toolName, r.decisionKind, r.policyHash, r.contentHash, r.rawJson);
+        for (const r of receipts.slice(from, to))
+          insert.run(r.receiptId, r.timestamp, r.capabilityId, r.toolServer, r.toolName, r.decisionKind, r.policyHash, r.contentHash, r.rawJson);
       })();
     const raws = receipts.map((r) => Buffer.from(r.rawJson));
     add(0, 100);
@@ -631,10 +683,26 @@ describe('a live store (a kernel writing in WAL mode) and a replaced store', () 
     const swap = await startServer({ RECEIPT_DB: file('swap.sqlite3') });
     const federation = readShowcase('federation-receipts.sqlite3');
     const provider = readShowcase('provider-receipts.sqlite3');
-    expect((await get(swap, '')).body.equals(body(1, null, federation.refs.map((r) => r.raw)))).toBe(true);
+    expect(
+      (await get(swap, '')).body.equals(
+        body(
+          1,
+          null,
+          federation.refs.map((r) => r.raw),
+        ),
+      ),
+    ).toBe(true);
     cpSync(file('provider-receipts.sqlite3'), file('swap.next'));
     renameSync(file('swap.next'), file('swap.sqlite3'));
-    expect((await get(swap, '')).body.equals(body(8, null, provider.refs.map((r) => r.raw)))).toBe(true);
+    expect(
+      (await get(swap, '')).body.equals(
+        body(
+          8,
+          null,
+          provider.refs.map((r) => r.raw),
+        ),
+      ),
+    ).toBe(true);
     expect((await get(swap, 'toolName=inspect_service_order')).body.equals(body(1, null, [provider.refs[5]!.raw]))).toBe(true);
     expect(readdirSync(dir).filter((n) => n.startsWith('swap.sqlite3-'))).toEqual([]);
     await swap.stop();
@@ -646,7 +714,15 @@ describe('the server never writes the store', () => {
     cpSync(file('provider-receipts.sqlite3'), file('fallback.sqlite3'));
     const fallback = await startServer({ RECEIPT_DB: file('fallback.sqlite3'), SQLITE_USE_URI: '0' });
     const data = readShowcase('provider-receipts.sqlite3');
-    expect((await get(fallback, '')).body.equals(body(8, null, data.refs.map((r) => r.raw)))).toBe(true);
+    expect(
+      (await get(fallback, '')).body.equals(
+        body(
+          8,
+          null,
+          data.refs.map((r) => r.raw),
+        ),
+      ),
+    ).toBe(true);
     expect(fallback.stderr()).toContain('SQLite URI filenames are disabled');
     await fallback.stop();
   });

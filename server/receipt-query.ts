@@ -278,7 +278,10 @@ function readPage(store: StoreHandle, f: Filters, stats: Stats, after: bigint, t
   }
   const sql = () => `SELECT seq FROM chio_tool_receipts WHERE ${where(f, stats.driver)} AND ${range}`;
   const seqs = statement(store, `index:${f.shape}:${stats.driver}`, sql).all(params) as [bigint][];
-  return fetchRows(store, seqs.map(([seq]) => seq));
+  return fetchRows(
+    store,
+    seqs.map(([seq]) => seq),
+  );
 }
 
 /** Room a page keeps for its head, tail and problems when it counts its receipts' bytes. */
@@ -336,7 +339,7 @@ export function receiptPageBody(page: ReceiptPage): Uint8Array {
  * no locks, so if the store changed while it was read (a kernel started writing), the read, or
  * its error, is discarded once and the query runs again on a fresh handle.
  */
-export function queryReceiptStore(file: string, query: ReceiptQuery): ({ ok: true; body: Uint8Array; page: ReceiptPage }) | ({ ok: false } & StoreProblem) {
+export function queryReceiptStore(file: string, query: ReceiptQuery): { ok: true; body: Uint8Array; page: ReceiptPage } | ({ ok: false } & StoreProblem) {
   for (let attempt = 0; ; attempt++) {
     const open = getStore(file);
     if (!open.ok) return open;

@@ -13,9 +13,20 @@ describe('sourceOrigin', () => {
 
   it('is null for this server, `server`, relative URLs, other schemes and hosts that could inject a directive', () => {
     const refused = [
-      null, 'server', '/demo/receipts.ndjson', 'not a url at all', `${PAGE}/pkg/`, 'javascript:alert(1)', 'data:text/plain,x',
-      'blob:https://a.example/x', 'ftp://a.example/x', "https://a.example; script-src 'unsafe-inline'", 'https://a b.example/',
-      'https://*.example/', "https://a.example';/", 'https://a.example,b/',
+      null,
+      'server',
+      '/demo/receipts.ndjson',
+      'not a url at all',
+      `${PAGE}/pkg/`,
+      'javascript:alert(1)',
+      'data:text/plain,x',
+      'blob:https://a.example/x',
+      'ftp://a.example/x',
+      "https://a.example; script-src 'unsafe-inline'",
+      'https://a b.example/',
+      'https://*.example/',
+      "https://a.example';/",
+      'https://a.example,b/',
     ];
     expect(refused.map((s) => [s, sourceOrigin(s, PAGE)]).filter(([, o]) => o !== null)).toEqual([]);
   });

@@ -35,14 +35,37 @@ function liveStore(folder: string, count: number): Database.Database {
   const insert = db.prepare(INSERT_TOOL);
   for (let seq = 1; seq <= count; seq++) {
     const r = syntheticReceipt(seq);
-    insert.run(r.receiptId, r.timestamp, r.capabilityId, r.subjectKey ?? null, r.issuerKey ?? null, r.grantIndex ?? null, r.toolServer, r.toolName, r.decisionKind, r.policyHash, r.contentHash, r.rawJson, r.tenantId ?? null);
+    insert.run(
+      r.receiptId,
+      r.timestamp,
+      r.capabilityId,
+      r.subjectKey ?? null,
+      r.issuerKey ?? null,
+      r.grantIndex ?? null,
+      r.toolServer,
+      r.toolName,
+      r.decisionKind,
+      r.policyHash,
+      r.contentHash,
+      r.rawJson,
+      r.tenantId ?? null,
+    );
   }
   return db;
 }
 
 /** Every file of `folder`: name → SHA-256 and mtime. */
 function snapshot(folder: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(folder).sort().map((n) => [n, `${createHash('sha256').update(readFileSync(path.join(folder, n))).digest('hex')} ${statSync(path.join(folder, n)).mtimeMs}`]));
+  return Object.fromEntries(
+    readdirSync(folder)
+      .sort()
+      .map((n) => [
+        n,
+        `${createHash('sha256')
+          .update(readFileSync(path.join(folder, n)))
+          .digest('hex')} ${statSync(path.join(folder, n)).mtimeMs}`,
+      ]),
+  );
 }
 
 /** Serves the store in `folder` and asks for a page, an export and the package; returns the receipts the page counted. */

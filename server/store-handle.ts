@@ -139,7 +139,19 @@ function openHandle(file: string, state: StoreState): StoreOpen {
       return { ok: false, code: 'not_a_receipt_store', detail: 'the store has no chio_tool_receipts table' };
     }
     const { identity, signature } = state;
-    return { ok: true, store: { file, identity, signature, mode, db, hasLineage: tables.has('capability_lineage'), statements: new Map(), ...(snapshotDir ? { snapshotDir } : {}) } };
+    return {
+      ok: true,
+      store: {
+        file,
+        identity,
+        signature,
+        mode,
+        db,
+        hasLineage: tables.has('capability_lineage'),
+        statements: new Map(),
+        ...(snapshotDir ? { snapshotDir } : {}),
+      },
+    };
   } catch (e) {
     drop();
     const code = (e as { code?: unknown }).code;
@@ -201,7 +213,6 @@ export function statement(store: StoreHandle, key: string, sql: () => string): S
   store.statements.set(key, st);
   return st;
 }
-
 
 /**
  * A connection of the caller's own to the store at `file`, opened as getStore would open it

@@ -24,7 +24,15 @@ import { EXPORT_PROBLEM_SCHEMA } from '../lib/verify/intake';
 export const MAX_ROW_BYTES = 4 * 1024 * 1024;
 
 /** Why a stored row was not spliced into a response. */
-export type RowProblemCode = 'not_text' | 'invalid_utf8' | 'too_large' | 'invalid_json' | 'duplicate_key' | 'not_an_object' | 'invalid_column' | 'not_in_claim_log';
+export type RowProblemCode =
+  | 'not_text'
+  | 'invalid_utf8'
+  | 'too_large'
+  | 'invalid_json'
+  | 'duplicate_key'
+  | 'not_an_object'
+  | 'invalid_column'
+  | 'not_in_claim_log';
 
 /** A stored row the server could not export, by its table and seq (a store row's own key). */
 export interface RowProblem {
@@ -43,8 +51,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * (CAST(column AS BLOB)), so nothing was decoded on the way: invalid UTF-8 is seen, not replaced.
  */
 export function checkStoredRow(table: string, seq: number, column: string, sqlType: string, raw: Uint8Array | null): CheckedRow {
-  const problem = (code: RowProblemCode, why: string): CheckedRow => ({ ok: false, problem: { table, seq, code, message: `${table} seq ${seq}: ${column} ${why}` } });
-  if (sqlType !== 'text' || raw === null) return problem('not_text', `is ${sqlType === 'null' || raw === null ? 'NULL' : `a ${sqlType.toUpperCase()}`}, not TEXT`);
+  const problem = (code: RowProblemCode, why: string): CheckedRow => ({
+    ok: false,
+    problem: { table, seq, code, message: `${table} seq ${seq}: ${column} ${why}` },
+  });
+  if (sqlType !== 'text' || raw === null)
+    return problem('not_text', `is ${sqlType === 'null' || raw === null ? 'NULL' : `a ${sqlType.toUpperCase()}`}, not TEXT`);
   if (raw.length > MAX_ROW_BYTES) return problem('too_large', `is ${raw.length} bytes, over the ${MAX_ROW_BYTES}-byte limit for one stored row`);
   let text: string;
   try {
@@ -55,7 +67,10 @@ export function checkStoredRow(table: string, seq: number, column: string, sqlTy
   const parsed = parseJson(text);
   if (!parsed.ok) {
     const { issue } = parsed;
-    return problem(issue.code === 'duplicate_key' ? 'duplicate_key' : 'invalid_json', `is not one JSON text: ${issue.message} at line ${issue.line} column ${issue.column} (${issue.path})`);
+    return problem(
+      issue.code === 'duplicate_key' ? 'duplicate_key' : 'invalid_json',
+      `is not one JSON text: ${issue.message} at line ${issue.line} column ${issue.column} (${issue.path})`,
+    );
   }
   if (!isJsonObject(parsed.value)) return problem('not_an_object', `is a JSON ${jsonTypeName(parsed.value)}, not an object`);
   return { ok: true, text: /[\r\n]/.test(text) ? compactJson(parsed.value) : text, value: parsed.value };

@@ -19,8 +19,21 @@ export function writeSyntheticStore(file: string, count: number): void {
   const batch = db.transaction((from: number, to: number) => {
     for (let seq = from; seq <= to; seq++) {
       const r = syntheticReceipt(seq);
-      insert.run(r.receiptId, r.timestamp, r.capabilityId, r.subjectKey ?? null, r.issuerKey ?? null, r.grantIndex ?? null, r.toolServer, r.toolName,
-        r.decisionKind, r.policyHash, r.contentHash, r.rawJson, r.tenantId ?? null);
+      insert.run(
+        r.receiptId,
+        r.timestamp,
+        r.capabilityId,
+        r.subjectKey ?? null,
+        r.issuerKey ?? null,
+        r.grantIndex ?? null,
+        r.toolServer,
+        r.toolName,
+        r.decisionKind,
+        r.policyHash,
+        r.contentHash,
+        r.rawJson,
+        r.tenantId ?? null,
+      );
     }
   });
   for (let from = 1; from <= count; from += 50_000) batch(from, Math.min(from + 49_999, count));

@@ -68,7 +68,7 @@ function rng(seed: number): () => number {
 
 function hex64(tag: string, n: number): string {
   let out = '';
-  let h = mix(n ^ tag.length * 0x1000193);
+  let h = mix(n ^ (tag.length * 0x1000193));
   for (let i = 0; i < 8; i++) {
     h = mix(h + i + tag.charCodeAt(i % tag.length));
     out += h.toString(16).padStart(8, '0');

@@ -61,7 +61,9 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(`\nreceipt-audit ingest ${kernels.map((k) => path.relative(process.cwd(), k.input)).join(' ')} --clickhouse ${url}\n`);
   const code = await ingestMain([...kernels.map((k) => k.input), '--clickhouse', url], process.stdout, process.stderr);
   if (code === 0) {
-    process.stdout.write(`\nServe the fleet: CLICKHOUSE_URL=${url} npm start\nPin its keys to trust them (Trust page, or --trust-key): ${kernels.map((k) => k.kernelKey).join(' ')}\n`);
+    process.stdout.write(
+      `\nServe the fleet: CLICKHOUSE_URL=${url} npm start\nPin its keys to trust them (Trust page, or --trust-key): ${kernels.map((k) => k.kernelKey).join(' ')}\n`,
+    );
   }
   return code;
 }

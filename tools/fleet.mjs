@@ -34,7 +34,7 @@ function ensureServer() {
   if (process.getuid?.() !== 0) {
     fail(`${SERVER} is missing. Install Debian's ClickHouse first: sudo apt-get install -y clickhouse-server clickhouse-client`);
   }
-  console.log('fleet: installing Debian\'s clickhouse-server (apt-get install -y clickhouse-server clickhouse-client) …');
+  console.log("fleet: installing Debian's clickhouse-server (apt-get install -y clickhouse-server clickhouse-client) …");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const install = () => spawnSync('apt-get', ['install', '-y', 'clickhouse-server', 'clickhouse-client'], { stdio: 'inherit', env }).status;
   let status = install();
@@ -44,7 +44,10 @@ function ensureServer() {
     spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
     status = install();
   }
-  if (status !== 0 || !existsSync(SERVER)) fail(`could not install clickhouse-server (apt-get exited ${status}); install it by hand: apt-get update && apt-get install -y clickhouse-server clickhouse-client`);
+  if (status !== 0 || !existsSync(SERVER))
+    fail(
+      `could not install clickhouse-server (apt-get exited ${status}); install it by hand: apt-get update && apt-get install -y clickhouse-server clickhouse-client`,
+    );
 }
 
 function config(i) {

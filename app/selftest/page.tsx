@@ -9,8 +9,8 @@ export default function SelfTestPage() {
     <main id="content" tabIndex={-1}>
       <h1>Browser self-test</h1>
       <p className="muted">
-        Every Ed25519 vector (RFC 8032, Wycheproof, speccheck, ZIP-215, SUPERCOP) and Chio&apos;s own receipt vectors, verified
-        here in your browser with each available engine. Both engines must give every vector its expected verdict, and each other&apos;s.
+        Every Ed25519 vector (RFC 8032, Wycheproof, speccheck, ZIP-215, SUPERCOP) and Chio&apos;s own receipt vectors, verified here in your browser with each
+        available engine. Both engines must give every vector its expected verdict, and each other&apos;s.
       </p>
       <EngineSelfTest />
     </main>

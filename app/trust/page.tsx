@@ -9,9 +9,9 @@ export default function TrustPage() {
     <main id="content" tabIndex={-1}>
       <h1>Trusted kernel keys</h1>
       <p>
-        A valid signature shows only that a log is self-consistent. Pin the kernel keys you know belong to the kernels you audit
-        (obtained out of band, not from the log itself): receipts and checkpoints signed by any other key, or outside a key&apos;s
-        validity window, then fail <code>signer_trusted</code>. Keys are kept in this browser only.
+        A valid signature shows only that a log is self-consistent. Pin the kernel keys you know belong to the kernels you audit (obtained out of band, not from
+        the log itself): receipts and checkpoints signed by any other key, or outside a key&apos;s validity window, then fail <code>signer_trusted</code>. Keys
+        are kept in this browser only.
       </p>
       <TrustManager />
     </main>

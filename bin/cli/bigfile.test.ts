@@ -48,7 +48,12 @@ const sha256 = (b: Uint8Array | string) => createHash('sha256').update(b).digest
 /** A package folder with `files` (name → path of the content on disk) and a correct manifest. */
 /** A manifest of today's format (its query states a read boundary, so the only problems are the ones under test). */
 function packageWith(dir: string, files: Record<string, { sha256: string; bytes: number }>): void {
-  const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: { readBoundary: { kind: 'admin_all' } }, files: Object.entries(files).map(([p, f]) => ({ path: p, ...f })) };
+  const manifest = {
+    schema: 'chio.evidence_export_manifest.v1',
+    exportedAt: 1767999999,
+    query: { readBoundary: { kind: 'admin_all' } },
+    files: Object.entries(files).map(([p, f]) => ({ path: p, ...f })),
+  };
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
 }
 
@@ -102,7 +107,11 @@ describe('receipt-audit on big and broken files', () => {
     const run = await refused([garbage]);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(new RegExp(`^receipt-audit: unknown format: ${garbage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a text log: binary data at byte \\d+ \\(line \\d+\\)\n$`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^receipt-audit: unknown format: ${garbage.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a text log: binary data at byte \\d+ \\(line \\d+\\)\n$`,
+      ),
+    );
   }, 60_000);
 
   it('1 GiB of garbage inside a package: one problem naming it, the manifest still checks every byte, the receipts verify', async () => {
@@ -130,12 +139,22 @@ describe('receipt-audit on cut, damaged and incomplete input', () => {
     writeFileSync(nd, receipts.join('\n').slice(0, -40));
     const arr = path.join(dir, 'cut.json');
     writeFileSync(arr, `[\n${receipts.join(',\n')}\n]`.slice(0, -60));
-    for (const [file, line] of [[nd, 5], [arr, 6]] as const) {
+    for (const [file, line] of [
+      [nd, 5],
+      [arr, 6],
+    ] as const) {
       const run = await cli([file, '--trust-key', GOOD_LOG_KEY, '--json']);
       const report = run.report();
       expect(run.code, file).toBe(1);
       expect(report.summary, file).toMatchObject({ receipts: 4, verified: 4 });
-      expect(report.problems, file).toEqual([expect.objectContaining({ code: 'parse_error', file, line, message: expect.stringMatching(/^the file ends in the middle of a record: .*\(the file is truncated\)$/) })]);
+      expect(report.problems, file).toEqual([
+        expect.objectContaining({
+          code: 'parse_error',
+          file,
+          line,
+          message: expect.stringMatching(/^the file ends in the middle of a record: .*\(the file is truncated\)$/),
+        }),
+      ]);
     }
   }, 60_000);
 
@@ -151,7 +170,11 @@ describe('receipt-audit on cut, damaged and incomplete input', () => {
     expect(run.code).toBe(1);
     const report = run.report();
     const lost = report.problems.find((p) => /could not be read/.test(p.message));
-    expect(lost).toMatchObject({ code: 'parse_error', file: 'damaged.sqlite3#chio_tool_receipts', message: expect.stringMatching(/row \d+: seq \d+ to \d+ could not be read \(database disk image is malformed\); reading went on at seq \d+$/) });
+    expect(lost).toMatchObject({
+      code: 'parse_error',
+      file: 'damaged.sqlite3#chio_tool_receipts',
+      message: expect.stringMatching(/row \d+: seq \d+ to \d+ could not be read \(database disk image is malformed\); reading went on at seq \d+$/),
+    });
     const [from, to] = /seq (\d+) to (\d+)/.exec(lost!.message)!.slice(1).map(Number) as [number, number];
     expect(report.summary.receipts).toBeGreaterThan(0);
     // Receipts whose batch lost rows cannot prove inclusion: nothing from the damaged range, and not all verified.
@@ -167,7 +190,9 @@ describe('receipt-audit on cut, damaged and incomplete input', () => {
     truncateSync(file, 2 * GiB + 4096); // sparse: no disk used
     const run = await refused([file]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`receipt-audit: ${file} is 2.0 GiB: the SQLite reader (sql.js) holds a whole store in memory, so it reads stores up to 2 GiB. Export it as an evidence package`);
+    expect(run.stderr).toContain(
+      `receipt-audit: ${file} is 2.0 GiB: the SQLite reader (sql.js) holds a whole store in memory, so it reads stores up to 2 GiB. Export it as an evidence package`,
+    );
   }, 60_000);
 
   it('a package whose manifest lists absent files: one manifest problem per file, the present receipts verify', async () => {

@@ -37,11 +37,15 @@ export function disagreements(report: JsonReport, exp: Expected): string[] {
     const r = rs[0];
     const v = r?.verdict;
     const good =
-      want === 'verified' ? v === 'verified'
-      : want === 'unchecked_tail' ? (v === 'verified' || v === 'unverified') && r?.checks.inclusion === 'skipped'
-      : want === 'failed' ? v === 'failed'
-      : want === 'not_verified' ? v === 'failed' || v === 'unverified'
-      : r === undefined;
+      want === 'verified'
+        ? v === 'verified'
+        : want === 'unchecked_tail'
+          ? (v === 'verified' || v === 'unverified') && r?.checks.inclusion === 'skipped'
+          : want === 'failed'
+            ? v === 'failed'
+            : want === 'not_verified'
+              ? v === 'failed' || v === 'unverified'
+              : r === undefined;
     if (!good) out.push(`${id}: expected ${want}, got ${v ?? 'no entry'} ${r ? JSON.stringify(r.checks) : ''}`);
   }
   const extra = report.receipts.filter((r) => !(r.id in exp.receipts));
@@ -54,16 +58,21 @@ export function disagreements(report: JsonReport, exp: Expected): string[] {
   for (const code of exp.problems ?? []) if (!codes.has(code)) out.push(`problem ${code} is missing`);
   if (exp.finance_breaks) {
     const got = report.finance.budgets.flatMap((b) => b.breaks).sort();
-    if (JSON.stringify(got) !== JSON.stringify([...exp.finance_breaks].sort())) out.push(`finance breaks ${JSON.stringify(got)}, expected ${JSON.stringify(exp.finance_breaks)}`);
+    if (JSON.stringify(got) !== JSON.stringify([...exp.finance_breaks].sort()))
+      out.push(`finance breaks ${JSON.stringify(got)}, expected ${JSON.stringify(exp.finance_breaks)}`);
   }
   return out;
 }
 
 const CORPUS = testdataPath('corpus');
-const cases = readdirSync(CORPUS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const cases = readdirSync(CORPUS, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 
 describe('receipt-audit verify on every corpus case agrees with expected.json', () => {
-  it('has the seven cases', () => expect(cases).toEqual(['bad-chain-root-v2', 'bad-checkpoint-signature', 'duplicate-key', 'good', 'good-v2', 'tampered-field', 'tampered-signature']));
+  it('has the seven cases', () =>
+    expect(cases).toEqual(['bad-chain-root-v2', 'bad-checkpoint-signature', 'duplicate-key', 'good', 'good-v2', 'tampered-field', 'tampered-signature']));
 
   it.each(cases)('%s', async (name) => {
     const dir = path.join(CORPUS, name);
@@ -109,7 +118,9 @@ describe('receipt-audit: exit status and messages', () => {
     expect(res.stdout).toMatch(/Budgets: 2 \(capability, grant\)/);
     expect(res.stdout).toMatch(/cap-billing-1\s+0\s+USD/);
     // Every package check, in contract order, with its detail.
-    expect(res.stdout).toMatch(/Package .*tampered-signature:\n\s+manifest\s+pass\s+\(12 listed files match; counts match; query\.json = manifest query; no proofCoverage stated; no receiptSemantics stated \(not compared\)\)\n\s+read_boundary\s+skipped\s+\(query\.readBoundary is absent\)\n\s+scope\s+pass\s+\(250 tool and 30 child receipts within the query \(no filters\)/);
+    expect(res.stdout).toMatch(
+      /Package .*tampered-signature:\n\s+manifest\s+pass\s+\(12 listed files match; counts match; query\.json = manifest query; no proofCoverage stated; no receiptSemantics stated \(not compared\)\)\n\s+read_boundary\s+skipped\s+\(query\.readBoundary is absent\)\n\s+scope\s+pass\s+\(250 tool and 30 child receipts within the query \(no filters\)/,
+    );
     expect(res.stdout).toMatch(/warning read_boundary_missing\s+query\.json /);
   });
 

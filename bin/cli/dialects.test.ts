@@ -57,7 +57,15 @@ describe('receipt-audit verify with ZeroClaw and CodeWhale receipts', () => {
     const dir = tmp();
     writeFileSync(path.join(dir, 'current.diff'), e.current_diff);
     // Cut at 20 bytes, the fingerprint is another: the receipt no longer matches.
-    const { stdout } = await run(['verify', testdataPath(`codewhale/synthesized/${e.receipt_file}`), '--diff', path.join(dir, 'current.diff'), '--diff-max-chars', '20', '--json']);
+    const { stdout } = await run([
+      'verify',
+      testdataPath(`codewhale/synthesized/${e.receipt_file}`),
+      '--diff',
+      path.join(dir, 'current.diff'),
+      '--diff-max-chars',
+      '20',
+      '--json',
+    ]);
     expect((JSON.parse(stdout) as Report).receipts[0]!.details!.review_gate).toMatch(/^diff_mismatch: /);
   });
 
@@ -65,7 +73,10 @@ describe('receipt-audit verify with ZeroClaw and CodeWhale receipts', () => {
     const vectors = readTestdataJson<{ receipt: string; tool_name: string }[]>('zeroclaw/synthesized/hmac-test-vectors.json');
     const dir = tmp();
     const reply = path.join(dir, 'reply.txt');
-    writeFileSync(reply, `It is Monday.\n\n---\nTool receipts:\n  ${vectors[0]!.tool_name}: ${vectors[0]!.receipt}\n  weather: zc-receipt-1711547700-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`);
+    writeFileSync(
+      reply,
+      `It is Monday.\n\n---\nTool receipts:\n  ${vectors[0]!.tool_name}: ${vectors[0]!.receipt}\n  weather: zc-receipt-1711547700-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
+    );
     const { code, stdout } = await run(['verify', VECTORS, reply, '--json']);
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report;

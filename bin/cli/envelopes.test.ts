@@ -17,7 +17,14 @@ const REAL = 'chio/realworld-2026-09/claude-code-tool-result-text.json';
 
 interface JsonReport {
   ok: boolean;
-  receipts: { id: string; verdict: string; line: number; checks: Record<string, string>; details?: Record<string, string>; envelope?: Record<string, unknown> }[];
+  receipts: {
+    id: string;
+    verdict: string;
+    line: number;
+    checks: Record<string, string>;
+    details?: Record<string, string>;
+    envelope?: Record<string, unknown>;
+  }[];
   problems: { code: string; file?: string; line?: number }[];
 }
 
@@ -27,14 +34,26 @@ async function verifyJson(files: string[]): Promise<{ code: number; report: Json
   return { code: r.code, report: JSON.parse(r.stdout) as JsonReport };
 }
 
-const ENVELOPE_CHECKS = { parse: 'pass', signature: 'pass', receipt_id: 'pass', semantics: 'pass', parameter_hash: 'pass', content_hash: 'pass', delivery: 'pass', inclusion: 'skipped', signer_trusted: 'pass' };
+const ENVELOPE_CHECKS = {
+  parse: 'pass',
+  signature: 'pass',
+  receipt_id: 'pass',
+  semantics: 'pass',
+  parameter_hash: 'pass',
+  content_hash: 'pass',
+  delivery: 'pass',
+  inclusion: 'skipped',
+  signer_trusted: 'pass',
+};
 
 describe('receipt-audit verify on receipts in envelopes', () => {
   it('the real tool-result text (§10): exit 0, 9be6277d… unchecked_tail, content_hash and delivery pass, no problems', async () => {
     const { code, report } = await verifyJson([testdataPath(REAL)]);
     expect(code).toBe(0);
     expect(report.ok).toBe(true);
-    expect(report.receipts).toEqual([expect.objectContaining({ id: ID, verdict: 'verified', checks: ENVELOPE_CHECKS, details: { inclusion: 'uncheckpointed' } })]);
+    expect(report.receipts).toEqual([
+      expect.objectContaining({ id: ID, verdict: 'verified', checks: ENVELOPE_CHECKS, details: { inclusion: 'uncheckpointed' } }),
+    ]);
     expect(report.receipts[0]!.envelope).toEqual({ kind: 'chio-bridge-outcome', state: 'completed', evidence: 'verified', claimed: true });
     expect(report.problems).toEqual([]);
   });
@@ -89,7 +108,9 @@ describe('receipt-audit verify on receipts in envelopes', () => {
   });
 
   it('the real text, both transcripts and the MCP result in one run: one receipt, exit 0', async () => {
-    const files = [REAL, 'derived/envelopes/claude-code-stream.jsonl', 'derived/envelopes/codex-exec.jsonl', 'derived/envelopes/mcp-tool-result.json'].map(testdataPath);
+    const files = [REAL, 'derived/envelopes/claude-code-stream.jsonl', 'derived/envelopes/codex-exec.jsonl', 'derived/envelopes/mcp-tool-result.json'].map(
+      testdataPath,
+    );
     const { code, report } = await verifyJson(files);
     expect(code).toBe(0);
     expect(report.receipts.map((r) => r.id)).toEqual([ID]);
@@ -102,7 +123,10 @@ describe('a chio-bridge export {bundle, transparency} (derived from the two-chec
   const exported = testdataPath('derived/envelopes/chio-bridge-export.json');
   const keys = [
     readTestdataJson<{ kernel_key: string }>('chio/derived-checkpoints/checkpoint-batch-v1/leaves.json').kernel_key,
-    ...readFileSync(path.join(pkg, 'receipts.ndjson'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { receipt: { kernel_key: string } }).receipt.kernel_key),
+    ...readFileSync(path.join(pkg, 'receipts.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { receipt: { kernel_key: string } }).receipt.kernel_key),
   ];
   const trust = () => {
     const t = TrustStore.create([...new Set(keys)].map((key) => ({ key })));
@@ -121,7 +145,9 @@ describe('a chio-bridge export {bundle, transparency} (derived from the two-chec
     const fromExport = await verifyPaths([exported], trust());
     const fromPackage = await verifyPaths([pkg], trust());
     expect(outcome(fromExport)).toEqual(outcome(fromPackage));
-    expect(fromExport.receipts.map((r) => r.details?.inclusion)).toEqual(Array(8).fill(expect.stringMatching(/^receipt signer differs from checkpoint signer/)));
+    expect(fromExport.receipts.map((r) => r.details?.inclusion)).toEqual(
+      Array(8).fill(expect.stringMatching(/^receipt signer differs from checkpoint signer/)),
+    );
     expect(fromExport.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'verified']);
     expect(new Set(fromExport.problems.map((p) => p.code))).toEqual(new Set(['inclusion_failed']));
   });

@@ -14,16 +14,18 @@ function pad(s: string, n: number): string {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  return rows.map((r) => '  ' + r.map((cell, c) => (c === r.length - 1 ? cell : pad(cell, widths[c]!))).join('  ').trimEnd());
+  return rows.map(
+    (r) =>
+      '  ' +
+      r
+        .map((cell, c) => (c === r.length - 1 ? cell : pad(cell, widths[c]!)))
+        .join('  ')
+        .trimEnd(),
+  );
 }
 
 function checkTable(totals: CheckTotal[]): string[] {
-  const rows = totals.map((t) => [
-    t.name,
-    `${t.pass} pass`,
-    `${t.fail} fail`,
-    [...t.skipped].map(([why, n]) => `${n} skipped (${why})`).join(', '),
-  ]);
+  const rows = totals.map((t) => [t.name, `${t.pass} pass`, `${t.fail} fail`, [...t.skipped].map(([why, n]) => `${n} skipped (${why})`).join(', ')]);
   return rows.length ? table(rows) : ['  (none)'];
 }
 
@@ -96,14 +98,19 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   lines.push(`Result: ${!report.ok ? 'FAILED' : empty ? 'no receipts found, nothing was verified' : 'OK, nothing failed'}`);
   lines.push('');
   lines.push(`Receipts: ${s.receipts} (verified ${s.verified}, failed ${s.failed}, unverified ${s.unverified})`);
-  if (s.unreadable) lines.push(`Unreadable: ${s.unreadable} ${s.unreadable === 1 ? 'record' : 'records'} could not be read and ${s.unreadable === 1 ? 'is' : 'are'} in no count above (see the parse_error and duplicate_key problems)`);
+  if (s.unreadable)
+    lines.push(
+      `Unreadable: ${s.unreadable} ${s.unreadable === 1 ? 'record' : 'records'} could not be read and ${s.unreadable === 1 ? 'is' : 'are'} in no count above (see the parse_error and duplicate_key problems)`,
+    );
   const families = familyTotals(report.receipts);
   if (families === null) lines.push(...checkTable(checkTotals(report.receipts)));
   else {
     // Several runtimes: each its own counts and checks, and what its receipts can prove.
     for (const f of families) {
       const note = FAMILY_NOTES[f.name];
-      lines.push(`  ${f.name}: ${f.receipts} (verified ${f.verdicts.verified}, failed ${f.verdicts.failed}, unverified ${f.verdicts.unverified})${note ? `: ${note}` : ''}`);
+      lines.push(
+        `  ${f.name}: ${f.receipts} (verified ${f.verdicts.verified}, failed ${f.verdicts.failed}, unverified ${f.verdicts.unverified})${note ? `: ${note}` : ''}`,
+      );
       lines.push(...checkTable(f.totals).map((l) => `  ${l}`));
     }
   }
@@ -113,7 +120,11 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
   if (report.checkpoints.length) lines.push(...checkTable(checkTotals(report.checkpoints)));
   lines.push(...lineageLines(report));
   for (const p of report.packages) lines.push(...packageLines(p));
-  lines.push(report.trust.pinned ? 'Trust: kernel keys pinned' : 'Trust: no kernel key pinned, so no receipt is verified: signatures show the log is intact, not who signed it (pin with --trust-key)');
+  lines.push(
+    report.trust.pinned
+      ? 'Trust: kernel keys pinned'
+      : 'Trust: no kernel key pinned, so no receipt is verified: signatures show the log is intact, not who signed it (pin with --trust-key)',
+  );
   for (const k of report.keys) lines.push(`  signing key ${k.key}: ${k.receipts} receipts, ${k.checkpoints} checkpoints`);
   lines.push('');
   const errors = report.problems.filter((p) => p.severity === 'error').length;
@@ -130,8 +141,16 @@ export function formatSummary(report: VerificationReport, paths: string[]): stri
     const rows = [['capability', 'grant', 'currency', 'holder', 'total', 'charged', 'remaining', 'settled', 'pending', 'failed', 'breaks']];
     for (const b of budgets) {
       rows.push([
-        b.capability_id, String(b.grant_index), b.currency, b.root_budget_holder, String(b.budget_total), String(b.charged),
-        String(b.remaining), String(b.by_settlement.settled), String(b.by_settlement.pending), String(b.by_settlement.failed),
+        b.capability_id,
+        String(b.grant_index),
+        b.currency,
+        b.root_budget_holder,
+        String(b.budget_total),
+        String(b.charged),
+        String(b.remaining),
+        String(b.by_settlement.settled),
+        String(b.by_settlement.pending),
+        String(b.by_settlement.failed),
         b.breaks.length ? b.breaks.join(' ') : '-',
       ]);
     }

@@ -58,7 +58,9 @@ export function formatIngest(report: IngestReport): string {
     added += c.toolAdded + c.childAdded;
     present += c.alreadyPresent;
     lines.push(`  ${key}`);
-    lines.push(`    added: ${num(c.toolAdded)} tool receipts, ${num(c.childAdded)} child receipts, ${num(c.checkpointsAdded)} checkpoints, ${num(c.proofsAdded)} inclusion proofs`);
+    lines.push(
+      `    added: ${num(c.toolAdded)} tool receipts, ${num(c.childAdded)} child receipts, ${num(c.checkpointsAdded)} checkpoints, ${num(c.proofsAdded)} inclusion proofs`,
+    );
     if (c.alreadyPresent) lines.push(`    already in the fleet (skipped): ${num(c.alreadyPresent)} records`);
   }
   if (report.rejected.length) {
@@ -67,7 +69,9 @@ export function formatIngest(report: IngestReport): string {
     if (report.rejected.length > 50) lines.push(`  … and ${num(report.rejected.length - 50)} more (--json lists them all)`);
   } else lines.push('Rejected: none');
   const rate = report.seconds > 0 ? Math.round(report.receiptsRead / report.seconds) : 0;
-  lines.push(`${num(report.receiptsRead)} receipts read in ${report.seconds.toFixed(2)} s (${num(rate)} receipts/s): ${num(added)} added, ${num(present)} records already present.`);
+  lines.push(
+    `${num(report.receiptsRead)} receipts read in ${report.seconds.toFixed(2)} s (${num(rate)} receipts/s): ${num(added)} added, ${num(present)} records already present.`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

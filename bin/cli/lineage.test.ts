@@ -29,7 +29,8 @@ interface Report {
   problems: { code: string; severity: string; file?: string; line?: number }[];
 }
 
-const verify = async (name: string, json = true) => run(['verify', testdataPath(`chio/realworld-2026-09/${name}`), '--trust-key', KERNEL, ...(json ? ['--json'] : [])]);
+const verify = async (name: string, json = true) =>
+  run(['verify', testdataPath(`chio/realworld-2026-09/${name}`), '--trust-key', KERNEL, ...(json ? ['--json'] : [])]);
 
 describe('receipt-audit verify on the real signed-lineage packages', () => {
   it('minimal-evidence: exit 0, the signed_token row verified, no problems', async () => {
@@ -38,7 +39,17 @@ describe('receipt-audit verify on the real signed-lineage packages', () => {
     expect(res.code).toBe(0);
     const report = JSON.parse(res.stdout) as Report;
     expect(report.ok).toBe(true);
-    expect(report.lineage).toEqual([{ capability_id: CAP, provenance: 'signed_token', verdict: 'verified', checks: { lineage: 'pass' }, problems: [], file: 'capability-lineage.ndjson', line: 1 }]);
+    expect(report.lineage).toEqual([
+      {
+        capability_id: CAP,
+        provenance: 'signed_token',
+        verdict: 'verified',
+        checks: { lineage: 'pass' },
+        problems: [],
+        file: 'capability-lineage.ndjson',
+        line: 1,
+      },
+    ]);
     expect(report.summary).toMatchObject({ lineage: 1, lineage_failed: 0 });
     expect(report.problems).toEqual([]);
     expect(report.receipts.map((r) => [r.id.slice(0, 8), r.verdict, r.checks.inclusion])).toEqual([['2210ea22', 'verified', 'skipped']]);
@@ -50,7 +61,9 @@ describe('receipt-audit verify on the real signed-lineage packages', () => {
     expect(res.code).toBe(1);
     const report = JSON.parse(res.stdout) as Report;
     expect(report.ok).toBe(false);
-    expect(report.lineage!.map((l) => [l.capability_id, l.verdict, l.checks.lineage, l.problems])).toEqual([[CAP, 'failed', 'fail', ['lineage_signature_invalid', 'lineage_mismatch']]]);
+    expect(report.lineage!.map((l) => [l.capability_id, l.verdict, l.checks.lineage, l.problems])).toEqual([
+      [CAP, 'failed', 'fail', ['lineage_signature_invalid', 'lineage_mismatch']],
+    ]);
     expect(report.summary).toMatchObject({ lineage: 1, lineage_failed: 1 });
     expect(report.problems.map((p) => [p.code, p.severity, p.file, p.line])).toEqual([
       ['lineage_mismatch', 'error', 'capability-lineage.ndjson', 1],

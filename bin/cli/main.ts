@@ -73,7 +73,8 @@ interface Args {
 function parseArgs(argv: string[]): Args | 'help' {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') return 'help';
   const [command, ...rest] = argv;
-  if (command !== 'verify') throw new UsageError(`unknown command ${JSON.stringify(command)}; try: receipt-audit verify <path>... or receipt-audit ingest <path>... --clickhouse URL`);
+  if (command !== 'verify')
+    throw new UsageError(`unknown command ${JSON.stringify(command)}; try: receipt-audit verify <path>... or receipt-audit ingest <path>... --clickhouse URL`);
   const args: Args = { paths: [], trustKeys: [], trustFiles: [], json: false, allowUnpinned: false };
   for (let i = 0; i < rest.length; i++) {
     const a = rest[i]!;
@@ -93,8 +94,7 @@ function parseArgs(argv: string[]): Args | 'help' {
       const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : value();
       if (!/^[1-9][0-9]{0,9}$/.test(v)) throw new UsageError(`--diff-max-chars needs a positive whole number, not ${JSON.stringify(v)}`);
       args.diffMaxChars = Number(v);
-    }
-    else if (a === '--help' || a === '-h') return 'help';
+    } else if (a === '--help' || a === '-h') return 'help';
     else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
     else args.paths.push(a);
   }
@@ -125,7 +125,8 @@ async function dialectOptions(args: Args): Promise<DialectOptions> {
   const options: DialectOptions = {};
   if (args.hmacKey !== undefined) {
     const key = args.hmacKey.length > 0 ? fromHex(args.hmacKey) : null;
-    if (!key) throw new UsageError(`--hmac-key must be the key as hex (ZeroClaw's is 32 bytes, 64 hex digits), not ${JSON.stringify(args.hmacKey.slice(0, 80))}`);
+    if (!key)
+      throw new UsageError(`--hmac-key must be the key as hex (ZeroClaw's is 32 bytes, 64 hex digits), not ${JSON.stringify(args.hmacKey.slice(0, 80))}`);
     options.hmacKey = key;
   }
   if (args.diff !== undefined) {
@@ -137,7 +138,13 @@ async function dialectOptions(args: Args): Promise<DialectOptions> {
 }
 
 /** Reads every path into one verifier, not yet finished (tests also read its checkpoint entries). */
-export async function loadPaths(paths: string[], trust: TrustStore, onViews?: (views: ReceiptView[]) => void, dialect: DialectOptions = {}, allowUnpinned = false): Promise<LogVerifier> {
+export async function loadPaths(
+  paths: string[],
+  trust: TrustStore,
+  onViews?: (views: ReceiptView[]) => void,
+  dialect: DialectOptions = {},
+  allowUnpinned = false,
+): Promise<LogVerifier> {
   // Refuse unreadable or unrecognized input before verifying anything.
   const inputs: { path: string; kind: InputKind }[] = [];
   for (const p of paths) {

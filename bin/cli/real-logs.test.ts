@@ -63,12 +63,18 @@ describe('the real showcase data (released Chio binaries)', () => {
     expect(failedChecks(report)).toEqual([]);
     expect(verdicts(report)).toEqual({ verified: 5 });
     expect(report.receipts.every((r) => r.checks.signer_trusted === 'pass')).toBe(true);
-    expect(report.lineage!.map((l) => [l.capability_id, l.provenance, l.problems])).toEqual([['cap-ioa-web3-provider', 'legacy_projection', ['lineage_downgraded']]]);
+    expect(report.lineage!.map((l) => [l.capability_id, l.provenance, l.problems])).toEqual([
+      ['cap-ioa-web3-provider', 'legacy_projection', ['lineage_downgraded']],
+    ]);
     // Each receipt's signed attribution names the kernel (7f0f…) as issuer; the row of this delegated
     // (depth 1) capability names its delegator (a090…). A warning, as the contract asks; whether
     // attribution.issuer_key means the root issuer for delegated capabilities is not confirmed.
     // (And its query has no readBoundary: it predates that field too.)
-    expect(report.problems.map((p) => [p.code, p.severity])).toEqual([['lineage_downgraded', 'error'], ['read_boundary_missing', 'warning'], ...Array(5).fill(['attribution_mismatch', 'warning'])]);
+    expect(report.problems.map((p) => [p.code, p.severity])).toEqual([
+      ['lineage_downgraded', 'error'],
+      ['read_boundary_missing', 'warning'],
+      ...Array(5).fill(['attribution_mismatch', 'warning']),
+    ]);
     expect(report.ok).toBe(false);
   });
 
@@ -134,7 +140,13 @@ describe('the derived two-checkpoint package (derived-checkpoints/checkpoint-bat
   // signed root (next test) and still the receipt is not included; everything else reproduces.
   it('every proof reaches its root, but no receipt is included: its signer is not the checkpoint signer; chain and transparency records reproduce', async () => {
     const report = await verifyPaths([dir], trustOf(leaves.kernel_key, ...receiptKeys));
-    expect(report.receipts.map((r) => Object.entries(r.checks).filter(([, st]) => st === 'fail').map(([c]) => c))).toEqual(report.receipts.map(() => ['inclusion']));
+    expect(
+      report.receipts.map((r) =>
+        Object.entries(r.checks)
+          .filter(([, st]) => st === 'fail')
+          .map(([c]) => c),
+      ),
+    ).toEqual(report.receipts.map(() => ['inclusion']));
     expect(report.receipts.every((r) => r.details?.inclusion?.includes('receipt signer differs from checkpoint signer'))).toBe(true);
     expect(new Set(report.problems.map((p) => p.code))).toEqual(new Set(['inclusion_failed']));
     expect(report.checkpoints.map((c) => [c.checkpoint_seq, c.verdict, c.checks.continuity])).toEqual([
@@ -155,7 +167,10 @@ describe('the derived two-checkpoint package (derived-checkpoints/checkpoint-bat
       return leafHash(canonicalBytes(d.value.fullTyped));
     });
     expect(ours.map(toHex)).toEqual(leaves.leaves.map((l) => l.leaf_hash));
-    const roots = readFileSync(path.join(dir, 'checkpoints.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).body.merkle_root);
+    const roots = readFileSync(path.join(dir, 'checkpoints.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).body.merkle_root);
     expect(['0x' + toHex(rootFromLeafHashes(ours.slice(0, 5))!), '0x' + toHex(rootFromLeafHashes(ours.slice(5))!)]).toEqual(roots);
   });
 
@@ -188,21 +203,24 @@ describe('SQLite stores built with the real Chio schema', () => {
       };
     });
     mutate?.(rows);
-    const checkpoints = readFileSync(path.join(corpus, 'checkpoints.ndjson'), 'utf8').trim().split('\n').map((line) => {
-      const c = JSON.parse(line);
-      const body = line.slice(line.indexOf('"body":') + '"body":'.length, line.lastIndexOf(',"signature"'));
-      return {
-        checkpointSeq: c.body.checkpoint_seq,
-        batchStartSeq: c.body.batch_start_seq,
-        batchEndSeq: c.body.batch_end_seq,
-        treeSize: c.body.tree_size,
-        merkleRoot: c.body.merkle_root.slice(2),
-        issuedAt: c.body.issued_at,
-        statementJson: body,
-        signature: c.signature,
-        kernelKey: c.body.kernel_key,
-      };
-    });
+    const checkpoints = readFileSync(path.join(corpus, 'checkpoints.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const c = JSON.parse(line);
+        const body = line.slice(line.indexOf('"body":') + '"body":'.length, line.lastIndexOf(',"signature"'));
+        return {
+          checkpointSeq: c.body.checkpoint_seq,
+          batchStartSeq: c.body.batch_start_seq,
+          batchEndSeq: c.body.batch_end_seq,
+          treeSize: c.body.tree_size,
+          merkleRoot: c.body.merkle_root.slice(2),
+          issuedAt: c.body.issued_at,
+          statementJson: body,
+          signature: c.signature,
+          kernelKey: c.body.kernel_key,
+        };
+      });
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'ra-store-')), 'kernel-receipts.sqlite3');
     writeFileSync(file, createChioStore(SQL, { toolReceipts: rows, checkpoints }));
     return file;
@@ -247,4 +265,3 @@ describe('SQLite stores built with the real Chio schema', () => {
     expect(childInclusion).toEqual(order === 'tool-seq' ? ['skipped', 'skipped', 'skipped'] : ['pass', 'pass', 'skipped']);
   });
 });
-

@@ -20,13 +20,22 @@ interface Report {
 }
 
 function verify(paths: string[], key: string): { code: number; report: Report } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/receipt-audit.mjs'), 'verify', ...paths, '--trust-key', key, '--json'], { cwd: REAL, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/receipt-audit.mjs'), 'verify', ...paths, '--trust-key', key, '--json'], {
+    cwd: REAL,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   if (r.status === 2 || r.status === null) throw new Error(`exit ${r.status}: ${r.stderr}`);
   return { code: r.status, report: JSON.parse(r.stdout) as Report };
 }
 
 /** The §10 words: a receipt `verified` (inclusion passed) or an `unchecked_tail` (inclusion skipped, nothing failed). */
-const expectedAs = (r: Report['receipts'][number]) => (r.verdict === 'verified' && r.checks.inclusion === 'pass' ? 'verified' : r.verdict !== 'failed' && r.checks.inclusion === 'skipped' ? 'unchecked_tail' : r.verdict);
+const expectedAs = (r: Report['receipts'][number]) =>
+  r.verdict === 'verified' && r.checks.inclusion === 'pass'
+    ? 'verified'
+    : r.verdict !== 'failed' && r.checks.inclusion === 'skipped'
+      ? 'unchecked_tail'
+      : r.verdict;
 
 describe('contract part 2 §10, through the command line', () => {
   it('minimal-evidence/: 2210ea22… unchecked_tail; manifest, read_boundary and the signed lineage row pass; no problems; ok', () => {

@@ -11,7 +11,21 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'react';
 
-echarts.use([BarChart, CustomChart, LineChart, ScatterChart, HeatmapChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, TitleComponent, VisualMapComponent, CanvasRenderer]);
+echarts.use([
+  BarChart,
+  CustomChart,
+  LineChart,
+  ScatterChart,
+  HeatmapChart,
+  GridComponent,
+  TooltipComponent,
+  LegendComponent,
+  DataZoomComponent,
+  MarkLineComponent,
+  TitleComponent,
+  VisualMapComponent,
+  CanvasRenderer,
+]);
 
 export type EChartOption = echarts.EChartsCoreOption;
 
@@ -26,7 +40,21 @@ export interface ChartSelection {
   value: unknown;
 }
 
-export function EChart({ option, onSelect, height = 280, label, summary, testId }: { option: EChartOption; onSelect?: (s: ChartSelection) => void; height?: number; label: string; summary?: string; testId?: string }) {
+export function EChart({
+  option,
+  onSelect,
+  height = 280,
+  label,
+  summary,
+  testId,
+}: {
+  option: EChartOption;
+  onSelect?: (s: ChartSelection) => void;
+  height?: number;
+  label: string;
+  summary?: string;
+  testId?: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const select = useRef(onSelect);

@@ -48,14 +48,25 @@ export function saveLastLog(sources: readonly LogSource[], meta: LogMeta): void 
 }
 
 const isSource = (s: unknown): s is LogSource =>
-  typeof s === 'object' && s !== null && ((s as { kind?: unknown }).kind === 'server' || ((s as { kind?: unknown }).kind === 'url' && typeof (s as { url?: unknown }).url === 'string') || ((s as { kind?: unknown }).kind === 'fleet' && typeof (s as { query?: unknown }).query === 'string'));
+  typeof s === 'object' &&
+  s !== null &&
+  ((s as { kind?: unknown }).kind === 'server' ||
+    ((s as { kind?: unknown }).kind === 'url' && typeof (s as { url?: unknown }).url === 'string') ||
+    ((s as { kind?: unknown }).kind === 'fleet' && typeof (s as { query?: unknown }).query === 'string'));
 
 /** What the tab had open before the reload: sources to reopen, or a log that cannot be reopened, or nothing. */
 export function readLastLog(): { reopen: LogSource[]; meta: LogMeta | null } | { lost: LogMeta } | null {
   let meta: LogMeta | null = null;
   try {
     const m = JSON.parse(sessionStorage.getItem(LAST_LOG) ?? 'null') as Partial<LogMeta> | null;
-    if (m && typeof m.description === 'string' && typeof m.files === 'number' && typeof m.openedAt === 'number' && Array.isArray(m.keep) && m.keep.every(isSource)) {
+    if (
+      m &&
+      typeof m.description === 'string' &&
+      typeof m.files === 'number' &&
+      typeof m.openedAt === 'number' &&
+      Array.isArray(m.keep) &&
+      m.keep.every(isSource)
+    ) {
       meta = { description: m.description, files: m.files, openedAt: m.openedAt, keep: m.keep, restorable: m.restorable === true };
     }
   } catch {

@@ -137,13 +137,10 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
   useLayoutEffect(syncAddressBar, []);
 
   // The API token goes with a session only when it opens this server's log.
-  const start = useCallback(
-    (run: typeof openSession, sources: LogSource[]) => {
-      const token = sources.some(isThisServer) ? readApiToken() : null;
-      run(sources, token ?? undefined);
-    },
-    [],
-  );
+  const start = useCallback((run: typeof openSession, sources: LogSource[]) => {
+    const token = sources.some(isThisServer) ? readApiToken() : null;
+    run(sources, token ?? undefined);
+  }, []);
 
   /** Opens `sources` as the tab's log (remembered for a reload when it can be reopened) or as a view's (never remembered). */
   /** `reopened`: the log the tab had before a reload, opened again (its first opening time is kept). */
@@ -231,11 +228,68 @@ export function LogProvider({ children, fleet = false }: { children: ReactNode; 
 
   const value = useMemo(
     () => ({
-      session, rows, open, cancel, ensureOpen, openView, approvedOrigins, approveOrigin, sources: openSources, openRole, trust: trust.entries, trustIssue: trust.issue, trustLoaded: trust.loaded, saveTrust: trust.save, requestBundle,
-      continuity: memory.continuity, remembered: memory.remembered, memoryIssues: memory.issues, forgetCheckpoint: memory.forget, setApiToken,
-      importCheckpoints: memory.importText, exportCheckpoints: memory.exportText, dialect, setDialect, fleetPage, fleet, openMeta, lost, reopenLost, openServerLog,
+      session,
+      rows,
+      open,
+      cancel,
+      ensureOpen,
+      openView,
+      approvedOrigins,
+      approveOrigin,
+      sources: openSources,
+      openRole,
+      trust: trust.entries,
+      trustIssue: trust.issue,
+      trustLoaded: trust.loaded,
+      saveTrust: trust.save,
+      requestBundle,
+      continuity: memory.continuity,
+      remembered: memory.remembered,
+      memoryIssues: memory.issues,
+      forgetCheckpoint: memory.forget,
+      setApiToken,
+      importCheckpoints: memory.importText,
+      exportCheckpoints: memory.exportText,
+      dialect,
+      setDialect,
+      fleetPage,
+      fleet,
+      openMeta,
+      lost,
+      reopenLost,
+      openServerLog,
     }),
-    [session, rows, open, cancel, ensureOpen, openView, approvedOrigins, approveOrigin, openSources, openRole, trust.entries, trust.issue, trust.loaded, trust.save, requestBundle, memory.continuity, memory.remembered, memory.issues, memory.forget, setApiToken, memory.importText, memory.exportText, dialect, fleetPage, fleet, openMeta, lost, reopenLost, openServerLog],
+    [
+      session,
+      rows,
+      open,
+      cancel,
+      ensureOpen,
+      openView,
+      approvedOrigins,
+      approveOrigin,
+      openSources,
+      openRole,
+      trust.entries,
+      trust.issue,
+      trust.loaded,
+      trust.save,
+      requestBundle,
+      memory.continuity,
+      memory.remembered,
+      memory.issues,
+      memory.forget,
+      setApiToken,
+      memory.importText,
+      memory.exportText,
+      dialect,
+      fleetPage,
+      fleet,
+      openMeta,
+      lost,
+      reopenLost,
+      openServerLog,
+    ],
   );
   return <LogContext.Provider value={value}>{children}</LogContext.Provider>;
 }

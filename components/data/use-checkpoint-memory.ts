@@ -56,7 +56,12 @@ export function useCheckpointMemory(session: Session, sources: readonly LogSourc
     const { memory, issues: found } = readCheckpointMemory();
     // Every key that signed something in this load: a remembered one without its checkpoints is a rollback (part 2 §12).
     const signers = session.report.keys.map((k) => k.key);
-    const result = compareWithMemory(memory, load, { atMs: Date.now(), source: sources ? describeSources(sources, { files: 'names' }) : session.label }, signers);
+    const result = compareWithMemory(
+      memory,
+      load,
+      { atMs: Date.now(), source: sources ? describeSources(sources, { files: 'names' }) : session.label },
+      signers,
+    );
     const text = checkpointMemoryToJson(result.memory);
     if (text !== checkpointMemoryToJson(memory)) {
       try {

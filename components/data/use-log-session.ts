@@ -3,7 +3,15 @@
 // reads the sources and runs the verify workers), and exposes progress, the
 // streamed receipt rows and the final report. The main thread never verifies.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { type DialectFacts, type DialectInputs, type FleetPageInfo, type LogEvent, type LogSource, type Progress, describeSources } from '../../lib/workers/protocol';
+import {
+  type DialectFacts,
+  type DialectInputs,
+  type FleetPageInfo,
+  type LogEvent,
+  type LogSource,
+  type Progress,
+  describeSources,
+} from '../../lib/workers/protocol';
 import { readCheckpointMemory } from './use-checkpoint-memory';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
@@ -79,7 +87,11 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
           setSession((s) => (s.status === 'running' ? { ...s, progress: m.progress } : s));
         } else if (m.type === 'done') {
           if (m.receipts.length !== rows.current.length) {
-            setSession({ status: 'error', label, message: `the report has ${m.receipts.length} receipts but ${rows.current.length} rows were read for the explorer: the rows and the report disagree` });
+            setSession({
+              status: 'error',
+              label,
+              message: `the report has ${m.receipts.length} receipts but ${rows.current.length} rows were read for the explorer: the rows and the report disagree`,
+            });
             stop();
             return;
           }
@@ -110,7 +122,16 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
               if (same) same.push(f);
               else dialectFacts.set(f.id, [f]);
             }
-            setSession({ status: 'done', label, progress: m.progress, report, rows: rows.current.length, verifiedCheckpoints: m.verifiedCheckpoints, lineage: m.lineage, dialectFacts });
+            setSession({
+              status: 'done',
+              label,
+              progress: m.progress,
+              report,
+              rows: rows.current.length,
+              verifiedCheckpoints: m.verifiedCheckpoints,
+              lineage: m.lineage,
+              dialectFacts,
+            });
           };
           rebuild();
         } else if (m.type === 'bundle') {

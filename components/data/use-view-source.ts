@@ -47,15 +47,22 @@ export function useViewSource(param: string | null): { view: ViewSource; ready: 
   }, [pageOrigin, param, parsed, ensureOpen, openView]);
 
   const view: ViewSource =
-    pageOrigin === null ? { status: 'pending' }
-    : param === null || parsed === null ? { status: 'tab' }
-    : !parsed.ok ? { status: 'invalid', param, message: parsed.message }
-    : origin !== null && declined === url ? { status: 'declined', origin, url: url! }
-    : origin !== null && !approvedOrigins.has(origin) ? { status: 'consent', origin, url: url!, approve, decline }
-    : { status: 'view', sources: parsed.sources, param };
+    pageOrigin === null
+      ? { status: 'pending' }
+      : param === null || parsed === null
+        ? { status: 'tab' }
+        : !parsed.ok
+          ? { status: 'invalid', param, message: parsed.message }
+          : origin !== null && declined === url
+            ? { status: 'declined', origin, url: url! }
+            : origin !== null && !approvedOrigins.has(origin)
+              ? { status: 'consent', origin, url: url!, approve, decline }
+              : { status: 'view', sources: parsed.sources, param };
   const ready =
-    view.status === 'tab' ? openRole === 'default'
-    : view.status === 'view' ? openRole !== null && JSON.stringify(sources) === JSON.stringify(view.sources)
-    : false;
+    view.status === 'tab'
+      ? openRole === 'default'
+      : view.status === 'view'
+        ? openRole !== null && JSON.stringify(sources) === JSON.stringify(view.sources)
+        : false;
   return { view, ready };
 }

@@ -61,9 +61,30 @@ export function SearchBox({ q, onSearch }: { q: string | undefined; onSearch: (q
 
 /** The fields of the "filter by" menu, the ones auditors use most first. */
 const FIELDS: ValueFilter[] = [
-  'verdict', 'problem', 'decision', 'toolServer', 'toolName', 'guard', 'guardFailed', 'settlement', 'currency', 'tenant', 'type', 'generation',
-  'receiptKind', 'boundaryClass', 'trustLevel', 'capabilityId', 'grantIndex', 'rootBudgetHolder', 'policyHash', 'kernelKey', 'sessionId',
-  'operationKind', 'source', 'file',
+  'verdict',
+  'problem',
+  'decision',
+  'toolServer',
+  'toolName',
+  'guard',
+  'guardFailed',
+  'settlement',
+  'currency',
+  'tenant',
+  'type',
+  'generation',
+  'receiptKind',
+  'boundaryClass',
+  'trustLevel',
+  'capabilityId',
+  'grantIndex',
+  'rootBudgetHolder',
+  'policyHash',
+  'kernelKey',
+  'sessionId',
+  'operationKind',
+  'source',
+  'file',
 ];
 
 const valueLabel = (field: ValueFilter, v: string) => (field === 'verdict' ? (VERDICT_LABEL[v as RowVerdict] ?? v) : revealPlain(v, 80));
@@ -74,7 +95,19 @@ const valueLabel = (field: ValueFilter, v: string) => (field === 'verdict' ? (VE
  * any character, and an HTML attribute does not carry every one (a NUL becomes U+FFFD in the
  * server's HTML) — JSON escapes every control character.
  */
-export function FilterPicker({ store, filter, rows, version, onAdd }: { store: RowStore; filter: ExplorerFilter; rows: Uint32Array; version: string; onAdd: (field: ValueFilter, value: string) => void }) {
+export function FilterPicker({
+  store,
+  filter,
+  rows,
+  version,
+  onAdd,
+}: {
+  store: RowStore;
+  filter: ExplorerFilter;
+  rows: Uint32Array;
+  version: string;
+  onAdd: (field: ValueFilter, value: string) => void;
+}) {
   const [field, setField] = useState<ValueFilter>('verdict');
   const counts = useMemo(() => facetCounts(store, filter, field, 500, rows), [store, filter, field, rows, version]); // eslint-disable-line react-hooks/exhaustive-deps
   const chosen = filter.values[field] ?? [];
@@ -101,7 +134,7 @@ export function FilterPicker({ store, filter, rows, version, onAdd }: { store: R
           }}
           data-testid="explorer-filter-value"
         >
-          <option value="">{counts.length ? `choose a value (${counts.length.toLocaleString("en-US")})` : "no value in these rows"}</option>
+          <option value="">{counts.length ? `choose a value (${counts.length.toLocaleString('en-US')})` : 'no value in these rows'}</option>
           {counts.map((c) => (
             <option key={c.value} value={JSON.stringify(c.value)} disabled={chosen.includes(c.value)}>
               {valueLabel(field, c.value)} ({c.count.toLocaleString('en-US')}){chosen.includes(c.value) ? ' ✓' : ''}
@@ -128,7 +161,15 @@ function parseOption(value: string): string | undefined {
  * read and write times as the table shows them (`2026-01-01 00:00:03`; a day or a minute alone
  * also works). A field applies on Enter or when it loses focus; text that is no time says so.
  */
-export function TimeRange({ since, until, onChange }: { since: number | undefined; until: number | undefined; onChange: (bound: 'since' | 'until', value: number | undefined) => void }) {
+export function TimeRange({
+  since,
+  until,
+  onChange,
+}: {
+  since: number | undefined;
+  until: number | undefined;
+  onChange: (bound: 'since' | 'until', value: number | undefined) => void;
+}) {
   const id = useId();
   return (
     <div className="explorer-field explorer-time" role="group" aria-labelledby={`${id}-title`}>
@@ -146,7 +187,19 @@ export function TimeRange({ since, until, onChange }: { since: number | undefine
   );
 }
 
-function TimeInput({ bound, value, label, hint, onChange }: { bound: 'since' | 'until'; value: number | undefined; label: string; hint: string; onChange: (bound: 'since' | 'until', value: number | undefined) => void }) {
+function TimeInput({
+  bound,
+  value,
+  label,
+  hint,
+  onChange,
+}: {
+  bound: 'since' | 'until';
+  value: number | undefined;
+  label: string;
+  hint: string;
+  onChange: (bound: 'since' | 'until', value: number | undefined) => void;
+}) {
   const [draft, setDraft] = useState(toUtcInput(value));
   const [invalid, setInvalid] = useState(false);
   // The URL changed (a chip removed, a link): show its value.

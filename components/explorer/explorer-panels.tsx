@@ -20,7 +20,14 @@ export function FilterChips({ filter, onChange }: { filter: ExplorerFilter; onCh
   return (
     <div className="chips explorer-chips" role="group" aria-label="Active filters" data-testid="explorer-chips">
       {chips.map((c) => (
-        <button key={c.key} type="button" className="chip" data-chip={kindOf(c)} onClick={() => onChange(c.without)} aria-label={`remove filter ${c.field} = ${revealPlain(c.value, 80)}`}>
+        <button
+          key={c.key}
+          type="button"
+          className="chip"
+          data-chip={kindOf(c)}
+          onClick={() => onChange(c.without)}
+          aria-label={`remove filter ${c.field} = ${revealPlain(c.value, 80)}`}
+        >
           <span className="chip-field">{c.field}:</span> <SafeText text={c.value} max={80} expandable={false} /> <span aria-hidden="true">×</span>
         </button>
       ))}
@@ -62,12 +69,25 @@ export function EmptyState({ filter, onChange, still }: { filter: ExplorerFilter
  * Which columns show. The choice is kept in the URL (`cols`), like the filter: a link to a view
  * opens it with the same columns, and a preset's button brings back the preset's own.
  */
-export function ColumnChooser({ shown, chosen, preset, onChange }: { shown: readonly ColumnKey[]; chosen: boolean; preset: boolean; onChange: (columns: ColumnKey[] | undefined) => void }) {
+export function ColumnChooser({
+  shown,
+  chosen,
+  preset,
+  onChange,
+}: {
+  shown: readonly ColumnKey[];
+  chosen: boolean;
+  preset: boolean;
+  onChange: (columns: ColumnKey[] | undefined) => void;
+}) {
   const id = useId();
   return (
     <details className="explorer-columns" data-testid="explorer-columns">
       <summary>
-        Columns <span className="muted">({shown.length} of {COLUMN_KEYS.length})</span>
+        Columns{' '}
+        <span className="muted">
+          ({shown.length} of {COLUMN_KEYS.length})
+        </span>
       </summary>
       <fieldset>
         <legend id={id}>Columns shown (kept in the page&apos;s link)</legend>
@@ -103,10 +123,24 @@ export function ExportButtons({ store, rows }: { store: RowStore; rows: Uint32Ar
   const what = `${n.toLocaleString('en-US')} receipt${n === 1 ? '' : 's'}`;
   return (
     <div className="explorer-export" role="group" aria-label={`Export the ${what} shown`}>
-      <button type="button" className="button" disabled={n === 0} onClick={() => downloadText(`receipts-${n}.csv`, exportCsv(store, rows), 'text/csv')} data-testid="explorer-export-csv" title={`The ${what} shown, every field, as CSV`}>
+      <button
+        type="button"
+        className="button"
+        disabled={n === 0}
+        onClick={() => downloadText(`receipts-${n}.csv`, exportCsv(store, rows), 'text/csv')}
+        data-testid="explorer-export-csv"
+        title={`The ${what} shown, every field, as CSV`}
+      >
         Export CSV
       </button>
-      <button type="button" className="button" disabled={n === 0} onClick={() => downloadText(`receipts-${n}.ndjson`, exportNdjson(store, rows), 'application/x-ndjson')} data-testid="explorer-export-ndjson" title={`The ${what} shown, every field, as NDJSON`}>
+      <button
+        type="button"
+        className="button"
+        disabled={n === 0}
+        onClick={() => downloadText(`receipts-${n}.ndjson`, exportNdjson(store, rows), 'application/x-ndjson')}
+        data-testid="explorer-export-ndjson"
+        title={`The ${what} shown, every field, as NDJSON`}
+      >
         Export NDJSON
       </button>
     </div>

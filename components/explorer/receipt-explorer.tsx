@@ -8,7 +8,17 @@
 import { useSearchParams } from 'next/navigation';
 import { useCallback, useEffect, useMemo } from 'react';
 import { type ColumnKey, PRESETS, type Preset, shownColumns } from '../../lib/query/explorer-columns';
-import { EMPTY_FILTER, type ExplorerFilter, type SortColumn, type ValueFilter, filterFromParams, filterRows, filterToParams, warmSearch, warmSorts } from '../../lib/query/explorer-filter';
+import {
+  EMPTY_FILTER,
+  type ExplorerFilter,
+  type SortColumn,
+  type ValueFilter,
+  filterFromParams,
+  filterRows,
+  filterToParams,
+  warmSearch,
+  warmSorts,
+} from '../../lib/query/explorer-filter';
 import { hasCopies } from '../../lib/query/explorer-cells';
 import { manySources } from '../../lib/query/receipt-address';
 import { RUNTIMES, type Runtime } from '../../lib/query/runtimes';
@@ -97,26 +107,55 @@ export function ReceiptExplorer() {
     setFilter({ ...filter, values });
   };
   // Columns are sized to the rows of the preset (a finance view to the receipts with a cost).
-  const sizeRows = useMemo(() => (store && filter.preset ? filterRows(store, { ...EMPTY_FILTER, preset: filter.preset }) : undefined), [store, filter.preset, widthVersion]); // eslint-disable-line react-hooks/exhaustive-deps
+  const sizeRows = useMemo(
+    () => (store && filter.preset ? filterRows(store, { ...EMPTY_FILTER, preset: filter.preset }) : undefined),
+    [store, filter.preset, widthVersion],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
   const copies = useMemo(() => (store ? hasCopies(store, manySources(store)) : false), [store, version]); // eslint-disable-line react-hooks/exhaustive-deps
   const columns = useMemo(
-    () => shownColumns({ ...(filter.columns ? { chosen: filter.columns } : {}), ...(filter.preset ? { preset: filter.preset } : {}), mixed, copies, ...(filter.values.type ? { types: filter.values.type } : {}) }),
+    () =>
+      shownColumns({
+        ...(filter.columns ? { chosen: filter.columns } : {}),
+        ...(filter.preset ? { preset: filter.preset } : {}),
+        mixed,
+        copies,
+        ...(filter.values.type ? { types: filter.values.type } : {}),
+      }),
     [filter.columns, filter.preset, mixed, copies, filter.values.type],
   );
 
   if (!store) return null;
   // After a reload that could not reopen picked files: no log, and no other log's rows under this filter.
-  if (session.status === 'idle' && lost) return <p role="status" data-testid="explorer-no-log">No log is open: the one this tab had cannot be reopened after a reload (see above). The filter stays in the address for when it is.</p>;
+  if (session.status === 'idle' && lost)
+    return (
+      <p role="status" data-testid="explorer-no-log">
+        No log is open: the one this tab had cannot be reopened after a reload (see above). The filter stays in the address for when it is.
+      </p>
+    );
   const running = session.status === 'running';
   const unreadable = session.status === 'done' ? (session.report.summary.unreadable ?? 0) : 0;
   return (
     <section className="explorer">
       <div className="picker-row explorer-presets" role="group" aria-label="Reader presets">
-        <button type="button" className={`button${filter.preset ? '' : ' active'}`} aria-pressed={!filter.preset} onClick={() => setPreset(undefined)} data-testid="preset-all">
+        <button
+          type="button"
+          className={`button${filter.preset ? '' : ' active'}`}
+          aria-pressed={!filter.preset}
+          onClick={() => setPreset(undefined)}
+          data-testid="preset-all"
+        >
           All
         </button>
         {(Object.keys(PRESETS) as Preset[]).map((p) => (
-          <button key={p} type="button" title={PRESETS[p].description} className={`button${filter.preset === p ? ' active' : ''}`} aria-pressed={filter.preset === p} data-testid={`preset-${p}`} onClick={() => setPreset(p)}>
+          <button
+            key={p}
+            type="button"
+            title={PRESETS[p].description}
+            className={`button${filter.preset === p ? ' active' : ''}`}
+            aria-pressed={filter.preset === p}
+            data-testid={`preset-${p}`}
+            onClick={() => setPreset(p)}
+          >
             {PRESETS[p].label}
           </button>
         ))}
@@ -134,13 +173,26 @@ export function ReceiptExplorer() {
           <span className="muted" id="runtime-filter-label">
             Runtime:
           </span>
-          <button type="button" className={`button${typeFilter === '' ? ' active' : ''}`} aria-pressed={typeFilter === ''} data-testid="runtime-all" onClick={() => setRuntime(null)}>
+          <button
+            type="button"
+            className={`button${typeFilter === '' ? ' active' : ''}`}
+            aria-pressed={typeFilter === ''}
+            data-testid="runtime-all"
+            onClick={() => setRuntime(null)}
+          >
             All
           </button>
           {runtimes.map((r) => {
             const on = typeFilter === [...typesOf(r)].sort().join(',');
             return (
-              <button key={r.id} type="button" className={`button${on ? ' active' : ''}`} aria-pressed={on} data-testid={`runtime-${r.id}`} onClick={() => setRuntime(r)}>
+              <button
+                key={r.id}
+                type="button"
+                className={`button${on ? ' active' : ''}`}
+                aria-pressed={on}
+                data-testid={`runtime-${r.id}`}
+                onClick={() => setRuntime(r)}
+              >
                 {r.label}
               </button>
             );
@@ -151,7 +203,9 @@ export function ReceiptExplorer() {
       <div className="explorer-status">
         <p className="muted" data-testid="explorer-count">
           {visible.length.toLocaleString('en-US')} of {store.length.toLocaleString('en-US')} receipts
-          {unreadable > 0 ? `; ${unreadable.toLocaleString('en-US')} ${unreadable === 1 ? 'record' : 'records'} of the log could not be read and ${unreadable === 1 ? 'is' : 'are'} not listed (see the overview)` : ''}
+          {unreadable > 0
+            ? `; ${unreadable.toLocaleString('en-US')} ${unreadable === 1 ? 'record' : 'records'} of the log could not be read and ${unreadable === 1 ? 'is' : 'are'} not listed (see the overview)`
+            : ''}
           {running ? ' (still verifying: a receipt whose own checks fail shows failed at once, the other verdicts when the whole log is checked)' : ''}
         </p>
         <ColumnChooser shown={columns} chosen={filter.columns !== undefined} preset={filter.preset !== undefined} onChange={setColumns} />
@@ -161,7 +215,15 @@ export function ReceiptExplorer() {
       {visible.length === 0 && store.length > 0 ? (
         <EmptyState filter={filter} onChange={setFilter} still={running} />
       ) : (
-        <ReceiptTable store={store} rows={visible} sort={filter.sort} onSort={sortBy} columns={columns} {...(sizeRows ? { sizeRows } : {})} version={widthVersion} />
+        <ReceiptTable
+          store={store}
+          rows={visible}
+          sort={filter.sort}
+          onSort={sortBy}
+          columns={columns}
+          {...(sizeRows ? { sizeRows } : {})}
+          version={widthVersion}
+        />
       )}
     </section>
   );

@@ -21,8 +21,20 @@ import { SafeText } from '../ui/safe-text';
 
 /** The sort each column's header sets; the others do not sort. */
 const SORT_OF: Partial<Record<ColumnKey, SortColumn>> = {
-  time: 'time', id: 'id', toolServer: 'toolServer', toolName: 'toolName', decision: 'decision', guard: 'guard', cost: 'cost', settlement: 'settlement',
-  tenant: 'tenant', capabilityId: 'capabilityId', policyHash: 'policyHash', trustLevel: 'trustLevel', kernelKey: 'kernelKey', verdict: 'verdict',
+  time: 'time',
+  id: 'id',
+  toolServer: 'toolServer',
+  toolName: 'toolName',
+  decision: 'decision',
+  guard: 'guard',
+  cost: 'cost',
+  settlement: 'settlement',
+  tenant: 'tenant',
+  capabilityId: 'capabilityId',
+  policyHash: 'policyHash',
+  trustLevel: 'trustLevel',
+  kernelKey: 'kernelKey',
+  verdict: 'verdict',
 };
 
 /** Identifiers and hashes, read character by character: monospace (the stylesheet's .mono). */
@@ -31,7 +43,17 @@ const MONO = new Set<ColumnKey>(['id', 'policyHash', 'kernelKey', 'capabilityId'
 const BOLD = new Set<ColumnKey>(['decision', 'verdict']);
 const MONO_FAMILY = 'ui-monospace, SFMono-Regular, Menlo, monospace';
 /** Widest a column gets while the table is short of room (rem); past it, its text is cut with an ellipsis. */
-const CAP_REM: Partial<Record<ColumnKey, number>> = { time: Infinity, cost: 24, verdict: Infinity, id: 18, capabilityId: 18, where: 22, problems: 20, policyHash: 10, kernelKey: 10 };
+const CAP_REM: Partial<Record<ColumnKey, number>> = {
+  time: Infinity,
+  cost: 24,
+  verdict: Infinity,
+  id: 18,
+  capabilityId: 18,
+  where: 22,
+  problems: 20,
+  policyHash: 10,
+  kernelKey: 10,
+};
 const DEFAULT_CAP_REM = 16;
 
 const ROW_HEIGHT = 32;
@@ -90,7 +112,15 @@ function useRowWindow(count: number) {
  * table's own font (a canvas, no layout), fitted to the table's box. Before the first measure
  * (the server's render), an estimate from the texts' lengths.
  */
-function useColumnWidths(store: RowStore, columns: readonly ColumnKey[], many: boolean, sizeRows: Uint32Array | undefined, version: string, table: RefObject<HTMLDivElement | null>, body: RefObject<HTMLDivElement | null>) {
+function useColumnWidths(
+  store: RowStore,
+  columns: readonly ColumnKey[],
+  many: boolean,
+  sizeRows: Uint32Array | undefined,
+  version: string,
+  table: RefObject<HTMLDivElement | null>,
+  body: RefObject<HTMLDivElement | null>,
+) {
   const samples = useMemo(() => columns.map((k) => widthSamples(store, k, many, sizeRows)), [store, columns, many, sizeRows, version]); // eslint-disable-line react-hooks/exhaustive-deps
   const [box, setBox] = useState({ available: 0, rem: 16, font: '' });
   useLayoutEffect(() => {
@@ -194,14 +224,30 @@ export function ReceiptTable({ store, rows, sort, onSort, columns, sizeRows, ver
   };
   const cellStyle = (i: number) => ({ width: widths[i], flex: `0 0 ${widths[i]}px` });
   return (
-    <div ref={table} className="table" role="grid" aria-rowcount={rows.length} aria-colcount={columns.length} aria-label="Receipts" tabIndex={0} onKeyDown={onKey} data-testid="receipt-table">
+    <div
+      ref={table}
+      className="table"
+      role="grid"
+      aria-rowcount={rows.length}
+      aria-colcount={columns.length}
+      aria-label="Receipts"
+      tabIndex={0}
+      onKeyDown={onKey}
+      data-testid="receipt-table"
+    >
       <div ref={head} className="thead" role="row" onScroll={syncFromHead}>
         {columns.map((c, i) => {
           const by = SORT_OF[c];
           const label = columnLabel(c, columns);
           // A header cell holds its sort button (a button may not be a column header itself).
           return (
-            <span key={c} role="columnheader" style={cellStyle(i)} data-col={c} aria-sort={by === undefined ? undefined : sort.column === by ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+            <span
+              key={c}
+              role="columnheader"
+              style={cellStyle(i)}
+              data-col={c}
+              aria-sort={by === undefined ? undefined : sort.column === by ? (sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
               {by === undefined ? (
                 <span className="th-label">{label}</span>
               ) : (
@@ -258,7 +304,13 @@ export function ReceiptTable({ store, rows, sort, onSort, columns, sizeRows, ver
                     style={cellStyle(i)}
                     data-col={c}
                     className={[classOf[c], MONO.has(c) ? 'mono' : ''].filter(Boolean).join(' ') || undefined}
-                    {...(c === 'runtime' ? { 'data-runtime': runtime?.id ?? '' } : c === 'where' ? { title: text('where') } : (c === 'id' || c === 'capabilityId') && text(c) !== (store.str(c, row) ?? '') ? { title: store.str(c, row) } : {})}
+                    {...(c === 'runtime'
+                      ? { 'data-runtime': runtime?.id ?? '' }
+                      : c === 'where'
+                        ? { title: text('where') }
+                        : (c === 'id' || c === 'capabilityId') && text(c) !== (store.str(c, row) ?? '')
+                          ? { title: store.str(c, row) }
+                          : {})}
                   >
                     {special[c] ? special[c]() : <Cell text={text(c)} />}
                   </span>

@@ -36,7 +36,10 @@ function pageQuery(params: URLSearchParams): ReturnType<typeof parseReceiptQuery
   return parseReceiptQuery(p);
 }
 
-type FormState = Record<'kernelKey' | 'toolServer' | 'toolName' | 'outcome' | 'capabilityId' | 'agentSubject' | 'since' | 'until' | 'minCost' | 'maxCost', string>;
+type FormState = Record<
+  'kernelKey' | 'toolServer' | 'toolName' | 'outcome' | 'capabilityId' | 'agentSubject' | 'since' | 'until' | 'minCost' | 'maxCost',
+  string
+>;
 
 const toInput = (q: ReceiptQuery): FormState => ({
   kernelKey: q.kernelKey ?? '',
@@ -83,7 +86,11 @@ export function FleetView() {
   useEffect(() => setForm(toInput(query ?? { limit: MAX_LIMIT })), [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const kernels = useQuery({ queryKey: ['fleet-kernels'], queryFn: () => getJson<FleetKernels>('/v1/fleet/kernels'), enabled: fleet });
-  const summary = useQuery({ queryKey: ['fleet-summary', filterKey], queryFn: () => getJson<FleetSummary>(`/v1/fleet/summary${filterKey ? `?${filterKey}` : ''}`), enabled: fleet && query !== null });
+  const summary = useQuery({
+    queryKey: ['fleet-summary', filterKey],
+    queryFn: () => getJson<FleetSummary>(`/v1/fleet/summary${filterKey ? `?${filterKey}` : ''}`),
+    enabled: fleet && query !== null,
+  });
 
   if (!fleet) {
     return (
@@ -131,7 +138,11 @@ export function FleetView() {
         <p className="muted" data-testid="fleet-index-note">
           Index figures: counted by the fleet index (ClickHouse), not verified. Only the receipts a page shows below are verified, in this browser.
         </p>
-        {kernels.isError && <p role="alert">The fleet index did not answer: <SafeText text={(kernels.error as Error).message} max={300} /></p>}
+        {kernels.isError && (
+          <p role="alert">
+            The fleet index did not answer: <SafeText text={(kernels.error as Error).message} max={300} />
+          </p>
+        )}
         {kernels.data && (
           <div className="table-scroll">
             <table className="grid" data-testid="fleet-kernel-table">
@@ -155,8 +166,18 @@ export function FleetView() {
                   const pct = tool > 0n ? Number((covered * 1000n) / tool) / 10 : 0;
                   return (
                     <tr key={k.kernelKey} data-testid="fleet-kernel-row" data-kernel={k.kernelKey}>
-                      <td className="fleet-mono" title={k.kernelKey}>{short(k.kernelKey)}</td>
-                      <td data-testid="fleet-kernel-pinned">{pinned.has(k.kernelKey) ? <>pinned (<SafeText text={pinned.get(k.kernelKey)!} max={40} />)</> : <span className="verdict unverified">not pinned</span>}</td>
+                      <td className="fleet-mono" title={k.kernelKey}>
+                        {short(k.kernelKey)}
+                      </td>
+                      <td data-testid="fleet-kernel-pinned">
+                        {pinned.has(k.kernelKey) ? (
+                          <>
+                            pinned (<SafeText text={pinned.get(k.kernelKey)!} max={40} />)
+                          </>
+                        ) : (
+                          <span className="verdict unverified">not pinned</span>
+                        )}
+                      </td>
                       <td>{num(k.toolReceipts)}</td>
                       <td>{num(k.childReceipts)}</td>
                       <td>{num(k.checkpoints)}</td>
@@ -166,7 +187,13 @@ export function FleetView() {
                       <td>{num(k.denied)}</td>
                       <td>{k.firstTimestamp !== '0' ? `${formatTime(Number(k.firstTimestamp))} – ${formatTime(Number(k.lastTimestamp))}` : '–'}</td>
                       <td>
-                        <button type="button" onClick={() => { setTrail([]); go(new URLSearchParams({ kernelKey: k.kernelKey })); }}>
+                        <button
+                          type="button"
+                          onClick={() => {
+                            setTrail([]);
+                            go(new URLSearchParams({ kernelKey: k.kernelKey }));
+                          }}
+                        >
                           Search this kernel
                         </button>
                       </td>
@@ -177,7 +204,11 @@ export function FleetView() {
             </table>
           </div>
         )}
-        {trust.length === 0 && <p className="muted">No kernel key is pinned: receipts verify their signatures, but none is trusted. <Link href="/trust">Pin keys</Link></p>}
+        {trust.length === 0 && (
+          <p className="muted">
+            No kernel key is pinned: receipts verify their signatures, but none is trusted. <Link href="/trust">Pin keys</Link>
+          </p>
+        )}
       </section>
 
       <section aria-labelledby="fleet-search">
@@ -187,7 +218,11 @@ export function FleetView() {
             Kernel
             <select name="kernelKey" value={form.kernelKey} onChange={(e) => setForm({ ...form, kernelKey: e.target.value })} data-testid="fleet-kernelKey">
               <option value="">All kernels</option>
-              {kernels.data?.kernels.map((k) => <option key={k.kernelKey} value={k.kernelKey}>{short(k.kernelKey)}</option>)}
+              {kernels.data?.kernels.map((k) => (
+                <option key={k.kernelKey} value={k.kernelKey}>
+                  {short(k.kernelKey)}
+                </option>
+              ))}
             </select>
           </label>
           {field('toolServer', 'Tool server')}
@@ -196,7 +231,11 @@ export function FleetView() {
             Outcome
             <select name="outcome" value={form.outcome} onChange={(e) => setForm({ ...form, outcome: e.target.value })} data-testid="fleet-outcome">
               <option value="">Any</option>
-              {RECEIPT_OUTCOMES.map((o) => <option key={o} value={o}>{o}</option>)}
+              {RECEIPT_OUTCOMES.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
             </select>
           </label>
           {field('capabilityId', 'Capability')}
@@ -205,31 +244,72 @@ export function FleetView() {
           {field('until', 'Until (UTC)', { type: 'datetime-local', step: '1' })}
           {field('minCost', 'Min cost (minor units)', { inputMode: 'numeric' })}
           {field('maxCost', 'Max cost (minor units)', { inputMode: 'numeric' })}
-          <button type="submit" data-testid="fleet-search-button">Search</button>
-          <button type="button" onClick={() => { setTrail([]); go(new URLSearchParams()); }}>Clear</button>
+          <button type="submit" data-testid="fleet-search-button">
+            Search
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setTrail([]);
+              go(new URLSearchParams());
+            }}
+          >
+            Clear
+          </button>
         </form>
         {!parsed.ok && (
           <div role="alert" data-testid="fleet-query-issues">
             This search cannot be run:
-            <ul>{parsed.issues.map((i, n) => <li key={n}><code><SafeText text={i.param} max={64} /></code>: <SafeText text={i.message} max={200} /></li>)}</ul>
+            <ul>
+              {parsed.issues.map((i, n) => (
+                <li key={n}>
+                  <code>
+                    <SafeText text={i.param} max={64} />
+                  </code>
+                  : <SafeText text={i.message} max={200} />
+                </li>
+              ))}
+            </ul>
           </div>
         )}
         {summary.data && (
           <p className="muted" data-testid="fleet-summary">
             Index figures for this search (not verified): {num(Object.values(summary.data.byKernel).reduce((a, n) => a + BigInt(n), 0n))} receipts in{' '}
-            {Object.keys(summary.data.byKernel).length} kernel(s); by outcome {Object.entries(summary.data.byOutcome).map(([o, n]) => `${o} ${num(n)}`).join(', ') || 'none'}
+            {Object.keys(summary.data.byKernel).length} kernel(s); by outcome{' '}
+            {Object.entries(summary.data.byOutcome)
+              .map(([o, n]) => `${o} ${num(n)}`)
+              .join(', ') || 'none'}
             {Object.keys(summary.data.costCharged).length > 0 && (
-              <>; cost charged {Object.entries(summary.data.costCharged).map(([c, v]) => `${num(v.sum)} ${c || '(no currency)'} minor units over ${num(v.receipts)} receipts${v.notSummed !== '0' ? ` (${num(v.notSummed)} too large to sum)` : ''}`).join(', ')}</>
+              <>
+                ; cost charged{' '}
+                {Object.entries(summary.data.costCharged)
+                  .map(
+                    ([c, v]) =>
+                      `${num(v.sum)} ${c || '(no currency)'} minor units over ${num(v.receipts)} receipts${v.notSummed !== '0' ? ` (${num(v.notSummed)} too large to sum)` : ''}`,
+                  )
+                  .join(', ')}
+              </>
             )}
             .
           </p>
         )}
       </section>
 
-      <section aria-labelledby="fleet-page" data-testid="fleet-page" data-done={String(done !== null)} data-verified={verdicts.verified} data-failed={verdicts.failed} data-receipts={fleetPage?.receipts ?? ''}>
+      <section
+        aria-labelledby="fleet-page"
+        data-testid="fleet-page"
+        data-done={String(done !== null)}
+        data-verified={verdicts.verified}
+        data-failed={verdicts.failed}
+        data-receipts={fleetPage?.receipts ?? ''}
+      >
         <h2 id="fleet-page">This page{trail.length > 0 ? ` (page ${trail.length + 1})` : ''}</h2>
         {session.status === 'running' && <VerifyProgress label={session.label} progress={session.progress} rows={session.rows} onCancel={cancel} />}
-        {session.status === 'error' && <p role="alert">Could not verify this page: <SafeText text={session.message} max={400} /></p>}
+        {session.status === 'error' && (
+          <p role="alert">
+            Could not verify this page: <SafeText text={session.message} max={400} />
+          </p>
+        )}
         {fleetPage && (
           <p data-testid="fleet-page-figures">
             {num(fleetPage.receipts)} receipts on this page, from {fleetPage.kernels.filter((k) => k.kernelKey).length} kernel(s), of{' '}
@@ -237,17 +317,40 @@ export function FleetView() {
           </p>
         )}
         {done && (
-          <p className={verdicts.failed > 0 ? 'banner bad' : verdicts.unpinned > 0 ? 'banner unpinned' : 'banner ok'} data-testid="fleet-page-verdicts" data-unpinned={verdicts.unpinned}>
-            Checked in this browser: {verdicts.verified} verified, {verdicts.unpinned > 0 ? `${verdicts.unpinned} intact, signer not pinned, ` : ''}{verdicts.failed} failed, {verdicts.unverified} unverified of the {store?.length ?? 0} receipts on this page, with{' '}
-            {done.report.checkpoints.length} checkpoints. <Link href="/">Overview of this page</Link> · <Link href="/receipts">Explore it</Link>
+          <p
+            className={verdicts.failed > 0 ? 'banner bad' : verdicts.unpinned > 0 ? 'banner unpinned' : 'banner ok'}
+            data-testid="fleet-page-verdicts"
+            data-unpinned={verdicts.unpinned}
+          >
+            Checked in this browser: {verdicts.verified} verified, {verdicts.unpinned > 0 ? `${verdicts.unpinned} intact, signer not pinned, ` : ''}
+            {verdicts.failed} failed, {verdicts.unverified} unverified of the {store?.length ?? 0} receipts on this page, with {done.report.checkpoints.length}{' '}
+            checkpoints. <Link href="/">Overview of this page</Link> · <Link href="/receipts">Explore it</Link>
           </p>
         )}
         {done && verdicts.unpinned > 0 && <UnpinnedNotice keys={done.report.keys.map((k) => k.key)} count={verdicts.unpinned} />}
         <p>
-          <button type="button" disabled={trail.length === 0 && !query?.cursor} onClick={() => { const prev = trail.slice(0, -1); const cursor = trail[trail.length - 1] ?? null; setTrail(prev); go(withCursor(cursor === '' ? null : cursor)); }} data-testid="fleet-prev">
+          <button
+            type="button"
+            disabled={trail.length === 0 && !query?.cursor}
+            onClick={() => {
+              const prev = trail.slice(0, -1);
+              const cursor = trail[trail.length - 1] ?? null;
+              setTrail(prev);
+              go(withCursor(cursor === '' ? null : cursor));
+            }}
+            data-testid="fleet-prev"
+          >
             ← Previous page
           </button>{' '}
-          <button type="button" disabled={!fleetPage?.nextCursor} onClick={() => { setTrail([...trail, query?.cursor?.toString() ?? '']); go(withCursor(fleetPage!.nextCursor)); }} data-testid="fleet-next">
+          <button
+            type="button"
+            disabled={!fleetPage?.nextCursor}
+            onClick={() => {
+              setTrail([...trail, query?.cursor?.toString() ?? '']);
+              go(withCursor(fleetPage!.nextCursor));
+            }}
+            data-testid="fleet-next"
+          >
             Next page →
           </button>
         </p>
@@ -255,7 +358,14 @@ export function FleetView() {
           <div className="table-scroll">
             <table className="grid" data-testid="fleet-receipts">
               <thead>
-                <tr><th>Verdict</th><th>Receipt</th><th>Kernel</th><th>Time</th><th>Tool</th><th>Outcome</th></tr>
+                <tr>
+                  <th>Verdict</th>
+                  <th>Receipt</th>
+                  <th>Kernel</th>
+                  <th>Time</th>
+                  <th>Tool</th>
+                  <th>Outcome</th>
+                </tr>
               </thead>
               <tbody>
                 {pageRows.map((i) => {
@@ -265,10 +375,18 @@ export function FleetView() {
                   return (
                     <tr key={i} data-testid="fleet-receipt-row" data-verdict={v}>
                       <td className={`verdict ${v}`}>{VERDICT_LABEL[v]}</td>
-                      <td className="fleet-mono"><Link href={`/receipts/${encodeURIComponent(id)}`} prefetch={false}><SafeText text={id} max={60} /></Link></td>
-                      <td className="fleet-mono" title={kernel}>{kernel ? short(kernel) : '–'}</td>
+                      <td className="fleet-mono">
+                        <Link href={`/receipts/${encodeURIComponent(id)}`} prefetch={false}>
+                          <SafeText text={id} max={60} />
+                        </Link>
+                      </td>
+                      <td className="fleet-mono" title={kernel}>
+                        {kernel ? short(kernel) : '–'}
+                      </td>
                       <td>{Number.isFinite(store.time[i]!) && store.time[i]! > 0 ? formatTime(store.time[i]!) : '–'}</td>
-                      <td><SafeText text={`${store.str('toolServer', i) ?? ''} / ${store.str('toolName', i) ?? ''}`} max={80} /></td>
+                      <td>
+                        <SafeText text={`${store.str('toolServer', i) ?? ''} / ${store.str('toolName', i) ?? ''}`} max={80} />
+                      </td>
                       <td className={`decision ${store.str('decision', i) ?? ''}`}>{store.str('decision', i) ?? '–'}</td>
                     </tr>
                   );

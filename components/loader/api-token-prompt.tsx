@@ -20,21 +20,14 @@ export function ApiTokenPrompt({ rejected, onToken }: { rejected: boolean; onTok
     >
       <label>
         {rejected ? 'Another API token' : 'API token'}{' '}
-        <input
-          type="password"
-          data-testid="api-token-input"
-          autoComplete="off"
-          spellCheck={false}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-        />
+        <input type="password" data-testid="api-token-input" autoComplete="off" spellCheck={false} value={value} onChange={(e) => setValue(e.target.value)} />
       </label>
       <button type="submit" className="button" disabled={!token}>
         open this server&apos;s log with it
       </button>
       <span className="muted">
-        Kept in this tab only and sent only to this server, as <code>Authorization: Bearer</code>. The log is still verified here: the server only serves
-        its bytes. A link can carry it as <code>#token=…</code>; it is taken out of the address bar at once.
+        Kept in this tab only and sent only to this server, as <code>Authorization: Bearer</code>. The log is still verified here: the server only serves its
+        bytes. A link can carry it as <code>#token=…</code>; it is taken out of the address bar at once.
       </span>
     </form>
   );

@@ -27,7 +27,17 @@ function parseKey(text: string): { ok: true; key: Uint8Array } | { ok: false; me
  * `hasLog`: a log is open, so applying verifies it again with the inputs (else they wait for the
  * next one). `open`: shown unfolded (on the page of a receipt that needs them).
  */
-export function DialectInputsPanel({ value, onApply, hasLog, open: openFirst = false }: { value: DialectInputs; onApply: (inputs: DialectInputs) => void; hasLog: boolean; open?: boolean }) {
+export function DialectInputsPanel({
+  value,
+  onApply,
+  hasLog,
+  open: openFirst = false,
+}: {
+  value: DialectInputs;
+  onApply: (inputs: DialectInputs) => void;
+  hasLog: boolean;
+  open?: boolean;
+}) {
   const id = useId();
   const [key, setKey] = useState('');
   const [showKey, setShowKey] = useState(false);
@@ -86,10 +96,7 @@ export function DialectInputsPanel({ value, onApply, hasLog, open: openFirst = f
       <summary>
         <strong>Other runtimes</strong>: ZeroClaw key, CodeWhale diff
         {inUse.length > 0 ? (
-          <span data-testid="dialect-in-use">
-            {' '}
-            (in use: {inUse.map((x, i) => [i > 0 ? ', ' : '', x])})
-          </span>
+          <span data-testid="dialect-in-use"> (in use: {inUse.map((x, i) => [i > 0 ? ', ' : '', x])})</span>
         ) : (
           <span className="muted"> (optional)</span>
         )}
@@ -120,20 +127,33 @@ export function DialectInputsPanel({ value, onApply, hasLog, open: openFirst = f
           </label>
         </div>
         <p className="muted" id={`${id}-key-help`}>
-          ZeroClaw keeps its key in memory only; without it tags cannot be checked (skipped: key not available (ephemeral)). A test or debug key recomputes
-          each tag here; it stays in this tab&apos;s memory, never in the address, the browser&apos;s storage or a share link.
+          ZeroClaw keeps its key in memory only; without it tags cannot be checked (skipped: key not available (ephemeral)). A test or debug key recomputes each
+          tag here; it stays in this tab&apos;s memory, never in the address, the browser&apos;s storage or a share link.
         </p>
         <div className="picker-row">
           <label className="button">
             choose the diff
-            <input type="file" hidden data-testid="cw-diff-input" onChange={(e) => {
+            <input
+              type="file"
+              hidden
+              data-testid="cw-diff-input"
+              onChange={(e) => {
                 setDiff(e.target.files?.[0] ?? null);
                 // Emptied, so choosing the same file again (after editing it) is seen.
                 e.target.value = '';
-              }} />
+              }}
+            />
           </label>
           <span data-testid="cw-diff-name">
-            {diff ? <SafeText text={diff.name} max={80} /> : value.diff ? <><SafeText text={value.diff.name} max={80} /> (in use)</> : 'no diff chosen'}
+            {diff ? (
+              <SafeText text={diff.name} max={80} />
+            ) : value.diff ? (
+              <>
+                <SafeText text={value.diff.name} max={80} /> (in use)
+              </>
+            ) : (
+              'no diff chosen'
+            )}
           </span>
           <label htmlFor={`${id}-max`}>--max-chars</label>
           <input
@@ -151,7 +171,8 @@ export function DialectInputsPanel({ value, onApply, hasLog, open: openFirst = f
         </div>
         <p className="muted" id={`${id}-diff-help`}>
           The <code>git diff</code> output a CodeWhale review receipt was written for, and the <code>--max-chars</code> the review ran with (default{' '}
-          {DEFAULT_MAX_CHARS.toLocaleString('en-US')}). Review receipts are unsigned: checking one against its diff is an integrity check, not an authenticity check.
+          {DEFAULT_MAX_CHARS.toLocaleString('en-US')}). Review receipts are unsigned: checking one against its diff is an integrity check, not an authenticity
+          check.
         </p>
         {error && (
           <p role="alert" className="banner bad" id={`${id}-error`} data-testid="dialect-error">

@@ -63,7 +63,8 @@ export function SourcePicker({ onOpen, busy, canAdd }: { onOpen: (sources: LogSo
       }}
     >
       <p>
-        <strong>Open a receipt log</strong>: drop an evidence-package folder, NDJSON/JSON files, a Chio SQLite store, Claude Code or Codex transcripts (JSONL), or ZeroClaw/CodeWhale receipts, transcripts and text logs here, or
+        <strong>Open a receipt log</strong>: drop an evidence-package folder, NDJSON/JSON files, a Chio SQLite store, Claude Code or Codex transcripts (JSONL),
+        or ZeroClaw/CodeWhale receipts, transcripts and text logs here, or
       </p>
       <div className="picker-row">
         {/* Real buttons open the (hidden) file inputs: a label is not reachable by keyboard, a button is. */}
@@ -109,8 +110,8 @@ export function SourcePicker({ onOpen, busy, canAdd }: { onOpen: (sources: LogSo
       </form>
       <p className="muted">
         <label>
-          <input type="checkbox" data-testid="source-add" checked={add} disabled={!canAdd} onChange={(e) => setAdding(e.target.checked)} /> add to the open log (verify
-          everything together as one log) instead of replacing it
+          <input type="checkbox" data-testid="source-add" checked={add} disabled={!canAdd} onChange={(e) => setAdding(e.target.checked)} /> add to the open log
+          (verify everything together as one log) instead of replacing it
         </label>
       </p>
       <p className="muted">Everything is read and verified in this browser; nothing you open is uploaded.</p>

@@ -22,7 +22,9 @@ export function VerifyProgress({ label, progress, rows, onCancel }: { label: str
       </p>
       <progress max={1} value={fraction ?? undefined} aria-label="verification progress" />
       <p className="muted">
-        {p ? `${p.recordsRead.toLocaleString('en-US')} records read, ${p.recordsVerified.toLocaleString('en-US')} verified (${rate.toLocaleString('en-US')}/s)` : 'starting…'}
+        {p
+          ? `${p.recordsRead.toLocaleString('en-US')} records read, ${p.recordsVerified.toLocaleString('en-US')} verified (${rate.toLocaleString('en-US')}/s)`
+          : 'starting…'}
         {` · ${rows.toLocaleString('en-US')} receipts so far`}
         {eta ? ` · ${eta}` : ''}
         {p?.phase === 'assembling' ? ' · checking checkpoints, inclusion and budgets' : ''}

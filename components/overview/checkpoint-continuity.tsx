@@ -6,10 +6,18 @@
 import type { ContinuityOutcome, ForkSide, RememberedCheckpoint } from '../../lib/trust/checkpoint-memory';
 import { SafeText } from '../ui/safe-text';
 
-export const formatSeenAt = (ms: number) => new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+export const formatSeenAt = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
 
 // The source is a file name or a server: text from outside, revealed.
-const seen = (r: RememberedCheckpoint) => <>seen on {formatSeenAt(r.seenAtMs)} from <SafeText text={r.source} max={120} /></>;
+const seen = (r: RememberedCheckpoint) => (
+  <>
+    seen on {formatSeenAt(r.seenAtMs)} from <SafeText text={r.source} max={120} />
+  </>
+);
 
 export function CheckpointContinuity({ outcomes }: { outcomes: ContinuityOutcome[] }) {
   if (outcomes.length === 0) return null;
@@ -35,9 +43,9 @@ function Outcome({ o }: { o: ContinuityOutcome }) {
     case 'unconnected':
       return (
         <div role="status" className="banner warn" data-testid="checkpoint-warning" data-kind="unconnected" data-key={o.key}>
-          <strong>Cannot be tied to what this browser verified before.</strong> Kernel key <code>{o.key}</code>: checkpoint{' '}
-          {String(o.remembered.checkpointSeq)} was verified, {seen(o.remembered)}, but {o.reason}. This load may continue that log or fork it; open a
-          load that includes checkpoint {String(o.remembered.checkpointSeq)} or the one after it to know.
+          <strong>Cannot be tied to what this browser verified before.</strong> Kernel key <code>{o.key}</code>: checkpoint {String(o.remembered.checkpointSeq)}{' '}
+          was verified, {seen(o.remembered)}, but {o.reason}. This load may continue that log or fork it; open a load that includes checkpoint{' '}
+          {String(o.remembered.checkpointSeq)} or the one after it to know.
         </div>
       );
     case 'continues':
@@ -50,7 +58,8 @@ function Outcome({ o }: { o: ContinuityOutcome }) {
     case 'new':
       return (
         <p className="muted" data-testid="checkpoint-new" data-key={o.key}>
-          Kernel key <code>{o.key}</code>: first seen in this browser; checkpoint {String(o.head.checkpointSeq)} is remembered, and later loads must continue it.
+          Kernel key <code>{o.key}</code>: first seen in this browser; checkpoint {String(o.head.checkpointSeq)} is remembered, and later loads must continue
+          it.
         </p>
       );
   }
@@ -71,7 +80,8 @@ type Fork = Extract<ContinuityOutcome, { kind: 'fork' }>;
 type Rollback = Extract<ContinuityOutcome, { kind: 'rollback' }>;
 
 /** The outcomes of a finished load that block it: forks and rollbacks (the dialog's and the overview's, part 2 §12). */
-export const forksOf = (outcomes: readonly ContinuityOutcome[]): (Fork | Rollback)[] => outcomes.filter((o): o is Fork | Rollback => o.kind === 'fork' || o.kind === 'rollback');
+export const forksOf = (outcomes: readonly ContinuityOutcome[]): (Fork | Rollback)[] =>
+  outcomes.filter((o): o is Fork | Rollback => o.kind === 'fork' || o.kind === 'rollback');
 
 /** A rollback (part 2 §12): the log comes without the checkpoints this browser verified before. */
 export function RollbackDetails({ o }: { o: Rollback }) {
@@ -80,11 +90,14 @@ export function RollbackDetails({ o }: { o: Rollback }) {
     <>
       <h2>Rollback: this log stops before checkpoint {String(r.checkpointSeq)}, which this browser verified</h2>
       <p>
-        Kernel key <code>{o.key}</code> signed this log, and checkpoint {String(r.checkpointSeq)} (receipts up to seq {String(r.batchEndSeq)}) was verified, {seen(r)}.{' '}
+        Kernel key <code>{o.key}</code> signed this log, and checkpoint {String(r.checkpointSeq)} (receipts up to seq {String(r.batchEndSeq)}) was verified,{' '}
+        {seen(r)}.{' '}
         {o.head === null
           ? 'This load brings no verified checkpoint of that key at all.'
           : `This load's newest verified checkpoint of that key is ${o.head.checkpointSeq}.`}{' '}
-        {o.head !== null && o.predecessor === 'matches' ? `Its checkpoint ${o.head.checkpointSeq} is the one the remembered checkpoint names as its predecessor. ` : ''}
+        {o.head !== null && o.predecessor === 'matches'
+          ? `Its checkpoint ${o.head.checkpointSeq} is the one the remembered checkpoint names as its predecessor. `
+          : ''}
       </p>
       <p>
         <strong>What it means:</strong> someone is serving an earlier state of the log, or left its checkpoints out, so receipts that a signed checkpoint
@@ -105,7 +118,16 @@ function ForkWarning({ o }: { o: Fork }) {
 
 /** One fork: both checkpoint digests at the seq, where each comes from, and what it means. */
 export function ForkDetails({ o }: { o: Fork }) {
-  const side = (s: ForkSide) => (s.seenAtMs !== undefined ? <>seen on {formatSeenAt(s.seenAtMs)} from <SafeText text={s.source} max={120} /></> : <>in <SafeText text={s.source} max={120} /></>);
+  const side = (s: ForkSide) =>
+    s.seenAtMs !== undefined ? (
+      <>
+        seen on {formatSeenAt(s.seenAtMs)} from <SafeText text={s.source} max={120} />
+      </>
+    ) : (
+      <>
+        in <SafeText text={s.source} max={120} />
+      </>
+    );
   const inLoad = o.how === 'within_load';
   return (
     <>
@@ -136,9 +158,9 @@ export function ForkDetails({ o }: { o: Fork }) {
           </>
         ) : (
           <>
-            <strong>What it means:</strong> either the kernel that holds this key signed two different histories of the same log (an equivocation: receipts
-            can have been rewritten or hidden, and this kernel&apos;s checkpoints prove nothing until you know why), or someone is serving you a different log
-            than the one this browser verified before. Do not rely on either copy until that is explained.
+            <strong>What it means:</strong> either the kernel that holds this key signed two different histories of the same log (an equivocation: receipts can
+            have been rewritten or hidden, and this kernel&apos;s checkpoints prove nothing until you know why), or someone is serving you a different log than
+            the one this browser verified before. Do not rely on either copy until that is explained.
           </>
         )}
         {o.remembered

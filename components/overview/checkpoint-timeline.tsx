@@ -8,7 +8,18 @@
 // Home/End; the segment read out is shown below. Texts from the log are text.
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import type { Coverage, CoverageLane, CoverageRun } from '../../lib/overview/checkpoint-coverage';
-import { describeGap, describeLane, describeOverlap, describeRun, describeSchemas, describeTail, failingChecks, formatRange, formatSeq, schemaName } from '../../lib/overview/timeline-labels';
+import {
+  describeGap,
+  describeLane,
+  describeOverlap,
+  describeRun,
+  describeSchemas,
+  describeTail,
+  failingChecks,
+  formatRange,
+  formatSeq,
+  schemaName,
+} from '../../lib/overview/timeline-labels';
 import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
 import type { ReportCheckpoint } from '../../lib/verify/report';
 import { SafeText } from '../ui/safe-text';
@@ -55,8 +66,12 @@ function laneItems(lane: CoverageLane, index: number, c: Coverage): Item[] {
     run,
     lane,
   }));
-  if (lane.gaps.length <= EACH_UP_TO) lane.gaps.forEach((g, i) => items.push({ id: `timeline-gap-${index}-${i}`, kind: 'gap', ...box(x, g.start, g.end, 3), label: describeGap(g), lane }));
-  if (lane.overlaps.length <= EACH_UP_TO) lane.overlaps.forEach((o, i) => items.push({ id: `timeline-overlap-${index}-${i}`, kind: 'overlap', ...box(x, o.start, o.end, 3), label: describeOverlap(o), lane }));
+  if (lane.gaps.length <= EACH_UP_TO)
+    lane.gaps.forEach((g, i) => items.push({ id: `timeline-gap-${index}-${i}`, kind: 'gap', ...box(x, g.start, g.end, 3), label: describeGap(g), lane }));
+  if (lane.overlaps.length <= EACH_UP_TO)
+    lane.overlaps.forEach((o, i) =>
+      items.push({ id: `timeline-overlap-${index}-${i}`, kind: 'overlap', ...box(x, o.start, o.end, 3), label: describeOverlap(o), lane }),
+    );
   if (lane.tail.count > 0) {
     const start = lane.covered ? lane.covered.end + 1n : c.axis.start;
     items.push({ id: `timeline-tail-${index}`, kind: 'tail', ...box(x, start, start + BigInt(lane.tail.count) - 1n, 4), label: describeTail(lane), lane });
@@ -66,10 +81,12 @@ function laneItems(lane: CoverageLane, index: number, c: Coverage): Item[] {
 
 /** Many gaps or overlaps as one path of rectangles (not focusable; listed in the lane's caption). */
 function manyPath(ranges: { start: bigint; end: bigint }[], x: (s: bigint) => number, y: number, h: number): string {
-  return ranges.map((r) => {
-    const b = box(x, r.start, r.end, 1);
-    return `M${b.x.toFixed(2)} ${y}h${b.w.toFixed(2)}v${h}h${(-b.w).toFixed(2)}z`;
-  }).join('');
+  return ranges
+    .map((r) => {
+      const b = box(x, r.start, r.end, 1);
+      return `M${b.x.toFixed(2)} ${y}h${b.w.toFixed(2)}v${h}h${(-b.w).toFixed(2)}z`;
+    })
+    .join('');
 }
 
 /** Following a link to the fragment already in the URL fires no hashchange: fire one, so its segment is focused again. */
@@ -134,7 +151,10 @@ export function CheckpointTimeline({ coverage }: { coverage: Coverage }) {
           </pattern>
         </defs>
       </svg>
-      <Legend mixed={coverage.lanes.some((l) => l.runs.some((r) => r.verdict === 'mixed'))} unpinned={coverage.lanes.some((l) => l.runs.some((r) => r.verdict === 'unpinned'))} />
+      <Legend
+        mixed={coverage.lanes.some((l) => l.runs.some((r) => r.verdict === 'mixed'))}
+        unpinned={coverage.lanes.some((l) => l.runs.some((r) => r.verdict === 'unpinned'))}
+      />
       {coverage.lanes.length === 0 && <p className="muted">The log has no checkpoints and no uncheckpointed receipts.</p>}
       {coverage.lanes.map((lane, li) => (
         <Lane key={lane.key} lane={lane} items={lanes[li]!} coverage={coverage} current={current} chosen={selected} onSelect={focusItem} onKey={onKey} />
@@ -150,18 +170,30 @@ export function CheckpointTimeline({ coverage }: { coverage: Coverage }) {
 function Legend({ mixed, unpinned }: { mixed: boolean; unpinned: boolean }) {
   const swatch = (cls: string, text: string) => (
     <span className="legend-item">
-      <svg width="14" height="10" aria-hidden="true" focusable="false"><rect width="14" height="10" className={cls} /></svg> {text}
+      <svg width="14" height="10" aria-hidden="true" focusable="false">
+        <rect width="14" height="10" className={cls} />
+      </svg>{' '}
+      {text}
     </span>
   );
   return (
     <p className="legend muted">
-      {swatch('seg verified', 'verified')} {unpinned && swatch('seg unpinned', 'intact, signer not pinned')} {swatch('seg failed', 'failed')} {mixed && swatch('seg mixed', 'verified and failed, pooled')} {swatch('seg gap', 'gap (no checkpoint)')}{' '}
+      {swatch('seg verified', 'verified')} {unpinned && swatch('seg unpinned', 'intact, signer not pinned')} {swatch('seg failed', 'failed')}{' '}
+      {mixed && swatch('seg mixed', 'verified and failed, pooled')} {swatch('seg gap', 'gap (no checkpoint)')}{' '}
       {swatch('seg overlap', 'overlap (claimed twice)')} {swatch('seg tail', 'uncheckpointed tail')}
     </p>
   );
 }
 
-function Lane({ lane, items, coverage, current, chosen, onSelect, onKey }: {
+function Lane({
+  lane,
+  items,
+  coverage,
+  current,
+  chosen,
+  onSelect,
+  onKey,
+}: {
   lane: CoverageLane;
   items: Item[];
   coverage: Coverage;
@@ -175,17 +207,31 @@ function Lane({ lane, items, coverage, current, chosen, onSelect, onKey }: {
   const caption = describeLane(lane);
   const schemas = useMemo(() => describeSchemas(lane.runs.flatMap((r) => r.checkpoints)), [lane]);
   return (
-    <div className="timeline-lane" data-testid="timeline-lane" data-file={lane.label} data-checkpoints={lane.checkpoints} data-failed={lane.failed} data-tail={lane.tail.count}>
+    <div
+      className="timeline-lane"
+      data-testid="timeline-lane"
+      data-file={lane.label}
+      data-checkpoints={lane.checkpoints}
+      data-failed={lane.failed}
+      data-tail={lane.tail.count}
+    >
       <p className="lane-caption">
-        <code><SafeText text={lane.label} max={120} /></code>: {caption}
+        <code>
+          <SafeText text={lane.label} max={120} />
+        </code>
+        : {caption}
       </p>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" role="group" aria-label={`${lane.label}: ${caption}`} onKeyDown={onKey}>
         <rect className="lane-bg" x="0" y={BAR.y} width={WIDTH} height={BAR.h} />
         {lane.gaps.length > EACH_UP_TO && (
-          <path className="seg gap" d={manyPath(lane.gaps, x, BAR.y, BAR.h)}><title>{`${lane.gaps.length} gaps`}</title></path>
+          <path className="seg gap" d={manyPath(lane.gaps, x, BAR.y, BAR.h)}>
+            <title>{`${lane.gaps.length} gaps`}</title>
+          </path>
         )}
         {lane.overlaps.length > EACH_UP_TO && (
-          <path className="seg overlap" d={manyPath(lane.overlaps, x, BAND.y, BAND.h)}><title>{`${lane.overlaps.length} overlaps`}</title></path>
+          <path className="seg overlap" d={manyPath(lane.overlaps, x, BAND.y, BAND.h)}>
+            <title>{`${lane.overlaps.length} overlaps`}</title>
+          </path>
         )}
         {items.map((it) => (
           <rect
@@ -216,9 +262,23 @@ function Lane({ lane, items, coverage, current, chosen, onSelect, onKey }: {
           {lane.tail.count > 0 ? ` · tail: ${lane.tail.count.toLocaleString('en-US')} uncheckpointed` : ''}
         </span>
       </div>
-      {lane.gaps.length > 0 && <p className="muted lane-note">Gaps: {lane.gaps.slice(0, 10).map(formatRange).join(', ')}{lane.gaps.length > 10 ? `, and ${lane.gaps.length - 10} more` : ''}.</p>}
-      {lane.overlaps.length > 0 && <p className="muted lane-note">Overlaps: {lane.overlaps.slice(0, 10).map(formatRange).join(', ')}{lane.overlaps.length > 10 ? `, and ${lane.overlaps.length - 10} more` : ''}.</p>}
-      {schemas && <p className="muted lane-note" data-testid="timeline-schemas">Schemas: {schemas}</p>}
+      {lane.gaps.length > 0 && (
+        <p className="muted lane-note">
+          Gaps: {lane.gaps.slice(0, 10).map(formatRange).join(', ')}
+          {lane.gaps.length > 10 ? `, and ${lane.gaps.length - 10} more` : ''}.
+        </p>
+      )}
+      {lane.overlaps.length > 0 && (
+        <p className="muted lane-note">
+          Overlaps: {lane.overlaps.slice(0, 10).map(formatRange).join(', ')}
+          {lane.overlaps.length > 10 ? `, and ${lane.overlaps.length - 10} more` : ''}.
+        </p>
+      )}
+      {schemas && (
+        <p className="muted lane-note" data-testid="timeline-schemas">
+          Schemas: {schemas}
+        </p>
+      )}
     </div>
   );
 }
@@ -231,20 +291,39 @@ function Selected({ item }: { item: Item }) {
       <p>
         <strong>{item.label}</strong>
       </p>
-      {cps.length === 1 && <p className="muted">Schema <code><SafeText text={cps[0]!.schema} max={80} /></code>{cps[0]!.schema.endsWith('.v2') ? ': the kernel signs a chain_root over every checkpoint since the first, so this one also commits to all before it.' : '.'}</p>}
+      {cps.length === 1 && (
+        <p className="muted">
+          Schema{' '}
+          <code>
+            <SafeText text={cps[0]!.schema} max={80} />
+          </code>
+          {cps[0]!.schema.endsWith('.v2')
+            ? ': the kernel signs a chain_root over every checkpoint since the first, so this one also commits to all before it.'
+            : '.'}
+        </p>
+      )}
       {cps.length === 1 && (
         <ul className="checklist">
           {Object.entries(cps[0]!.checks).map(([name, status]) => (
             <li key={name} className={status}>
               <strong>{status}</strong> {name}
-              {cps[0]!.details?.[name] ? <span className="muted"> — <SafeText text={SKIP_REASON_TEXT[cps[0]!.details[name]] ?? cps[0]!.details[name]} max={300} /></span> : null}
+              {cps[0]!.details?.[name] ? (
+                <span className="muted">
+                  {' '}
+                  — <SafeText text={SKIP_REASON_TEXT[cps[0]!.details[name]] ?? cps[0]!.details[name]} max={300} />
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>
       )}
       {failed.length > 0 && (
         <p>
-          Failed in this run: {failed.slice(0, 20).map((c) => `checkpoint ${formatSeq(c.checkpoint_seq)}`).join(', ')}
+          Failed in this run:{' '}
+          {failed
+            .slice(0, 20)
+            .map((c) => `checkpoint ${formatSeq(c.checkpoint_seq)}`)
+            .join(', ')}
           {failed.length > 20 ? `, and ${failed.length - 20} more (see the table below)` : ''}.
         </p>
       )}
@@ -258,16 +337,30 @@ function FailedCheckpoints({ coverage }: { coverage: Coverage }) {
     [coverage],
   );
   const [shown, setShown] = useState(TABLE_PAGE);
-  if (rows.length === 0) return <p className="muted" data-testid="failed-checkpoints-none">No checkpoint failed.</p>;
+  if (rows.length === 0)
+    return (
+      <p className="muted" data-testid="failed-checkpoints-none">
+        No checkpoint failed.
+      </p>
+    );
   return (
     <>
       <h3>Failed checkpoints ({rows.length.toLocaleString('en-US')})</h3>
       <table className="grid compact" data-testid="failed-checkpoints">
         <thead>
-          <tr><th scope="col">checkpoint</th><th scope="col">schema</th><th scope="col">batch</th><th scope="col">failing check</th><th scope="col">detail</th><th scope="col">record</th></tr>
+          <tr>
+            <th scope="col">checkpoint</th>
+            <th scope="col">schema</th>
+            <th scope="col">batch</th>
+            <th scope="col">failing check</th>
+            <th scope="col">detail</th>
+            <th scope="col">record</th>
+          </tr>
         </thead>
         <tbody>
-          {rows.slice(0, shown).map(({ c, anchor }) => <FailedRow key={`${c.file}\n${c.line}`} c={c} anchor={anchor} />)}
+          {rows.slice(0, shown).map(({ c, anchor }) => (
+            <FailedRow key={`${c.file}\n${c.line}`} c={c} anchor={anchor} />
+          ))}
         </tbody>
       </table>
       {shown < rows.length && (
@@ -283,12 +376,32 @@ function FailedRow({ c, anchor }: { c: ReportCheckpoint; anchor: string }) {
   const why = failingChecks(c);
   return (
     <tr data-checkpoint-seq={String(c.checkpoint_seq)}>
-      <th scope="row"><a href={`#${anchor}`} onClick={() => refocusAnchor(`#${anchor}`)}>{formatSeq(c.checkpoint_seq)}</a></th>
-      <td><SafeText text={schemaName(c.schema)} max={60} /></td>
+      <th scope="row">
+        <a href={`#${anchor}`} onClick={() => refocusAnchor(`#${anchor}`)}>
+          {formatSeq(c.checkpoint_seq)}
+        </a>
+      </th>
+      <td>
+        <SafeText text={schemaName(c.schema)} max={60} />
+      </td>
       <td>{formatRange({ start: c.batch_start_seq, end: c.batch_end_seq })}</td>
-      <td>{why.map((f) => <div key={f.check}>{f.check} ({f.status})</div>)}</td>
-      <td>{why.map((f) => <div key={f.check}><SafeText text={f.detail ?? '–'} max={300} /></div>)}</td>
-      <td><SafeText text={`${c.file}:${c.line}`} max={120} /></td>
+      <td>
+        {why.map((f) => (
+          <div key={f.check}>
+            {f.check} ({f.status})
+          </div>
+        ))}
+      </td>
+      <td>
+        {why.map((f) => (
+          <div key={f.check}>
+            <SafeText text={f.detail ?? '–'} max={300} />
+          </div>
+        ))}
+      </td>
+      <td>
+        <SafeText text={`${c.file}:${c.line}`} max={120} />
+      </td>
     </tr>
   );
 }

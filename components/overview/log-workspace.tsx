@@ -28,7 +28,8 @@ export function LogWorkspace() {
       <DialectInputsPanel value={dialect} onApply={setDialect} hasLog={sources !== null} />
       {trustIssue && (
         <p role="alert" className="banner bad" data-testid="trust-storage-issue">
-          <SafeText text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}: signer_trusted is skipped for every receipt.`} max={400} /> <Link href="/trust">Trust</Link>
+          <SafeText text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}: signer_trusted is skipped for every receipt.`} max={400} />{' '}
+          <Link href="/trust">Trust</Link>
         </p>
       )}
       {session.status === 'running' && <VerifyProgress label={session.label} progress={session.progress} rows={session.rows} onCancel={cancel} />}
@@ -48,7 +49,12 @@ export function LogWorkspace() {
         <>
           {continuity?.load === session.verifiedCheckpoints && <CheckpointContinuity outcomes={continuity.outcomes} />}
           <p>
-            <button type="button" className="button" data-testid="export-report" onClick={() => downloadText('receipt-audit-report.json', [...reportJsonParts(session.report), '\n'])}>
+            <button
+              type="button"
+              className="button"
+              data-testid="export-report"
+              onClick={() => downloadText('receipt-audit-report.json', [...reportJsonParts(session.report), '\n'])}
+            >
               Export the report (JSON, as <code>receipt-audit verify --json</code> prints it)
             </button>
           </p>

@@ -38,7 +38,14 @@ function Group({ group, linker }: { group: ProblemGroup; linker: ProblemLinker }
   const n = group.problems.length;
   const rest = n - shown;
   return (
-    <details className="problem-group" open={open} onToggle={(e) => setOpen(e.currentTarget.open)} data-testid="problem-group" data-code={group.code} data-count={n}>
+    <details
+      className="problem-group"
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+      data-testid="problem-group"
+      data-code={group.code}
+      data-count={n}
+    >
       <summary>
         <span className={`severity ${group.severity}`}>{group.severity}</span> <code>{group.code}</code> {group.title}{' '}
         <strong>({n.toLocaleString('en-US')})</strong>
@@ -82,9 +89,16 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
       return (
         <>
           <Link href={t.href} data-testid="problem-link" data-target="receipt">
-            <code><SafeText text={t.receiptId} max={80} expandable={false} /></code>
+            <code>
+              <SafeText text={t.receiptId} max={80} expandable={false} />
+            </code>
           </Link>
-          {loc && <span className="muted"> (<SafeText text={loc} max={120} />)</span>}
+          {loc && (
+            <span className="muted">
+              {' '}
+              (<SafeText text={loc} max={120} />)
+            </span>
+          )}
         </>
       );
     case 'checkpoint':
@@ -94,7 +108,12 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
           <a href={t.href} data-testid="problem-link" data-target="checkpoint" onClick={() => refocusAnchor(t.href)}>
             checkpoint {t.checkpointSeq.toString()}
           </a>
-          {loc && <span className="muted"> (<SafeText text={loc} max={120} />)</span>}
+          {loc && (
+            <span className="muted">
+              {' '}
+              (<SafeText text={loc} max={120} />)
+            </span>
+          )}
         </>
       );
     case 'file':
@@ -104,11 +123,17 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
             <SafeText text={loc} max={120} expandable={false} />
           </Link>
           <span className="muted">
-            {' '}({p.line === undefined ? '' : UNREAD.has(p.code) ? `no receipt could be read from line ${p.line}; ` : `line ${p.line}; `}the link lists the receipts read from <SafeText text={t.file} max={120} />)
+            {' '}
+            ({p.line === undefined ? '' : UNREAD.has(p.code) ? `no receipt could be read from line ${p.line}; ` : `line ${p.line}; `}the link lists the receipts
+            read from <SafeText text={t.file} max={120} />)
           </span>
         </>
       );
     default:
-      return loc ? <code><SafeText text={loc} max={120} /></code> : null;
+      return loc ? (
+        <code>
+          <SafeText text={loc} max={120} />
+        </code>
+      ) : null;
   }
 }

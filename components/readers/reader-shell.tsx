@@ -38,9 +38,24 @@ export function ReaderShell({ children }: { children: (data: ReaderData) => Reac
       </>
     );
   }
-  if (session.status === 'error') return <p role="alert">Could not verify <SafeText text={session.label} max={120} />: <SafeText text={session.message} max={400} /></p>;
-  if (session.status === 'cancelled') return <p role="status">Cancelled: <SafeText text={session.label} max={120} /> was not verified. <Link href="/">Open a log</Link></p>;
-  if (session.status === 'idle' && lost) return <p role="status" data-testid="reader-no-log">No log is open: the one this tab had cannot be reopened after a reload (see above).</p>;
+  if (session.status === 'error')
+    return (
+      <p role="alert">
+        Could not verify <SafeText text={session.label} max={120} />: <SafeText text={session.message} max={400} />
+      </p>
+    );
+  if (session.status === 'cancelled')
+    return (
+      <p role="status">
+        Cancelled: <SafeText text={session.label} max={120} /> was not verified. <Link href="/">Open a log</Link>
+      </p>
+    );
+  if (session.status === 'idle' && lost)
+    return (
+      <p role="status" data-testid="reader-no-log">
+        No log is open: the one this tab had cannot be reopened after a reload (see above).
+      </p>
+    );
   if (!done || !scope || !store) return <p className="muted">Opening the log…</p>;
   return (
     <>
@@ -66,7 +81,15 @@ export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: st
       {out > 0 ? (
         <>
           {'; left out: '}
-          {[failed && `${fmt(failed)} failed`, unreadable && `${fmt(unreadable)} ${unreadable === 1 ? 'record' : 'records'} that could not be read`, unpinned && `${fmt(unpinned)} intact, signer not pinned`, unverified && `${fmt(unverified)} unverified`, pending && `${fmt(pending)} not yet checked`].filter(Boolean).join(', ')}
+          {[
+            failed && `${fmt(failed)} failed`,
+            unreadable && `${fmt(unreadable)} ${unreadable === 1 ? 'record' : 'records'} that could not be read`,
+            unpinned && `${fmt(unpinned)} intact, signer not pinned`,
+            unverified && `${fmt(unverified)} unverified`,
+            pending && `${fmt(pending)} not yet checked`,
+          ]
+            .filter(Boolean)
+            .join(', ')}
           {' ('}
           <Link href="/receipts?verdict=failed&verdict=unverified&verdict=unpinned">see them</Link>
           {')'}
@@ -78,8 +101,8 @@ export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: st
       {scope.otherRuntimes > 0 && (
         <span data-testid="verified-note-other-runtimes">
           {' '}
-          This view reads Chio receipts (policies, guards, budgets, signers): the log&apos;s {fmt(scope.otherRuntimes)} ZeroClaw and CodeWhale receipts are not part of
-          it (<Link href={OTHER_RUNTIMES_HREF}>see them</Link>).
+          This view reads Chio receipts (policies, guards, budgets, signers): the log&apos;s {fmt(scope.otherRuntimes)} ZeroClaw and CodeWhale receipts are not
+          part of it (<Link href={OTHER_RUNTIMES_HREF}>see them</Link>).
         </span>
       )}
     </p>

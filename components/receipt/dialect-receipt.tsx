@@ -29,13 +29,15 @@ const RUNTIME: Record<string, { name: string; banner: string; proves: string; sh
   'codewhale-review': {
     name: 'CodeWhale review receipt',
     banner: UNSIGNED_BANNER,
-    proves: 'Checked against the diff you supply, it shows the review was written for that diff and what it reported; never who reviewed, or that the review happened.',
+    proves:
+      'Checked against the diff you supply, it shows the review was written for that diff and what it reported; never who reviewed, or that the review happened.',
     share: UNSIGNED_SHARE,
   },
   'codewhale-turn': {
     name: 'CodeWhale turn receipt (draft format)',
     banner: UNSIGNED_BANNER,
-    proves: "Its checks are this project's consistency rules for CodeWhale's draft format: whether the receipt agrees with itself, never that the turn happened as it says.",
+    proves:
+      "Its checks are this project's consistency rules for CodeWhale's draft format: whether the receipt agrees with itself, never that the turn happened as it says.",
     share: UNSIGNED_SHARE,
   },
 };
@@ -74,7 +76,8 @@ export function DialectReceipt({ id, entries, problems, label }: { id: string; e
       <p>{runtime.proves}</p>
       {entries.length > 1 && (
         <p className="banner warn" data-testid="dialect-shared-id">
-          {entries.length} receipts of this log share this id (CodeWhale names a review by the second it was written and its diff): each is shown below, with where it was read.
+          {entries.length} receipts of this log share this id (CodeWhale names a review by the second it was written and its diff): each is shown below, with
+          where it was read.
         </p>
       )}
       {entries.map((e, i) => (
@@ -85,7 +88,8 @@ export function DialectReceipt({ id, entries, problems, label }: { id: string; e
             </h2>
           )}
           <p data-testid="receipt-verdict" data-verdict={e.receipt.verdict} className={`banner ${VERDICT_CLASS[e.receipt.verdict] ?? 'bad'}`}>
-            <strong>{e.receipt.verdict}</strong> — {RUNTIME[e.receipt.type]?.name ?? e.receipt.type}, <SafeText text={`${e.receipt.file}:${e.receipt.line}`} max={120} />
+            <strong>{e.receipt.verdict}</strong> — {RUNTIME[e.receipt.type]?.name ?? e.receipt.type},{' '}
+            <SafeText text={`${e.receipt.file}:${e.receipt.line}`} max={120} />
             {Number.isNaN(e.time) ? '' : <>, at {formatTime(e.time)} UTC</>}. Checked in this browser, in <SafeText text={label} max={120} />.
             {e.receipt.type !== 'zeroclaw' && e.receipt.verdict === 'unverified' ? ' An unsigned receipt is never verified, however its checks come out.' : ''}
           </p>

@@ -16,8 +16,12 @@ function Pairs({ rows, testId }: { rows: [string, string][]; testId?: string }) 
       <tbody>
         {rows.map(([k, v]) => (
           <tr key={k}>
-            <th scope="row"><SafeText text={k} max={120} /></th>
-            <td><SafeText text={v} max={300} /></td>
+            <th scope="row">
+              <SafeText text={k} max={120} />
+            </th>
+            <td>
+              <SafeText text={v} max={300} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -69,7 +73,9 @@ function FinancialTable({ lines, currency }: { lines: FinancialLine[]; currency:
                   {known && (
                     <>
                       {' '}
-                      <span className="muted minor-units" data-testid="receipt-minor-units">({l.text} minor units)</span>
+                      <span className="muted minor-units" data-testid="receipt-minor-units">
+                        ({l.text} minor units)
+                      </span>
                     </>
                   )}
                 </td>
@@ -87,12 +93,25 @@ function FinancialTable({ lines, currency }: { lines: FinancialLine[]; currency:
 }
 
 export function DecisionView({ d }: { d: Dossier }) {
-  if (!d.decision) return <p className="muted">No decision: a {d.kind.find(([k]) => k === 'receipt_kind')?.[1] ?? d.type} receipt records an observation, not a decision.</p>;
+  if (!d.decision)
+    return <p className="muted">No decision: a {d.kind.find(([k]) => k === 'receipt_kind')?.[1] ?? d.type} receipt records an observation, not a decision.</p>;
   return (
     <p data-testid="receipt-decision">
       <strong className={`decision ${d.decision.verdict}`}>{d.decision.verdict}</strong>
-      {d.decision.guard !== undefined && <> by guard <code><SafeText text={d.decision.guard} max={120} /></code></>}
-      {d.decision.reason !== undefined && <>: <SafeText text={d.decision.reason} max={400} /></>}
+      {d.decision.guard !== undefined && (
+        <>
+          {' '}
+          by guard{' '}
+          <code>
+            <SafeText text={d.decision.guard} max={120} />
+          </code>
+        </>
+      )}
+      {d.decision.reason !== undefined && (
+        <>
+          : <SafeText text={d.decision.reason} max={400} />
+        </>
+      )}
     </p>
   );
 }
@@ -107,21 +126,35 @@ export function DossierView({ d }: { d: Dossier }) {
             <ol className="evidence" data-testid="guard-evidence">
               {d.evidence.map((e, i) => (
                 <li key={i} className={e.passed ? 'pass' : 'fail'}>
-                  <strong>{e.passed ? 'passed' : 'failed'}</strong> <code><SafeText text={e.guard} max={120} /></code>
+                  <strong>{e.passed ? 'passed' : 'failed'}</strong>{' '}
+                  <code>
+                    <SafeText text={e.guard} max={120} />
+                  </code>
                   {e.blocking && <em> (blocked the call)</em>}
-                  {e.details !== undefined && <span className="muted"> — <SafeText text={e.details} max={400} /></span>}
+                  {e.details !== undefined && (
+                    <span className="muted">
+                      {' '}
+                      — <SafeText text={e.details} max={400} />
+                    </span>
+                  )}
                 </li>
               ))}
             </ol>
           )}
-          {d.evidenceNote && <p className="muted"><SafeText text={d.evidenceNote} max={400} /></p>}
+          {d.evidenceNote && (
+            <p className="muted">
+              <SafeText text={d.evidenceNote} max={400} />
+            </p>
+          )}
         </section>
       )}
       {d.parameters !== undefined && (
         <section>
           <h2>Parameters</h2>
           <p className="muted">As pretty JSON, in the order the receipt holds them; invisible and direction-changing characters are shown as \u escapes.</p>
-          <pre className="code wrap" data-testid="receipt-parameters"><SafeText text={d.parameters} max={4000} multiline /></pre>
+          <pre className="code wrap" data-testid="receipt-parameters">
+            <SafeText text={d.parameters} max={4000} multiline />
+          </pre>
         </section>
       )}
       <section>
@@ -129,16 +162,28 @@ export function DossierView({ d }: { d: Dossier }) {
         <ScrollBox label="Hashes">
           <table className="grid hashes" data-testid="receipt-hashes">
             <thead>
-              <tr><th scope="col">hash</th><th scope="col">in the receipt</th><th scope="col">recomputed here</th><th scope="col">result</th></tr>
+              <tr>
+                <th scope="col">hash</th>
+                <th scope="col">in the receipt</th>
+                <th scope="col">recomputed here</th>
+                <th scope="col">result</th>
+              </tr>
             </thead>
             <tbody>
               {d.hashes.map((h) => (
                 <tr key={h.name}>
                   <th scope="row">{h.name}</th>
-                  <td><code className="hash"><SafeText text={h.claimed} max={200} /></code></td>
+                  <td>
+                    <code className="hash">
+                      <SafeText text={h.claimed} max={200} />
+                    </code>
+                  </td>
                   <td>{h.recomputed !== undefined ? <code className="hash">{h.recomputed}</code> : <span className="muted">—</span>}</td>
                   <td className={h.status === 'match' ? 'good' : h.status === 'mismatch' ? 'bad' : ''}>
-                    <strong>{h.status}</strong> <span className="muted"><SafeText text={h.note} max={300} /></span>
+                    <strong>{h.status}</strong>{' '}
+                    <span className="muted">
+                      <SafeText text={h.note} max={300} />
+                    </span>
                   </td>
                 </tr>
               ))}
@@ -149,7 +194,11 @@ export function DossierView({ d }: { d: Dossier }) {
       {(d.financial.length > 0 || d.financialError !== undefined) && (
         <section>
           <h2>Financial metadata</h2>
-          {d.financialError !== undefined && <p className="banner bad">metadata.financial does not match FinancialReceiptMetadata: <SafeText text={d.financialError} max={400} /></p>}
+          {d.financialError !== undefined && (
+            <p className="banner bad">
+              metadata.financial does not match FinancialReceiptMetadata: <SafeText text={d.financialError} max={400} />
+            </p>
+          )}
           {d.financial.length > 0 && <FinancialTable lines={d.financial} currency={d.currency} />}
         </section>
       )}
@@ -165,28 +214,45 @@ export function DossierView({ d }: { d: Dossier }) {
           <MerklePathView path={d.merkle} checkpoint={d.checkpoint} />
         ) : (
           <p className="muted" data-testid="merkle-path" data-matches="none">
-            {d.checkpoint ? `Checkpoint ${d.checkpoint.seq} covers this receipt, but no inclusion proof came with it.` : 'No checkpoint covers this receipt in this log.'}
+            {d.checkpoint
+              ? `Checkpoint ${d.checkpoint.seq} covers this receipt, but no inclusion proof came with it.`
+              : 'No checkpoint covers this receipt in this log.'}
           </p>
         )}
         {d.notes.map((n, i) => (
-          <p key={i} className="banner bad"><SafeText text={n} max={400} /></p>
+          <p key={i} className="banner bad">
+            <SafeText text={n} max={400} />
+          </p>
         ))}
       </section>
       <section>
         <h2>Fields</h2>
         <p className="muted">
-          Every field of the receipt as given. <strong>signed</strong>: covered by the signature; <strong>not signed</strong>: outside the signed field set, so anyone could have added or changed it.
+          Every field of the receipt as given. <strong>signed</strong>: covered by the signature; <strong>not signed</strong>: outside the signed field set, so
+          anyone could have added or changed it.
         </p>
         <ScrollBox label="Fields of the receipt">
           <table className="grid fields" data-testid="receipt-fields">
             <thead>
-              <tr><th scope="col">field</th><th scope="col">value</th><th scope="col">signed?</th></tr>
+              <tr>
+                <th scope="col">field</th>
+                <th scope="col">value</th>
+                <th scope="col">signed?</th>
+              </tr>
             </thead>
             <tbody>
               {d.fields.map((f) => (
                 <tr key={f.path} data-status={f.status} className={f.status === 'not signed' ? 'unsigned' : ''}>
-                  <th scope="row"><code><SafeText text={f.path} max={120} /></code></th>
-                  <td><pre className="value"><SafeText text={f.value} max={600} multiline /></pre></td>
+                  <th scope="row">
+                    <code>
+                      <SafeText text={f.path} max={120} />
+                    </code>
+                  </th>
+                  <td>
+                    <pre className="value">
+                      <SafeText text={f.value} max={600} multiline />
+                    </pre>
+                  </td>
                   <td>{f.status === 'not signed' ? <strong className="bad">not signed</strong> : f.status}</td>
                 </tr>
               ))}
@@ -200,13 +266,17 @@ export function DossierView({ d }: { d: Dossier }) {
           <summary>
             Signed bytes: RFC 8785 canonical JSON of the signed fields ({d.canonical.bytes} bytes, SHA-256 <code>{d.canonical.sha256}</code>)
           </summary>
-          <pre className="code wrap" data-testid="receipt-canonical"><SafeText text={visibleText(d.canonical.text)} max={20_000} multiline /></pre>
+          <pre className="code wrap" data-testid="receipt-canonical">
+            <SafeText text={visibleText(d.canonical.text)} max={20_000} multiline />
+          </pre>
         </details>
         <details>
           <summary>
             Raw record, as the source holds it ({d.raw.bytes} bytes, SHA-256 <code>{d.raw.sha256}</code>)
           </summary>
-          <pre className="code wrap" data-testid="receipt-raw"><SafeText text={visibleText(d.raw.text)} max={20_000} multiline /></pre>
+          <pre className="code wrap" data-testid="receipt-raw">
+            <SafeText text={visibleText(d.raw.text)} max={20_000} multiline />
+          </pre>
         </details>
       </section>
     </>

@@ -23,7 +23,8 @@ export function EnvelopeClaims({ receipt }: { receipt: Pick<ReportReceipt, 'verd
       <h2>Envelope</h2>
       <p className="muted">
         This receipt arrived in <SafeText text={envelopeLabel(env)} max={120} />. The wrapper is not signed: what it says below is claimed by the wrapper, not
-        verified. The verdict and the checks above are this page&apos;s own; content_hash and delivery check the wrapper&apos;s output and acknowledgement against the signed receipt.
+        verified. The verdict and the checks above are this page&apos;s own; content_hash and delivery check the wrapper&apos;s output and acknowledgement
+        against the signed receipt.
       </p>
       {claims.length > 0 ? (
         <dl className="envelope-claims">
@@ -31,7 +32,9 @@ export function EnvelopeClaims({ receipt }: { receipt: Pick<ReportReceipt, 'verd
             <div key={key}>
               <dt>{name} (claimed)</dt>
               <dd>
-                <code><SafeText text={String(env[key])} max={120} /></code>
+                <code>
+                  <SafeText text={String(env[key])} max={120} />
+                </code>
               </dd>
             </div>
           ))}

@@ -19,11 +19,21 @@ function CopyLinkButton({ link }: { link: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = () => {
     if (!navigator.clipboard) return setState('failed');
-    void navigator.clipboard.writeText(link).then(() => setState('copied'), () => setState('failed'));
+    void navigator.clipboard.writeText(link).then(
+      () => setState('copied'),
+      () => setState('failed'),
+    );
   };
   return (
     <>
-      <button type="button" className="button" data-testid="receipt-bar-copy-link" aria-label="Copy link to this receipt in its log" title={link} onClick={copy}>
+      <button
+        type="button"
+        className="button"
+        data-testid="receipt-bar-copy-link"
+        aria-label="Copy link to this receipt in its log"
+        title={link}
+        onClick={copy}
+      >
         Copy link
       </button>
       <span role="status" className="receipt-bar-status">
@@ -37,7 +47,19 @@ function CopyLinkButton({ link }: { link: string }) {
  * `sourceLink`: the link to this receipt in its log, when the log is served over HTTP (a log of
  * files on this computer has none); `shareId`: the id of the page's share section, when it has one.
  */
-export function ReceiptBar({ state, checks, checksId, sourceLink, shareId }: { state: RowVerdict; checks: Record<string, string>; checksId: string; sourceLink?: string | null; shareId?: string | null }) {
+export function ReceiptBar({
+  state,
+  checks,
+  checksId,
+  sourceLink,
+  shareId,
+}: {
+  state: RowVerdict;
+  checks: Record<string, string>;
+  checksId: string;
+  sourceLink?: string | null;
+  shareId?: string | null;
+}) {
   const s = checkSummary(checks);
   const total = s.pass + s.fail + s.skipped;
   return (
@@ -45,13 +67,24 @@ export function ReceiptBar({ state, checks, checksId, sourceLink, shareId }: { s
       <strong className={`receipt-bar-verdict ${state}`} data-testid="receipt-bar-verdict">
         {VERDICT_LABEL[state]}
       </strong>
-      <a href={`#${checksId}`} className="receipt-bar-checks" data-testid="receipt-check-summary" data-pass={s.pass} data-fail={s.fail} data-skipped={s.skipped}>
+      <a
+        href={`#${checksId}`}
+        className="receipt-bar-checks"
+        data-testid="receipt-check-summary"
+        data-pass={s.pass}
+        data-fail={s.fail}
+        data-skipped={s.skipped}
+      >
         {s.fail === 0 && s.skipped === 0 ? (
           <>{total === 1 ? 'its one check passed' : `all ${total} checks passed`}</>
         ) : (
           <>
             {s.pass} of {total} checks passed
-            {s.fail > 0 && <>, {s.fail} failed ({s.failed.map((n) => n.replace(/_/g, ' ')).join(', ')})</>}
+            {s.fail > 0 && (
+              <>
+                , {s.fail} failed ({s.failed.map((n) => n.replace(/_/g, ' ')).join(', ')})
+              </>
+            )}
             {s.skipped > 0 && <>, {s.skipped} skipped</>}
           </>
         )}

@@ -14,15 +14,30 @@ import { ReceiptHeading } from './receipt-detail';
 const at = (a: CopyAddress) => `${a.file ?? '?'}${a.line !== undefined ? `:${a.line}` : ''}${a.from !== undefined ? ` in ${a.from}` : ''}`;
 
 /** The copies of `id` (rows, log order); `current`: the one the page shows, if any. `view`: the `?source=` the links keep. */
-export function ReceiptCopies({ id, store, copies, current, view }: { id: string; store: RowStore; copies: readonly number[]; current?: number; view: string | null }) {
+export function ReceiptCopies({
+  id,
+  store,
+  copies,
+  current,
+  view,
+}: {
+  id: string;
+  store: RowStore;
+  copies: readonly number[];
+  current?: number;
+  view: string | null;
+}) {
   return (
     <section className="receipt-copies" data-testid="receipt-copies" data-count={copies.length}>
       {copies.length > 1 ? (
         <>
           <h2>{copies.length} receipts with this id</h2>
           <p className="banner warn" role="note">
-            A receipt id names one receipt, but {copies.length} receipts of this log carry <code><SafeText text={id} max={80} /></code> (<code>duplicate_receipt_id</code>). Each is
-            verified on its own: open each to see which one its signer and checkpoint vouch for.
+            A receipt id names one receipt, but {copies.length} receipts of this log carry{' '}
+            <code>
+              <SafeText text={id} max={80} />
+            </code>{' '}
+            (<code>duplicate_receipt_id</code>). Each is verified on its own: open each to see which one its signer and checkpoint vouch for.
           </p>
         </>
       ) : (
@@ -46,7 +61,14 @@ export function ReceiptCopies({ id, store, copies, current, view }: { id: string
               const place = <SafeText text={`${store.str('file', r) ?? '?'}:${store.line[r]}`} max={80} expandable={false} />;
               // The copy's place opens it (first, so a narrow window shows it and its verdict without scrolling).
               return (
-                <tr key={r} data-testid="receipt-copy" data-verdict={verdict} data-file={store.str('file', r) ?? ''} data-line={store.line[r]} aria-current={here ? 'page' : undefined}>
+                <tr
+                  key={r}
+                  data-testid="receipt-copy"
+                  data-verdict={verdict}
+                  data-file={store.str('file', r) ?? ''}
+                  data-line={store.line[r]}
+                  aria-current={here ? 'page' : undefined}
+                >
                   <td>
                     {here ? (
                       <strong title="the copy shown on this page">{place} (this page)</strong>
@@ -57,8 +79,14 @@ export function ReceiptCopies({ id, store, copies, current, view }: { id: string
                     )}
                   </td>
                   <td className={`verdict ${verdict}`}>{VERDICT_LABEL[verdict]}</td>
-                  <td><SafeText text={store.str('source', r) ?? '—'} max={80} /></td>
-                  <td><code><SafeText text={store.str('kernelKey', r)?.slice(0, 16) ?? 'none'} max={20} expandable={false} /></code></td>
+                  <td>
+                    <SafeText text={store.str('source', r) ?? '—'} max={80} />
+                  </td>
+                  <td>
+                    <code>
+                      <SafeText text={store.str('kernelKey', r)?.slice(0, 16) ?? 'none'} max={20} expandable={false} />
+                    </code>
+                  </td>
                   <td>{store.str('type', r) ?? ''}</td>
                 </tr>
               );
@@ -71,17 +99,52 @@ export function ReceiptCopies({ id, store, copies, current, view }: { id: string
 }
 
 /** The page of an id whose link names no single copy: none fits the address, or several do. */
-export function UnresolvedCopy({ id, store, copies, at: address, view, label }: { id: string; store: RowStore; copies: readonly number[]; at: CopyAddress; view: string | null; label: string }) {
+export function UnresolvedCopy({
+  id,
+  store,
+  copies,
+  at: address,
+  view,
+  label,
+}: {
+  id: string;
+  store: RowStore;
+  copies: readonly number[];
+  at: CopyAddress;
+  view: string | null;
+  label: string;
+}) {
   const named = namesCopy(address);
-  const fit = copies.filter((r) => (address.file === undefined || store.str('file', r) === address.file) && (address.line === undefined || store.line[r] === address.line) && (address.from === undefined || store.str('source', r) === address.from)).length;
+  const fit = copies.filter(
+    (r) =>
+      (address.file === undefined || store.str('file', r) === address.file) &&
+      (address.line === undefined || store.line[r] === address.line) &&
+      (address.from === undefined || store.str('source', r) === address.from),
+  ).length;
   return (
     <article className="receipt">
       <ReceiptHeading id={id} />
       <p role="alert" data-testid="receipt-verdict" data-verdict="ambiguous" className="banner bad">
         {named && fit === 0 ? (
-          <>The open log (<SafeText text={label} max={120} />) has no receipt <code><SafeText text={id} max={80} /></code> at <SafeText text={at(address)} max={200} />.</>
+          <>
+            The open log (<SafeText text={label} max={120} />) has no receipt{' '}
+            <code>
+              <SafeText text={id} max={80} />
+            </code>{' '}
+            at <SafeText text={at(address)} max={200} />.
+          </>
         ) : (
-          <>This id names {copies.length} receipts of the open log (<SafeText text={label} max={120} />){named ? <>, and {fit} of them fit <SafeText text={at(address)} max={200} /></> : ''}: choose the copy you mean. No verdict is shown for the id alone.</>
+          <>
+            This id names {copies.length} receipts of the open log (<SafeText text={label} max={120} />)
+            {named ? (
+              <>
+                , and {fit} of them fit <SafeText text={at(address)} max={200} />
+              </>
+            ) : (
+              ''
+            )}
+            : choose the copy you mean. No verdict is shown for the id alone.
+          </>
         )}
       </p>
       <ReceiptCopies id={id} store={store} copies={copies} view={view} />

@@ -40,7 +40,7 @@ export const CHECK_LABELS: Record<string, string> = {
   receipt_id: 'content-addressed id recomputes (Gen B)',
   semantics: 'kind, boundary, outcome, decision and trust fit together (Gen B)',
   parameter_hash: 'parameter hash recomputes from the parameters',
-  content_hash: "the output its envelope carries hashes to the signed content_hash",
+  content_hash: 'the output its envelope carries hashes to the signed content_hash',
   delivery: "the kernel's delivery acknowledgement binds this receipt, its request and its result",
   inclusion: 'included in a verified checkpoint',
   signer_trusted: 'signed by a pinned key, inside its validity window',
@@ -62,7 +62,10 @@ export const CHECK_LABELS: Record<string, string> = {
 /** The `signature` line of other runtimes' receipts, which is not a Chio signature. */
 /** The `parse` and `signature` lines of other runtimes' receipts, which are not a Chio parse or signature. */
 const DIALECT_LABELS: Record<string, Record<string, string>> = {
-  zeroclaw: { parse: 'the receipt string has the strict form (prefix, decimal seconds, 43-character canonical tag)', signature: 'HMAC-SHA256 tag recomputes with the key' },
+  zeroclaw: {
+    parse: 'the receipt string has the strict form (prefix, decimal seconds, 43-character canonical tag)',
+    signature: 'HMAC-SHA256 tag recomputes with the key',
+  },
   'codewhale-review': { parse: 'read as CodeWhale reads it (every field present, of its type)', signature: 'signature (there is none)' },
   'codewhale-turn': { parse: "every field of the draft's example present, of its type", signature: 'signature (there is none)' },
 };
@@ -73,7 +76,12 @@ export function Checklist({ checks, details, type }: { checks: Record<string, st
       {Object.entries(checks).map(([name, status]) => (
         <li key={name} className={status} data-check={name} data-status={status}>
           <strong>{status}</strong> {(type !== undefined ? DIALECT_LABELS[type]?.[name] : undefined) ?? CHECK_LABELS[name] ?? name}
-          {details?.[name] ? <span className="muted"> — <SafeText text={detailText(details[name])} max={300} /></span> : null}
+          {details?.[name] ? (
+            <span className="muted">
+              {' '}
+              — <SafeText text={detailText(details[name])} max={300} />
+            </span>
+          ) : null}
         </li>
       ))}
     </ul>
@@ -98,9 +106,12 @@ function RelatedLinks({ store, rows, title, testId, view }: { store: RowStore; r
           return (
             <li key={r}>
               <Link href={rowUrl(store, r, view)}>
-                <code><SafeText text={id} max={80} expandable={false} /></code>
+                <code>
+                  <SafeText text={id} max={80} expandable={false} />
+                </code>
               </Link>{' '}
-              {store.str('type', r)} receipt, <SafeText text={store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} max={80} /> {store.str('decision', r) ?? ''} ({VERDICT_LABEL[store.verdictOf(r)]})
+              {store.str('type', r)} receipt, <SafeText text={store.str('operationKind', r) ?? store.str('toolName', r) ?? ''} max={80} />{' '}
+              {store.str('decision', r) ?? ''} ({VERDICT_LABEL[store.verdictOf(r)]})
             </li>
           );
         })}
@@ -136,7 +147,9 @@ export function ReceiptHeading({ id }: { id: string }) {
         <Link href="/receipts">← receipts</Link>
       </p>
       <h1>
-        <code><SafeText text={id} max={200} /></code>
+        <code>
+          <SafeText text={id} max={200} />
+        </code>
       </h1>
     </>
   );
@@ -184,26 +197,51 @@ export function ReceiptDetail({ id }: { id: string }) {
   if (!ready || session.status !== 'done') {
     return (
       <p data-testid="receipt-verdict" data-verdict="pending">
-        {ready && session.status === 'error' ? <>The log could not be verified: <SafeText text={session.message} max={400} /></> : `Verifying the log… (${ready && session.status === 'running' ? session.rows : 0} receipts so far)`}
+        {ready && session.status === 'error' ? (
+          <>
+            The log could not be verified: <SafeText text={session.message} max={400} />
+          </>
+        ) : (
+          `Verifying the log… (${ready && session.status === 'running' ? session.rows : 0} receipts so far)`
+        )}
       </p>
     );
   }
   if (!found || found.copies.length === 0) {
     return (
       <p role="alert" data-testid="receipt-verdict" data-verdict="missing">
-        The open log (<SafeText text={session.label} max={120} />) has no receipt with id <code><SafeText text={id} max={200} /></code>. <Link href="/receipts">All receipts</Link>
+        The open log (<SafeText text={session.label} max={120} />) has no receipt with id{' '}
+        <code>
+          <SafeText text={id} max={200} />
+        </code>
+        . <Link href="/receipts">All receipts</Link>
       </p>
     );
   }
   const { store, copies, row } = found;
   // Other runtimes' receipts can share an id (CodeWhale names a review by its second and its diff): their page shows each.
   if (copies.every((r) => isOtherRuntime(store.str('type', r)))) {
-    return <DialectReceipt id={id} entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])} problems={session.report.problems.filter((p) => p.receipt_id === id)} label={session.label} />;
+    return (
+      <DialectReceipt
+        id={id}
+        entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])}
+        problems={session.report.problems.filter((p) => p.receipt_id === id)}
+        label={session.label}
+      />
+    );
   }
   if (row === undefined || !entry) return <UnresolvedCopy id={id} store={store} copies={copies} at={at} view={viewParam} label={session.label} />;
   const mine = (p: Problem) => p.receipt_id === id && (p.file === undefined || (p.file === entry.file && (p.line === undefined || p.line === entry.line)));
   const problems = session.report.problems.filter(mine);
-  if (isOtherRuntime(entry.type)) return <DialectReceipt id={id} entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])} problems={problems} label={session.label} />;
+  if (isOtherRuntime(entry.type))
+    return (
+      <DialectReceipt
+        id={id}
+        entries={dialectEntries(session.report.receipts, id, store, session.dialectFacts.get(id) ?? [])}
+        problems={problems}
+        label={session.label}
+      />
+    );
   const related = store.related(row);
   const d = dossier?.ok ? dossier.dossier : null;
   // Another copy of this id read at the same file and line, in another source: a problem names no source.
@@ -220,15 +258,27 @@ export function ReceiptDetail({ id }: { id: string }) {
         sourceLink={answer?.ok ? sourceLinkOf(id, { file: entry.file, line: entry.line }, store.str('source', row) ?? null, sources) : null}
         shareId={answer?.ok ? SHARE_SECTION_ID : null}
       />
-      <p data-testid="receipt-verdict" data-verdict={entry.verdict} data-state={rowVerdictOf(entry)} className={`banner ${entry.verdict === 'verified' ? 'ok' : isIntactUnpinned(entry) ? 'unpinned' : 'bad'}`}>
-        <strong>{VERDICT_LABEL[rowVerdictOf(entry)]}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''}, <SafeText text={`${entry.file}:${entry.line}`} max={120} />
-        {copySource !== undefined && copySource !== entry.file ? <> in <SafeText text={copySource} max={160} /></> : null}, at{' '}
-        {formatTime(store.time[row]!)} UTC. Checked in this browser, in <SafeText text={session.label} max={120} />.
+      <p
+        data-testid="receipt-verdict"
+        data-verdict={entry.verdict}
+        data-state={rowVerdictOf(entry)}
+        className={`banner ${entry.verdict === 'verified' ? 'ok' : isIntactUnpinned(entry) ? 'unpinned' : 'bad'}`}
+      >
+        <strong>{VERDICT_LABEL[rowVerdictOf(entry)]}</strong> — {entry.type} receipt{entry.generation ? ` (Gen ${entry.generation})` : ''},{' '}
+        <SafeText text={`${entry.file}:${entry.line}`} max={120} />
+        {copySource !== undefined && copySource !== entry.file ? (
+          <>
+            {' '}
+            in <SafeText text={copySource} max={160} />
+          </>
+        ) : null}
+        , at {formatTime(store.time[row]!)} UTC. Checked in this browser, in <SafeText text={session.label} max={120} />.
       </p>
       {isIntactUnpinned(entry) && <UnpinnedNotice keys={[store.str('kernelKey', row) ?? '']} count={1} what="receipt" />}
       {view.status === 'view' && openRole === 'view' && (
         <p className="muted" data-testid="view-note">
-          The link opened this log for this page only: this tab&apos;s own log is unchanged, and the other pages show it (<Link href="/receipts">all receipts of this tab&apos;s log</Link>).
+          The link opened this log for this page only: this tab&apos;s own log is unchanged, and the other pages show it (
+          <Link href="/receipts">all receipts of this tab&apos;s log</Link>).
         </p>
       )}
       {copies.length > 1 && <ReceiptCopies id={id} store={store} copies={copies} current={row} view={viewParam} />}
@@ -238,12 +288,24 @@ export function ReceiptDetail({ id }: { id: string }) {
       <EnvelopeClaims receipt={entry} />
       <p className="muted" data-testid="receipt-trust">
         {trust.length === 0 ? (
-          <>No kernel key is pinned in this browser, so signer_trusted is skipped and the receipt is not verified: the signature shows it is intact, not who signed it (<Link href="/trust">pin keys</Link>).</>
+          <>
+            No kernel key is pinned in this browser, so signer_trusted is skipped and the receipt is not verified: the signature shows it is intact, not who
+            signed it (<Link href="/trust">pin keys</Link>).
+          </>
         ) : (
           <>
             Trusted in this browser (pinned on <Link href="/trust">/trust</Link>):{' '}
             {trust.map((t, i) => (
-              <code key={i}>{t.label ? <><SafeText text={t.label} max={80} /> </> : ''}<SafeText text={t.key} max={140} /> </code>
+              <code key={i}>
+                {t.label ? (
+                  <>
+                    <SafeText text={t.label} max={80} />{' '}
+                  </>
+                ) : (
+                  ''
+                )}
+                <SafeText text={t.key} max={140} />{' '}
+              </code>
             ))}
           </>
         )}
@@ -251,7 +313,11 @@ export function ReceiptDetail({ id }: { id: string }) {
       {problems.length > 0 && (
         <>
           <h2>Problems</h2>
-          {sharedPlace && <p className="muted">Another copy of this id was read at the same file and line in another source, and a problem names no source: some of these may concern that copy.</p>}
+          {sharedPlace && (
+            <p className="muted">
+              Another copy of this id was read at the same file and line in another source, and a problem names no source: some of these may concern that copy.
+            </p>
+          )}
           <ul data-testid="receipt-problems">
             {problems.map((p, i) => (
               <li key={i} data-code={p.code}>
@@ -269,11 +335,32 @@ export function ReceiptDetail({ id }: { id: string }) {
         </section>
       )}
       {answer === null && <p className="muted">Reading the receipt again from its source…</p>}
-      {answer && !answer.ok && <p role="alert" className="banner bad">The receipt could not be read again from its source: <SafeText text={answer.message} max={400} /></p>}
-      {dossier && !dossier.ok && <p role="alert" className="banner bad">The receipt cannot be laid open: <SafeText text={dossier.message} max={400} /></p>}
-      {answer?.ok && answer.note && <p className="muted">Note: <SafeText text={answer.note} max={400} />.</p>}
+      {answer && !answer.ok && (
+        <p role="alert" className="banner bad">
+          The receipt could not be read again from its source: <SafeText text={answer.message} max={400} />
+        </p>
+      )}
+      {dossier && !dossier.ok && (
+        <p role="alert" className="banner bad">
+          The receipt cannot be laid open: <SafeText text={dossier.message} max={400} />
+        </p>
+      )}
+      {answer?.ok && answer.note && (
+        <p className="muted">
+          Note: <SafeText text={answer.note} max={400} />.
+        </p>
+      )}
       {d && <DossierView d={d} />}
-      {answer?.ok && <SharePanel id={id} at={{ file: entry.file, line: entry.line }} copySource={store.str('source', row) ?? null} bundle={answer.bundle} sources={sources} kernelKey={store.str('kernelKey', row) ?? null} />}
+      {answer?.ok && (
+        <SharePanel
+          id={id}
+          at={{ file: entry.file, line: entry.line }}
+          copySource={store.str('source', row) ?? null}
+          bundle={answer.bundle}
+          sources={sources}
+          kernelKey={store.str('kernelKey', row) ?? null}
+        />
+      )}
     </article>
   );
 }

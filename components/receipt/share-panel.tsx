@@ -27,7 +27,12 @@ function CopyField({ label, value, testId }: { label: string; value: string; tes
       <button
         type="button"
         className="button"
-        onClick={() => void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false))}
+        onClick={() =>
+          void navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
       >
         {copied ? 'Copied' : 'Copy'}
       </button>
@@ -51,7 +56,21 @@ export function sourceLinkOf(id: string, at: CopyAddress, copySource: string | n
 }
 
 /** `at`: the copy shared, by its file and line in its log; `copySource`: the source it was read from (the rows' name). */
-export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: { id: string; at: CopyAddress; copySource: string | null; bundle: ReceiptBundle; sources: LogSource[] | null; kernelKey: string | null }) {
+export function SharePanel({
+  id,
+  at,
+  copySource,
+  bundle,
+  sources,
+  kernelKey,
+}: {
+  id: string;
+  at: CopyAddress;
+  copySource: string | null;
+  bundle: ReceiptBundle;
+  sources: LogSource[] | null;
+  kernelKey: string | null;
+}) {
   const [fragmentLink, setFragmentLink] = useState<string | null>(null);
   const sourceLink = sourceLinkOf(id, at, copySource, sources);
   useEffect(() => {
@@ -73,19 +92,30 @@ export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: {
           testId="share-source-link"
         />
       ) : (
-        <p className="muted">This log was opened from files on this computer, so a link to it cannot open elsewhere: share the self-contained link or the file below.</p>
+        <p className="muted">
+          This log was opened from files on this computer, so a link to it cannot open elsewhere: share the self-contained link or the file below.
+        </p>
       )}
       <p className="banner warn" role="note">
-        The self-contained link and the file contain this receipt&apos;s whole content (parameters, tenant, costs): anyone who has them can read it. The part after <code>#</code> is
-        never sent to any server, this one included.
+        The self-contained link and the file contain this receipt&apos;s whole content (parameters, tenant, costs): anyone who has them can read it. The part
+        after <code>#</code> is never sent to any server, this one included.
       </p>
       {fragmentLink ? (
-        <CopyField label={`Self-contained link (${fragmentLink.length} characters): the receipt, its checkpoint and inclusion proof, compressed:`} value={fragmentLink} testId="share-fragment-link" />
+        <CopyField
+          label={`Self-contained link (${fragmentLink.length} characters): the receipt, its checkpoint and inclusion proof, compressed:`}
+          value={fragmentLink}
+          testId="share-fragment-link"
+        />
       ) : (
         <p className="muted">Preparing the self-contained link…</p>
       )}
       <p>
-        <button type="button" className="button" data-testid="share-download" onClick={() => downloadText(file, bundleToNdjson(bundle), 'application/x-ndjson')}>
+        <button
+          type="button"
+          className="button"
+          data-testid="share-download"
+          onClick={() => downloadText(file, bundleToNdjson(bundle), 'application/x-ndjson')}
+        >
           Download the evidence ({file})
         </button>{' '}
         and check it with the command line:
@@ -94,7 +124,11 @@ export function SharePanel({ id, at, copySource, bundle, sources, kernelKey }: {
       <pre className="code" data-testid="share-command" tabIndex={0}>
         {command}
       </pre>
-      {kernelKey && <p className="muted">Pin the key only if you know it is the kernel&apos;s: the command checks the signature either way, and the key names who signed.</p>}
+      {kernelKey && (
+        <p className="muted">
+          Pin the key only if you know it is the kernel&apos;s: the command checks the signature either way, and the key names who signed.
+        </p>
+      )}
     </section>
   );
 }

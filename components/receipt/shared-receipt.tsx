@@ -47,7 +47,12 @@ export function SharedReceipt() {
   }, [fragment, trust, trustLoaded]);
   const dossier = useMemo(() => (state.status === 'done' ? buildDossier(state.bundle) : null), [state]);
 
-  if (state.status === 'reading') return <p data-testid="receipt-verdict" data-verdict="pending">Verifying the shared receipt in this browser…</p>;
+  if (state.status === 'reading')
+    return (
+      <p data-testid="receipt-verdict" data-verdict="pending">
+        Verifying the shared receipt in this browser…
+      </p>
+    );
   if (state.status === 'bad') {
     return (
       <p role="alert" data-testid="receipt-verdict" data-verdict="missing" className="banner bad">
@@ -61,14 +66,24 @@ export function SharedReceipt() {
   const d = dossier?.ok ? dossier.dossier : null;
   return (
     <article className="receipt">
-      <p className="muted">A shared receipt. The link carried it with its checkpoint and inclusion proof; nothing was fetched, and it was checked here, now, under the keys pinned in this browser.</p>
+      <p className="muted">
+        A shared receipt. The link carried it with its checkpoint and inclusion proof; nothing was fetched, and it was checked here, now, under the keys pinned
+        in this browser.
+      </p>
       {r ? (
         <>
           <h1>
-            <code><SafeText text={r.id} max={200} /></code>
+            <code>
+              <SafeText text={r.id} max={200} />
+            </code>
           </h1>
           <ReceiptBar state={rowVerdictOf(r)} checks={r.checks} checksId={CHECKS_ID} />
-          <p data-testid="receipt-verdict" data-verdict={r.verdict} data-state={rowVerdictOf(r)} className={`banner ${r.verdict === 'verified' ? 'ok' : isIntactUnpinned(r) ? 'unpinned' : 'bad'}`}>
+          <p
+            data-testid="receipt-verdict"
+            data-verdict={r.verdict}
+            data-state={rowVerdictOf(r)}
+            className={`banner ${r.verdict === 'verified' ? 'ok' : isIntactUnpinned(r) ? 'unpinned' : 'bad'}`}
+          >
             <strong>{VERDICT_LABEL[rowVerdictOf(r)]}</strong> — {r.type} receipt{r.generation ? ` (Gen ${r.generation})` : ''}, checked alone with{' '}
             {cp ? `checkpoint ${cp.checkpoint_seq} (${VERDICT_LABEL[checkpointState(cp)]})` : 'no checkpoint'}.
           </p>
@@ -81,16 +96,33 @@ export function SharedReceipt() {
       )}
       <p data-testid="share-trust">
         {trust.length === 0 ? (
-          <>No kernel key is pinned in this browser, so the signature shows only that the receipt is intact, not who signed it, and it is not verified. <Link href="/trust">Pin the kernel&apos;s key</Link> to check the signer.</>
+          <>
+            No kernel key is pinned in this browser, so the signature shows only that the receipt is intact, not who signed it, and it is not verified.{' '}
+            <Link href="/trust">Pin the kernel&apos;s key</Link> to check the signer.
+          </>
         ) : (
           <>
-            Trusted here (pinned in this browser): {trust.map((t, i) => <code key={i}>{t.label ? <><SafeText text={t.label} max={80} /> </> : ''}<SafeText text={t.key} max={140} /></code>)}. The sender&apos;s keys play no part.
+            Trusted here (pinned in this browser):{' '}
+            {trust.map((t, i) => (
+              <code key={i}>
+                {t.label ? (
+                  <>
+                    <SafeText text={t.label} max={80} />{' '}
+                  </>
+                ) : (
+                  ''
+                )}
+                <SafeText text={t.key} max={140} />
+              </code>
+            ))}
+            . The sender&apos;s keys play no part.
           </>
         )}
       </p>
       {bundle.origin && (
         <p className="muted">
-          The link says the receipt comes from <SafeText text={bundle.origin.source} max={120} />, <SafeText text={`${bundle.origin.file}:${bundle.origin.line}`} max={120} /> (unverified: anyone can write this).
+          The link says the receipt comes from <SafeText text={bundle.origin.source} max={120} />,{' '}
+          <SafeText text={`${bundle.origin.file}:${bundle.origin.line}`} max={120} /> (unverified: anyone can write this).
         </p>
       )}
       {d && <DecisionView d={d} />}
@@ -112,7 +144,11 @@ export function SharedReceipt() {
           </ul>
         </>
       )}
-      {dossier && !dossier.ok && <p className="banner bad">The receipt cannot be laid open: <SafeText text={dossier.message} max={400} /></p>}
+      {dossier && !dossier.ok && (
+        <p className="banner bad">
+          The receipt cannot be laid open: <SafeText text={dossier.message} max={400} />
+        </p>
+      )}
       {d && <DossierView d={d} />}
     </article>
   );

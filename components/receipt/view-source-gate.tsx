@@ -13,13 +13,19 @@ import { ReceiptHeading } from './receipt-detail';
 export function ViewSourceGate({ id, view, at }: { id: string; view: Exclude<ViewSource, { status: 'tab' | 'view' }>; at: CopyAddress }) {
   // The same receipt looked up in this tab's own log instead (a link without `source`).
   const here = receiptUrl(id, at);
-  if (view.status === 'pending') return <p data-testid="receipt-verdict" data-verdict="pending">Reading the link…</p>;
+  if (view.status === 'pending')
+    return (
+      <p data-testid="receipt-verdict" data-verdict="pending">
+        Reading the link…
+      </p>
+    );
   if (view.status === 'invalid') {
     return (
       <article className="receipt">
         <ReceiptHeading id={id} />
         <p role="alert" className="banner bad" data-testid="source-invalid">
-          This link names a log this page does not open: <SafeText text={view.message} max={200} />. Nothing was loaded. <Link href={here}>Look for this receipt in this tab&apos;s log</Link>.
+          This link names a log this page does not open: <SafeText text={view.message} max={200} />. Nothing was loaded.{' '}
+          <Link href={here}>Look for this receipt in this tab&apos;s log</Link>.
         </p>
       </article>
     );
@@ -29,7 +35,11 @@ export function ViewSourceGate({ id, view, at }: { id: string; view: Exclude<Vie
       <article className="receipt">
         <ReceiptHeading id={id} />
         <p role="status" className="banner warn" data-testid="source-declined">
-          Nothing was loaded from <strong><SafeText text={view.origin} max={200} /></strong>. <Link href={here}>Look for this receipt in this tab&apos;s own log instead</Link>.
+          Nothing was loaded from{' '}
+          <strong>
+            <SafeText text={view.origin} max={200} />
+          </strong>
+          . <Link href={here}>Look for this receipt in this tab&apos;s own log instead</Link>.
         </p>
       </article>
     );
@@ -40,15 +50,21 @@ export function ViewSourceGate({ id, view, at }: { id: string; view: Exclude<Vie
       <section className="banner warn source-consent" aria-labelledby="source-consent-title" data-testid="source-consent" data-origin={view.origin}>
         <h2 id="source-consent-title">Load a receipt log from another server?</h2>
         <p>
-          This link asks this page to load the log of this receipt from <strong className="origin" data-testid="source-consent-origin"><SafeText text={view.origin} max={200} /></strong>, which is not
-          this server ({typeof window === 'undefined' ? '' : window.location.origin}).
+          This link asks this page to load the log of this receipt from{' '}
+          <strong className="origin" data-testid="source-consent-origin">
+            <SafeText text={view.origin} max={200} />
+          </strong>
+          , which is not this server ({typeof window === 'undefined' ? '' : window.location.origin}).
         </p>
         <p className="muted source-url">
-          Its address: <code><SafeText text={view.url} max={300} /></code>
+          Its address:{' '}
+          <code>
+            <SafeText text={view.url} max={300} />
+          </code>
         </p>
         <p>
-          Nothing has been loaded from it. If you load it, this browser fetches the log from that server and verifies it here, under the keys pinned in this browser. It is
-          opened for this page only: this tab&apos;s own log stays as it is, and the other pages keep showing it.
+          Nothing has been loaded from it. If you load it, this browser fetches the log from that server and verifies it here, under the keys pinned in this
+          browser. It is opened for this page only: this tab&apos;s own log stays as it is, and the other pages keep showing it.
         </p>
         <p className="consent-actions">
           <button type="button" className="button" data-testid="source-consent-load" onClick={view.approve}>

@@ -3,13 +3,7 @@
 // engine. Presentational apart from the one fetch of the vector files.
 import { useEffect, useState } from 'react';
 import { webCryptoEd25519Support } from '../../lib/crypto/ed25519';
-import {
-  type Ed25519VectorFiles,
-  type SourceOutcome,
-  describeEd25519Result,
-  parseEd25519Vectors,
-  runEd25519Suite,
-} from '../../lib/selftest/ed25519-vectors';
+import { type Ed25519VectorFiles, type SourceOutcome, describeEd25519Result, parseEd25519Vectors, runEd25519Suite } from '../../lib/selftest/ed25519-vectors';
 import { type ChioSuiteOutcome, runChioReceiptSuite } from '../../lib/selftest/chio-vectors';
 
 interface Outcome {
@@ -36,7 +30,8 @@ async function runAll(): Promise<Outcome> {
   const differences: string[] = [];
   if (results.webcrypto && results.noble) {
     vectors.forEach((v, i) => {
-      if (results.webcrypto![i] !== results.noble![i]) differences.push(`${v.source} ${v.label}: webcrypto ${results.webcrypto![i]}, noble ${results.noble![i]}`);
+      if (results.webcrypto![i] !== results.noble![i])
+        differences.push(`${v.source} ${v.label}: webcrypto ${results.webcrypto![i]}, noble ${results.noble![i]}`);
     });
   }
   const chio = [await runChioReceiptSuite(files.genA, 'A'), await runChioReceiptSuite(files.genB, 'B')];
@@ -57,8 +52,18 @@ export function EngineSelfTest() {
     };
   }, []);
 
-  if (error) return <p role="alert" data-testid="selftest" data-done="true" data-all-match="false">Self-test could not run: {error}</p>;
-  if (!outcome) return <p data-testid="selftest" data-done="false">Running the vectors in this browser…</p>;
+  if (error)
+    return (
+      <p role="alert" data-testid="selftest" data-done="true" data-all-match="false">
+        Self-test could not run: {error}
+      </p>
+    );
+  if (!outcome)
+    return (
+      <p data-testid="selftest" data-done="false">
+        Running the vectors in this browser…
+      </p>
+    );
 
   const allMatch =
     outcome.engines.every((e) => e.bySource.every((s) => s.failures.length === 0)) &&
@@ -68,8 +73,8 @@ export function EngineSelfTest() {
   return (
     <section data-testid="selftest" data-done="true" data-all-match={String(allMatch)} data-webcrypto={outcome.webCrypto}>
       <p>
-        <strong>{allMatch ? 'This browser agrees with every vector.' : 'This browser disagrees with some vectors — see below.'}</strong>{' '}
-        WebCrypto Ed25519: {outcome.webCrypto}.
+        <strong>{allMatch ? 'This browser agrees with every vector.' : 'This browser disagrees with some vectors — see below.'}</strong> WebCrypto Ed25519:{' '}
+        {outcome.webCrypto}.
       </p>
       <table className="grid">
         <thead>
@@ -123,7 +128,11 @@ export function EngineSelfTest() {
       </table>
       {!allMatch && (
         <ul data-testid="selftest-failures">
-          {[...outcome.engines.flatMap((e) => e.bySource.flatMap((s) => s.failures.map((f) => `${e.engine} ${s.source} ${f}`))), ...outcome.agreement.differences, ...outcome.chio.flatMap((c) => c.failures)].map((f) => (
+          {[
+            ...outcome.engines.flatMap((e) => e.bySource.flatMap((s) => s.failures.map((f) => `${e.engine} ${s.source} ${f}`))),
+            ...outcome.agreement.differences,
+            ...outcome.chio.flatMap((c) => c.failures),
+          ].map((f) => (
             <li key={f}>{f}</li>
           ))}
         </ul>

@@ -36,7 +36,7 @@ function ForkDialog({ forks, label, onAcknowledge }: { forks: ReturnType<typeof 
       onCancel={(e) => e.preventDefault()}
     >
       <h1 id="fork-dialog-title">Stop: this load ({label}) contradicts what this browser verified before</h1>
-      {forks.map((o) => (
+      {forks.map((o) =>
         o.kind === 'fork' ? (
           <section key={o.key} data-testid="fork-dialog-fork" data-key={o.key} data-seq={String(o.seq)} data-how={o.how}>
             <ForkDetails o={o} />
@@ -45,9 +45,12 @@ function ForkDialog({ forks, label, onAcknowledge }: { forks: ReturnType<typeof 
           <section key={o.key} data-testid="fork-dialog-rollback" data-key={o.key} data-seq={String(o.remembered.checkpointSeq)}>
             <RollbackDetails o={o} />
           </section>
-        )
-      ))}
-      <p>The verdicts of this load are not shown until you acknowledge this. Its status stays “{forks.some((o) => o.kind === 'fork') ? 'fork' : 'rollback'}”, not ok.</p>
+        ),
+      )}
+      <p>
+        The verdicts of this load are not shown until you acknowledge this. Its status stays “{forks.some((o) => o.kind === 'fork') ? 'fork' : 'rollback'}”, not
+        ok.
+      </p>
       <button type="button" className="button" data-testid="fork-acknowledge" autoFocus onClick={onAcknowledge}>
         I understand: show this load&apos;s verdicts anyway
       </button>

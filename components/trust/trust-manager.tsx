@@ -44,7 +44,12 @@ export function TrustManager() {
           if (normalizeKernelKey(key.trim()) === null) return setMessage('That is not a kernel key: 64 hex characters (Ed25519), or p256:/p384:/hybrid: keys.');
           const nb = toUnix(notBefore);
           const na = toUnix(notAfter);
-          add({ key: key.trim(), ...(label ? { label } : {}), ...(nb !== undefined ? { not_before: nb } : {}), ...(na !== undefined ? { not_after: na } : {}) });
+          add({
+            key: key.trim(),
+            ...(label ? { label } : {}),
+            ...(nb !== undefined ? { not_before: nb } : {}),
+            ...(na !== undefined ? { not_after: na } : {}),
+          });
         }}
       >
         <label>
@@ -69,7 +74,10 @@ export function TrustManager() {
       </form>
       {trustIssue && (
         <p role="alert" className="banner bad" data-testid="trust-storage-issue">
-          <SafeText text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}. Import your trust file again, or pin the keys again (this replaces what is stored).`} max={400} />
+          <SafeText
+            text={`${trustIssue[0]!.toUpperCase()}${trustIssue.slice(1)}. Import your trust file again, or pin the keys again (this replaces what is stored).`}
+            max={400}
+          />
         </p>
       )}
       {message && (
@@ -84,13 +92,25 @@ export function TrustManager() {
       ) : (
         <table className="grid" data-testid="trust-list">
           <thead>
-            <tr><th scope="col">key</th><th scope="col">label</th><th scope="col">valid from</th><th scope="col">valid until</th><th scope="col" /></tr>
+            <tr>
+              <th scope="col">key</th>
+              <th scope="col">label</th>
+              <th scope="col">valid from</th>
+              <th scope="col">valid until</th>
+              <th scope="col" />
+            </tr>
           </thead>
           <tbody>
             {trust.map((t, i) => (
               <tr key={`${t.key}/${i}`}>
-                <td><code><SafeText text={t.key} max={140} /></code></td>
-                <td data-testid="trust-label"><SafeText text={t.label ?? ''} max={120} /></td>
+                <td>
+                  <code>
+                    <SafeText text={t.key} max={140} />
+                  </code>
+                </td>
+                <td data-testid="trust-label">
+                  <SafeText text={t.label ?? ''} max={120} />
+                </td>
                 <td>{fromUnix(t.not_before)}</td>
                 <td>{fromUnix(t.not_after)}</td>
                 <td>
@@ -116,7 +136,9 @@ export function TrustManager() {
           if (!parsed.ok) return setMessage(`${name}: ${parsed.error}; nothing was imported.`);
           const merged = mergeTrustEntries(trust, parsed.entries);
           saveTrust(merged.entries);
-          setMessage(`Imported ${merged.added} key(s) from ${name}${merged.added < parsed.entries.length ? ` (${parsed.entries.length - merged.added} already pinned)` : ''}.`);
+          setMessage(
+            `Imported ${merged.added} key(s) from ${name}${merged.added < parsed.entries.length ? ` (${parsed.entries.length - merged.added} already pinned)` : ''}.`,
+          );
         }}
       />
 
@@ -126,8 +148,21 @@ export function TrustManager() {
           <ul>
             {seen.map((k) => (
               <li key={k.key}>
-                <code><SafeText text={k.key} max={140} /></code> {k.key === DEMO_KERNEL_KEY ? '(the published demo key) ' : ''}signed {k.receipts} receipts and {k.checkpoints} checkpoints —{' '}
-                {pinned.has(k.key) ? 'pinned' : <>not pinned. <button type="button" className="button" onClick={() => add({ key: k.key })}>Pin it</button> only if you know, from outside this log, that it is yours.</>}
+                <code>
+                  <SafeText text={k.key} max={140} />
+                </code>{' '}
+                {k.key === DEMO_KERNEL_KEY ? '(the published demo key) ' : ''}signed {k.receipts} receipts and {k.checkpoints} checkpoints —{' '}
+                {pinned.has(k.key) ? (
+                  'pinned'
+                ) : (
+                  <>
+                    not pinned.{' '}
+                    <button type="button" className="button" onClick={() => add({ key: k.key })}>
+                      Pin it
+                    </button>{' '}
+                    only if you know, from outside this log, that it is yours.
+                  </>
+                )}
               </li>
             ))}
           </ul>
@@ -146,7 +181,9 @@ export function TrustManager() {
         onImport={(name, text) => {
           const result = importCheckpoints(text);
           if (!result.ok) return setMemoryMessage(`${name} was not imported: ${result.error}. Nothing changed.`);
-          setMemoryMessage(`Imported the checkpoints of ${result.added.length} log(s) from ${name}${result.unchanged.length ? ` (${result.unchanged.length} already remembered)` : ''}.`);
+          setMemoryMessage(
+            `Imported the checkpoints of ${result.added.length} log(s) from ${name}${result.unchanged.length ? ` (${result.unchanged.length} already remembered)` : ''}.`,
+          );
         }}
       />
       {memoryMessage && (

@@ -13,7 +13,17 @@ import { SafeText } from '../ui/safe-text';
  * `keys`: the keys that signed the receipts (or checkpoints) in question; `count`: how many
  * receipts are in this state. Nothing shows for none, unless `always` (a log of checkpoints only).
  */
-export function UnpinnedNotice({ keys, count, what = 'receipts', always = false }: { keys: readonly string[]; count: number; what?: string; always?: boolean }) {
+export function UnpinnedNotice({
+  keys,
+  count,
+  what = 'receipts',
+  always = false,
+}: {
+  keys: readonly string[];
+  count: number;
+  what?: string;
+  always?: boolean;
+}) {
   const { trust, saveTrust } = useLog();
   const [asking, setAsking] = useState<string | null>(null);
   const pinned = new Set(trust.map((t) => t.key));
@@ -23,28 +33,39 @@ export function UnpinnedNotice({ keys, count, what = 'receipts', always = false 
   return (
     <div className="banner unpinned" role="status" data-testid="unpinned-notice" data-count={count}>
       <p>
-        <strong>Intact, signer not pinned.</strong> {count > 0 ? `${count.toLocaleString('en-US')} ${what}: nothing failed, but ` : ''}no pinned key vouches for who signed
-        {one ? ' it' : ' them'}. A signature under a key the log itself names shows {one ? 'it was' : 'they were'} not changed after signing, not that your kernel signed{' '}
-        {one ? 'it' : 'them'}: anyone can sign with a key of their own. Nothing is verified until you pin the kernel&apos;s key.
+        <strong>Intact, signer not pinned.</strong> {count > 0 ? `${count.toLocaleString('en-US')} ${what}: nothing failed, but ` : ''}no pinned key vouches for
+        who signed
+        {one ? ' it' : ' them'}. A signature under a key the log itself names shows {one ? 'it was' : 'they were'} not changed after signing, not that your
+        kernel signed {one ? 'it' : 'them'}: anyone can sign with a key of their own. Nothing is verified until you pin the kernel&apos;s key.
       </p>
       {open.length > 0 && (
         <ul className="unpinned-keys">
           {open.slice(0, 5).map((k) => (
             <li key={k}>
-              <code className="key-full"><SafeText text={k} max={140} /></code>
+              <code className="key-full">
+                <SafeText text={k} max={140} />
+              </code>
               {k === DEMO_KERNEL_KEY ? ' (the published demo kernel key)' : ''}{' '}
               <button type="button" className="button" data-testid="pin-key" data-key={k} onClick={() => setAsking(k)}>
                 Pin this key…
               </button>
             </li>
           ))}
-          {open.length > 5 && <li className="muted">and {open.length - 5} more keys (see <Link href="/trust">Trust</Link>)</li>}
+          {open.length > 5 && (
+            <li className="muted">
+              and {open.length - 5} more keys (see <Link href="/trust">Trust</Link>)
+            </li>
+          )}
         </ul>
       )}
       {asking !== null && (
         <p data-testid="pin-confirm">
-          Pin <code className="key-full"><SafeText text={asking} max={140} /></code>? Pin only a key you know to be your kernel&apos;s: compare it, character for
-          character, with the key its operator published. Every receipt it signed will then read as verified.{' '}
+          Pin{' '}
+          <code className="key-full">
+            <SafeText text={asking} max={140} />
+          </code>
+          ? Pin only a key you know to be your kernel&apos;s: compare it, character for character, with the key its operator published. Every receipt it signed
+          will then read as verified.{' '}
           <button
             type="button"
             className="button"
@@ -56,7 +77,9 @@ export function UnpinnedNotice({ keys, count, what = 'receipts', always = false 
           >
             Pin it
           </button>{' '}
-          <button type="button" className="button" onClick={() => setAsking(null)}>Cancel</button>
+          <button type="button" className="button" onClick={() => setAsking(null)}>
+            Cancel
+          </button>
         </p>
       )}
       <p className="muted">

@@ -21,7 +21,10 @@ const WHY: Record<Marked['kind'], string> = {
 };
 
 function titleOf(seg: Marked): string {
-  const what = seg.kind === 'combining' ? `${seg.count} combining marks from ${codePointLabel(seg.codePoint)}` : `${codePointLabel(seg.codePoint)} ${seg.name}${seg.count > 1 ? `, ${seg.count} times` : ''}`;
+  const what =
+    seg.kind === 'combining'
+      ? `${seg.count} combining marks from ${codePointLabel(seg.codePoint)}`
+      : `${codePointLabel(seg.codePoint)} ${seg.name}${seg.count > 1 ? `, ${seg.count} times` : ''}`;
   return `${what}: ${WHY[seg.kind]}.`;
 }
 

@@ -42,8 +42,21 @@ export type TokenDecode = { ok: true; token: DecodedCapabilityToken; issues: str
 
 /** Every field of the token struct. */
 const KNOWN = new Set([
-  'schema', 'id', 'issuer', 'subject', 'scope', 'issued_at', 'expires_at', 'delegation_chain', 'algorithm', 'caveats',
-  'scope_attenuations', 'attenuation_proof', 'budget_share_bps', 'aggregate_invocation_budget', 'signature',
+  'schema',
+  'id',
+  'issuer',
+  'subject',
+  'scope',
+  'issued_at',
+  'expires_at',
+  'delegation_chain',
+  'algorithm',
+  'caveats',
+  'scope_attenuations',
+  'attenuation_proof',
+  'budget_share_bps',
+  'aggregate_invocation_budget',
+  'signature',
 ]);
 /** `Option<…>` fields: `null` reads as absent. */
 const OPTIONAL = new Set(['algorithm', 'scope_attenuations', 'attenuation_proof', 'budget_share_bps', 'aggregate_invocation_budget']);
@@ -99,7 +112,8 @@ export function decodeCapabilityToken(v: JsonValue): TokenDecode {
   const issuer = keyField('issuer', issuerText, issues);
   const subject = keyField('subject', subjectText, issues);
   const unknown = [...v.keys()].filter((k) => !KNOWN.has(k));
-  if (unknown.length > 0) issues.push(`carries ${unknown.map((k) => JSON.stringify(k)).join(', ')}, outside the ${CAPABILITY_SCHEMA} fields (not covered by its signature)`);
+  if (unknown.length > 0)
+    issues.push(`carries ${unknown.map((k) => JSON.stringify(k)).join(', ')}, outside the ${CAPABILITY_SCHEMA} fields (not covered by its signature)`);
   checkOptionals(v, signature, issues);
   const { signingBody, plainBody } = signingBodies(v, schema, issuer, subject);
   return { ok: true, token: { schema, id, issuer, subject, scope, issuedAt, expiresAt, chain, signature, signingBody, plainBody }, issues };
@@ -144,7 +158,10 @@ function readChain(v: JsonValue | undefined, fatal: string[]): string[] {
   v.forEach((link, i) => {
     const id = isJsonObject(link) ? link.get('capability_id') : undefined;
     if (typeof id === 'string') ids.push(id);
-    else fatal.push(`delegation_chain[${i}].capability_id: expected a string, found ${isJsonObject(link) ? jsonTypeName(id) : `a link that is ${jsonTypeName(link)}`}`);
+    else
+      fatal.push(
+        `delegation_chain[${i}].capability_id: expected a string, found ${isJsonObject(link) ? jsonTypeName(id) : `a link that is ${jsonTypeName(link)}`}`,
+      );
   });
   return ids;
 }
@@ -158,9 +175,11 @@ function checkOptionals(v: JsonObject, signature: string, issues: string[]): voi
     else if (caveats.length > 0) issues.push(`carries ${caveats.length} caveat(s); ${CAPABILITY_SCHEMA} rejects non-empty caveats`);
   }
   const attenuations = v.get('scope_attenuations');
-  if (attenuations !== undefined && attenuations !== null && !Array.isArray(attenuations)) issues.push(`scope_attenuations: expected an array, found ${jsonTypeName(attenuations)}`);
+  if (attenuations !== undefined && attenuations !== null && !Array.isArray(attenuations))
+    issues.push(`scope_attenuations: expected an array, found ${jsonTypeName(attenuations)}`);
   const share = v.get('budget_share_bps');
-  if (share !== undefined && share !== null && (u64(share) === null || u64(share)! > 65535n)) issues.push('budget_share_bps: expected an unsigned 16-bit integer');
+  if (share !== undefined && share !== null && (u64(share) === null || u64(share)! > 65535n))
+    issues.push('budget_share_bps: expected an unsigned 16-bit integer');
   for (const k of ['attenuation_proof', 'aggregate_invocation_budget']) {
     const x = v.get(k);
     if (x !== undefined && x !== null && !isJsonObject(x)) issues.push(`${k}: expected an object, found ${jsonTypeName(x)}`);
@@ -168,7 +187,9 @@ function checkOptionals(v: JsonObject, signature: string, issues: string[]): voi
   const algorithm = v.get('algorithm');
   if (algorithm === undefined || algorithm === null) return;
   if (typeof algorithm !== 'string' || !(SIGNING_ALGORITHMS as readonly string[]).includes(algorithm)) {
-    issues.push(`algorithm: expected one of ${SIGNING_ALGORITHMS.join(', ')}, found ${typeof algorithm === 'string' ? JSON.stringify(algorithm) : jsonTypeName(algorithm)}`);
+    issues.push(
+      `algorithm: expected one of ${SIGNING_ALGORITHMS.join(', ')}, found ${typeof algorithm === 'string' ? JSON.stringify(algorithm) : jsonTypeName(algorithm)}`,
+    );
     return;
   }
   const actual = signatureAlgorithmOf(signature);

@@ -88,12 +88,7 @@ function readHash(p: ObjectProjector, key: string, strict: string[], optional: b
 }
 
 /** Decodes a KernelCheckpointBody plus its signature (e.g. the SQLite `statement_json` and `signature` columns). */
-export function decodeCheckpointBody(
-  src: JsonObject,
-  signature: string,
-  path = '$',
-  strictViolations: string[] = [],
-): DecodeResult<DecodedCheckpoint> {
+export function decodeCheckpointBody(src: JsonObject, signature: string, path = '$', strictViolations: string[] = []): DecodeResult<DecodedCheckpoint> {
   const strict = [...strictViolations];
   const sink: ProjectionSink = { issues: [], unsigned: [] };
   const p = new ObjectProjector(src, path, sink);
@@ -161,7 +156,10 @@ export function checkpointFacts(cp: DecodedCheckpoint, own: (s: string) => strin
     kernelKey,
     kernelKeyNormalized: cp.kernelKeyNormalized === null ? null : cp.kernelKeyNormalized === cp.kernelKey ? kernelKey : own(cp.kernelKeyNormalized),
     // A violation quotes the key it is about, which a hostile record makes megabytes long.
-    strict: cp.strict.length === 0 ? NO_VIOLATIONS : cp.strict.slice(0, 20).map((v) => own(v.length > 300 ? `${v.slice(0, 300)}… (${v.length - 300} more characters)` : v)),
+    strict:
+      cp.strict.length === 0
+        ? NO_VIOLATIONS
+        : cp.strict.slice(0, 20).map((v) => own(v.length > 300 ? `${v.slice(0, 300)}… (${v.length - 300} more characters)` : v)),
   };
   if (cp.strict.length > 20) facts.strict.push(`and ${cp.strict.length - 20} more violations`);
   if (cp.previousCheckpointSha256 !== undefined) facts.previousCheckpointSha256 = own(cp.previousCheckpointSha256);
@@ -211,7 +209,7 @@ export function checkpointStructureErrors(cp: CheckpointFacts): string[] {
   if (v1 && cp.chainRoot !== undefined) out.push('a v1 checkpoint must not carry chain_root');
   if (v2 && cp.checkpointSeq === 1n) {
     if (cp.chainRoot === undefined) out.push('a v2 checkpoint 1 must carry chain_root');
-    else if (!sameBytes(cp.chainRoot, chainLeafHash(cp))) out.push("chain_root of checkpoint 1 is not its own chain leaf hash");
+    else if (!sameBytes(cp.chainRoot, chainLeafHash(cp))) out.push('chain_root of checkpoint 1 is not its own chain leaf hash');
   }
   if (cp.issuedAt <= 0n) out.push('issued_at must be greater than 0');
   const prev = cp.previousCheckpointSha256;
@@ -237,7 +235,8 @@ export function continuityError(prev: CheckpointFacts, prevSha256: string, next:
   if (next.batchStartSeq !== prev.batchEndSeq + 1n) {
     return `batch starts at ${next.batchStartSeq}, but checkpoint ${prev.checkpointSeq} ended at ${prev.batchEndSeq}`;
   }
-  if (prev.chainRoot !== undefined && next.chainRoot === undefined) return `it drops the chain commitment: checkpoint ${prev.checkpointSeq} carries chain_root, this one does not`;
+  if (prev.chainRoot !== undefined && next.chainRoot === undefined)
+    return `it drops the chain commitment: checkpoint ${prev.checkpointSeq} carries chain_root, this one does not`;
   if (next.schema === CHECKPOINT_SCHEMA_V2 && next.chainRoot === undefined) return 'a v2 checkpoint after another must carry chain_root';
   return null;
 }
@@ -271,7 +270,10 @@ export function decodeInclusionProof(src: JsonObject, path = '$'): DecodeResult<
       sink.issues.push({ path: `${q.path}.audit_path`, message: `expected an array, found ${jsonTypeName(pathValue)}` });
     } else if (pathValue.length > MAX_PROOF_LEVELS) {
       // Refused before a hash is read or kept: no honest proof is this long.
-      sink.issues.push({ path: `${q.path}.audit_path`, message: `${pathValue.length} entries; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}, so this proof cannot be honest` });
+      sink.issues.push({
+        path: `${q.path}.audit_path`,
+        message: `${pathValue.length} entries; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}, so this proof cannot be honest`,
+      });
     } else {
       auditPath = pathValue.map((h) => (typeof h === 'string' ? parseHash(h) : null));
     }

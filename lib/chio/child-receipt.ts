@@ -6,8 +6,18 @@ import { SIGNING_ALGORITHMS, commonOfBody, readKernelKey, readSignature, type De
 import type { DecodedChildReceipt } from './types';
 
 export const OPERATION_KINDS = [
-  'tool_call', 'create_message', 'create_elicitation', 'list_roots', 'list_resources', 'read_resource',
-  'list_resource_templates', 'list_prompts', 'get_prompt', 'complete', 'list_capabilities', 'heartbeat',
+  'tool_call',
+  'create_message',
+  'create_elicitation',
+  'list_roots',
+  'list_resources',
+  'read_resource',
+  'list_resource_templates',
+  'list_prompts',
+  'get_prompt',
+  'complete',
+  'list_capabilities',
+  'heartbeat',
 ] as const;
 
 /** True when the object has the keys only a child receipt has. */

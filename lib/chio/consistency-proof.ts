@@ -50,9 +50,21 @@ const U64 = (v: JsonValue | undefined): bigint | null =>
   isJsonNumber(v) && v.isIntegerLiteral && !v.raw.startsWith('-') && BigInt(v.raw) <= 18446744073709551615n ? BigInt(v.raw) : null;
 const HASH = (v: JsonValue | undefined): Uint8Array | null => (typeof v === 'string' ? parseHash(v) : null);
 const KNOWN = new Set([
-  'schema', 'log_id', 'from_checkpoint_seq', 'to_checkpoint_seq', 'from_checkpoint_sha256', 'to_checkpoint_sha256',
-  'from_log_tree_size', 'to_log_tree_size', 'appended_entry_start_seq', 'appended_entry_end_seq',
-  'from_chain_root', 'to_chain_root', 'chain_proof_hashes', 'from_leaf_inclusion', 'to_leaf_inclusion',
+  'schema',
+  'log_id',
+  'from_checkpoint_seq',
+  'to_checkpoint_seq',
+  'from_checkpoint_sha256',
+  'to_checkpoint_sha256',
+  'from_log_tree_size',
+  'to_log_tree_size',
+  'appended_entry_start_seq',
+  'appended_entry_end_seq',
+  'from_chain_root',
+  'to_chain_root',
+  'chain_proof_hashes',
+  'from_leaf_inclusion',
+  'to_leaf_inclusion',
 ]);
 
 const tooLong = (key: string, n: number) => `${key} has ${n} entries; a chain of 2^64 checkpoints needs at most ${MAX_PROOF_LEVELS}`;
@@ -87,11 +99,28 @@ export function decodeConsistencyRecord(o: JsonObject): { ok: true; value: Consi
   if (schema === null || logId === null || fromSha256 === null || toSha256 === null) {
     return { ok: false, error: 'schema, log_id, from_checkpoint_sha256 and to_checkpoint_sha256 must be strings' };
   }
-  const ints = ['from_checkpoint_seq', 'to_checkpoint_seq', 'from_log_tree_size', 'to_log_tree_size', 'appended_entry_start_seq', 'appended_entry_end_seq'].map((k) => U64(o.get(k)));
+  const ints = ['from_checkpoint_seq', 'to_checkpoint_seq', 'from_log_tree_size', 'to_log_tree_size', 'appended_entry_start_seq', 'appended_entry_end_seq'].map(
+    (k) => U64(o.get(k)),
+  );
   if (ints.some((n) => n === null)) return { ok: false, error: 'the seq and tree-size fields must be unsigned 64-bit integers' };
   const [fromSeq, toSeq, fromLogTreeSize, toLogTreeSize, appendedStart, appendedEnd] = ints as bigint[];
-  const rec: ConsistencyRecord = { schema, logId, fromSeq: fromSeq!, toSeq: toSeq!, fromSha256, toSha256, fromLogTreeSize: fromLogTreeSize!, toLogTreeSize: toLogTreeSize!, appendedStart: appendedStart!, appendedEnd: appendedEnd!, chainProofHashes: [] };
-  for (const [key, field] of [['from_chain_root', 'fromChainRoot'], ['to_chain_root', 'toChainRoot']] as const) {
+  const rec: ConsistencyRecord = {
+    schema,
+    logId,
+    fromSeq: fromSeq!,
+    toSeq: toSeq!,
+    fromSha256,
+    toSha256,
+    fromLogTreeSize: fromLogTreeSize!,
+    toLogTreeSize: toLogTreeSize!,
+    appendedStart: appendedStart!,
+    appendedEnd: appendedEnd!,
+    chainProofHashes: [],
+  };
+  for (const [key, field] of [
+    ['from_chain_root', 'fromChainRoot'],
+    ['to_chain_root', 'toChainRoot'],
+  ] as const) {
     const v = o.get(key);
     if (v === undefined) continue;
     const h = HASH(v);
@@ -108,7 +137,10 @@ export function decodeConsistencyRecord(o: JsonObject): { ok: true; value: Consi
       rec.chainProofHashes.push(b);
     }
   }
-  for (const [key, field] of [['from_leaf_inclusion', 'fromLeafInclusion'], ['to_leaf_inclusion', 'toLeafInclusion']] as const) {
+  for (const [key, field] of [
+    ['from_leaf_inclusion', 'fromLeafInclusion'],
+    ['to_leaf_inclusion', 'toLeafInclusion'],
+  ] as const) {
     const v = o.get(key);
     if (v === undefined) continue;
     const inc = decodeInclusion(v);
@@ -179,7 +211,8 @@ export function verifyConsistencyRecord(rec: ConsistencyRecord, from: Checkpoint
   for (const [name, got, want] of expected) if (got !== want) return failed(`${name} is ${got}, the signed checkpoints give ${want}`);
   // Steps 3–4.
   if (rec.schema === CONSISTENCY_SCHEMA_V1) {
-    if (f.schema !== CHECKPOINT_SCHEMA_V1 || t.schema !== CHECKPOINT_SCHEMA_V1) return failed('a v1 consistency record between checkpoints that are not both v1');
+    if (f.schema !== CHECKPOINT_SCHEMA_V1 || t.schema !== CHECKPOINT_SCHEMA_V1)
+      return failed('a v1 consistency record between checkpoints that are not both v1');
     if (rec.fromChainRoot || rec.toChainRoot || rec.fromLeafInclusion || rec.toLeafInclusion || rec.chainProofHashes.length > 0) {
       return failed('a v1 consistency record must carry no chain roots, inclusions or path');
     }
@@ -188,22 +221,28 @@ export function verifyConsistencyRecord(rec: ConsistencyRecord, from: Checkpoint
   if (rec.schema !== CONSISTENCY_SCHEMA_V2) return failed(`unknown schema ${JSON.stringify(rec.schema)}`);
   // Step 5.
   if (!f.chainRoot || !t.chainRoot) return failed('both checkpoints must carry chain_root for a v2 consistency record');
-  if (!rec.fromChainRoot || !bytesEqual(rec.fromChainRoot, f.chainRoot)) return failed(`from_chain_root is not checkpoint ${f.checkpointSeq}'s signed chain_root`);
+  if (!rec.fromChainRoot || !bytesEqual(rec.fromChainRoot, f.chainRoot))
+    return failed(`from_chain_root is not checkpoint ${f.checkpointSeq}'s signed chain_root`);
   if (!rec.toChainRoot || !bytesEqual(rec.toChainRoot, t.chainRoot)) return failed(`to_chain_root is not checkpoint ${t.checkpointSeq}'s signed chain_root`);
   if (!rec.fromLeafInclusion || !rec.toLeafInclusion) return failed('a v2 record needs from_leaf_inclusion and to_leaf_inclusion');
   // Step 6: each endpoint's own chain leaf at index seq − 1 of a chain of seq leaves, under its signed root.
-  for (const [inc, cp, name] of [[rec.fromLeafInclusion, f, 'from'], [rec.toLeafInclusion, t, 'to']] as const) {
+  for (const [inc, cp, name] of [
+    [rec.fromLeafInclusion, f, 'from'],
+    [rec.toLeafInclusion, t, 'to'],
+  ] as const) {
     if (inc.treeSize !== cp.checkpointSeq || inc.leafIndex !== cp.checkpointSeq - 1n) {
       return failed(`${name}_leaf_inclusion must be leaf ${cp.checkpointSeq - 1n} of ${cp.checkpointSeq}, not leaf ${inc.leafIndex} of ${inc.treeSize}`);
     }
     const leaf = chainLeafHash(cp);
-    if (cp.checkpointSeq > BigInt(Number.MAX_SAFE_INTEGER) || !leaf) return failed(`${name}_leaf_inclusion cannot be checked for checkpoint ${cp.checkpointSeq}`);
+    if (cp.checkpointSeq > BigInt(Number.MAX_SAFE_INTEGER) || !leaf)
+      return failed(`${name}_leaf_inclusion cannot be checked for checkpoint ${cp.checkpointSeq}`);
     const res = verifyInclusion(Number(inc.leafIndex), Number(inc.treeSize), leaf, inc.auditPath, cp.chainRoot!);
     if (!res.ok) return failed(`${name}_leaf_inclusion does not prove checkpoint ${cp.checkpointSeq}'s chain leaf under its chain_root (${res.detail})`);
   }
   // Step 7: RFC 9162 consistency between the two signed chain roots.
   const res = verifyConsistency(Number(f.checkpointSeq), Number(t.checkpointSeq), f.chainRoot, t.chainRoot, rec.chainProofHashes);
-  if (!res.ok) return failed(`chain_proof_hashes do not prove that checkpoint ${t.checkpointSeq}'s chain extends checkpoint ${f.checkpointSeq}'s (${res.detail})`);
+  if (!res.ok)
+    return failed(`chain_proof_hashes do not prove that checkpoint ${t.checkpointSeq}'s chain extends checkpoint ${f.checkpointSeq}'s (${res.detail})`);
   return { status: 'proof' };
 }
 
@@ -243,7 +282,11 @@ export function buildConsistencyRecordV2(from: CheckpointWithDigest, to: Checkpo
   ]);
   if (path.length > 0) rec.set('chain_proof_hashes', path.map(hashText));
   const inclusion = (size: number, p: Uint8Array[]): JsonObject =>
-    new Map<string, JsonValue>([['tree_size', int(BigInt(size))], ['leaf_index', int(BigInt(size - 1))], ['audit_path', p.map(hashText)]]);
+    new Map<string, JsonValue>([
+      ['tree_size', int(BigInt(size))],
+      ['leaf_index', int(BigInt(size - 1))],
+      ['audit_path', p.map(hashText)],
+    ]);
   rec.set('from_leaf_inclusion', inclusion(m, fromPath));
   rec.set('to_leaf_inclusion', inclusion(n, toPath));
   return rec;

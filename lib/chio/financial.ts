@@ -86,13 +86,23 @@ export function parseOracleEvidence(metadata: JsonValue | undefined): { ok: true
   const s = (k: string) => p.string(k) ?? '';
   const n = (k: string) => p.u64(k)?.toString() ?? '';
   const value: OracleEvidence = {
-    base: s('base'), quote: s('quote'), authority: s('authority'), source: s('source'), feedAddress: s('feed_address'),
-    originalCurrency: s('original_currency'), grantCurrency: s('grant_currency'),
-    rateNumerator: n('rate_numerator'), rateDenominator: n('rate_denominator'), updatedAt: n('updated_at'),
-    maxAgeSeconds: n('max_age_seconds'), cacheAgeSeconds: n('cache_age_seconds'),
-    convertedCostUnits: n('converted_cost_units'), originalCostUnits: n('original_cost_units'),
+    base: s('base'),
+    quote: s('quote'),
+    authority: s('authority'),
+    source: s('source'),
+    feedAddress: s('feed_address'),
+    originalCurrency: s('original_currency'),
+    grantCurrency: s('grant_currency'),
+    rateNumerator: n('rate_numerator'),
+    rateDenominator: n('rate_denominator'),
+    updatedAt: n('updated_at'),
+    maxAgeSeconds: n('max_age_seconds'),
+    cacheAgeSeconds: n('cache_age_seconds'),
+    convertedCostUnits: n('converted_cost_units'),
+    originalCostUnits: n('original_cost_units'),
   };
-  if (schema !== undefined && schema !== ORACLE_SCHEMA) sink.issues.push({ path: `${path}.schema`, message: `expected ${ORACLE_SCHEMA}, found ${JSON.stringify(schema)}` });
+  if (schema !== undefined && schema !== ORACLE_SCHEMA)
+    sink.issues.push({ path: `${path}.schema`, message: `expected ${ORACLE_SCHEMA}, found ${JSON.stringify(schema)}` });
   if (sink.issues.length > 0) return { ok: false, error: sink.issues.map((i) => `${i.path}: ${i.message}`).join('; ') };
   return { ok: true, value };
 }

@@ -59,7 +59,10 @@ class FieldReader {
       const n = BigInt(x.raw);
       if (n >= 0n && n <= U64_MAX) return n;
     }
-    this.issues.push({ path: this.at(key), message: `expected an unsigned 64-bit integer, found ${isJsonNumber(x) ? `the number ${x.raw}` : jsonTypeName(x)}` });
+    this.issues.push({
+      path: this.at(key),
+      message: `expected an unsigned 64-bit integer, found ${isJsonNumber(x) ? `the number ${x.raw}` : jsonTypeName(x)}`,
+    });
     return 0n;
   }
 

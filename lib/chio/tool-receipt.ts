@@ -209,7 +209,15 @@ export function readKernelKey(p: ObjectProjector): { raw: string; normalized: st
  */
 export function commonOfBody(
   body: JsonObject,
-  r: { id: string; timestamp: bigint; key: { raw: string; normalized: string | null }; signature: string; policyHash: string; algorithm?: string | undefined; unsigned: string[] },
+  r: {
+    id: string;
+    timestamp: bigint;
+    key: { raw: string; normalized: string | null };
+    signature: string;
+    policyHash: string;
+    algorithm?: string | undefined;
+    unsigned: string[];
+  },
 ): Omit<DecodedReceiptCommon, 'type' | 'generation'> {
   const fullTyped: JsonObject = new Map(body);
   if (r.algorithm !== undefined && r.algorithm !== 'ed25519') fullTyped.set('algorithm', r.algorithm);

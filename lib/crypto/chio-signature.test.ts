@@ -90,9 +90,7 @@ describe('parseChioSignature and signatureAlgorithmOf', () => {
 });
 
 describe('gen-a-upstream signing vectors (v1.json)', () => {
-  const file = JSON.parse(
-    readFileSync(new URL('../testdata/chio/gen-a-upstream/tests/bindings/vectors/signing/v1.json', import.meta.url), 'utf8'),
-  ) as {
+  const file = JSON.parse(readFileSync(new URL('../testdata/chio/gen-a-upstream/tests/bindings/vectors/signing/v1.json', import.meta.url), 'utf8')) as {
     signing_key_seed_hex: string;
     utf8_cases: { id: string; input_utf8: string; public_key_hex: string; signature_hex: string; expected_verify: boolean }[];
     json_cases: { id: string; canonical_json: string; public_key_hex: string; signature_hex: string; expected_verify: boolean }[];
@@ -143,7 +141,10 @@ describe('verifyChioSignature', () => {
   });
 
   it('P-256 and P-384 pass; strict DER failures are reported', async () => {
-    for (const [curve, hash] of [['P-256', 'sha256'], ['P-384', 'sha384']] as const) {
+    for (const [curve, hash] of [
+      ['P-256', 'sha256'],
+      ['P-384', 'sha384'],
+    ] as const) {
       const prefix = curve === 'P-256' ? 'p256' : 'p384';
       const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: curve });
       const jwk = publicKey.export({ format: 'jwk' });
@@ -180,7 +181,8 @@ describe('never throws on arbitrary input (fast-check)', () => {
     fc.string({ unit: 'binary' }),
     hexish,
     fc.tuple(fc.constantFrom('p256:', 'p384:', 'hybrid:', 'P256:', ''), hexish).map(([p, h]) => p + h),
-    fc.tuple(fc.constantFrom('', 'p256:', 'hybrid:'), hexish, hexish, fc.constantFrom('ed25519+mldsa65', 'p256+mldsa65', 'x', ''))
+    fc
+      .tuple(fc.constantFrom('', 'p256:', 'hybrid:'), hexish, hexish, fc.constantFrom('ed25519+mldsa65', 'p256+mldsa65', 'x', ''))
       .map(([p, a, b, s]) => `hybrid:${p}${a}:${b}:${s}`),
   );
 

@@ -5,14 +5,7 @@
 // here is attacker-controlled and nothing throws on it.
 import { fromHex, toHex } from '../bytes/hex';
 import { verifyClassical, type ClassicalAlgorithm } from './classical';
-import {
-  ML_DSA_65_PUBLIC_KEY_BYTES,
-  ML_DSA_65_SIGNATURE_BYTES,
-  hybridAlgSetFor,
-  verifyHybrid,
-  type HybridAlgSet,
-  type HybridOptions,
-} from './hybrid';
+import { ML_DSA_65_PUBLIC_KEY_BYTES, ML_DSA_65_SIGNATURE_BYTES, hybridAlgSetFor, verifyHybrid, type HybridAlgSet, type HybridOptions } from './hybrid';
 
 export type ChioAlgorithm = ClassicalAlgorithm | 'hybrid';
 
@@ -32,12 +25,8 @@ interface Classical {
   normalized: string;
 }
 
-export type ChioPublicKey =
-  | Classical
-  | { algorithm: 'hybrid'; classical: Classical; mldsaPublicKey: Uint8Array; algSet: HybridAlgSet; normalized: string };
-export type ChioSignature =
-  | Classical
-  | { algorithm: 'hybrid'; classical: Classical; mldsaSignature: Uint8Array; algSet: HybridAlgSet; normalized: string };
+export type ChioPublicKey = Classical | { algorithm: 'hybrid'; classical: Classical; mldsaPublicKey: Uint8Array; algSet: HybridAlgSet; normalized: string };
+export type ChioSignature = Classical | { algorithm: 'hybrid'; classical: Classical; mldsaSignature: Uint8Array; algSet: HybridAlgSet; normalized: string };
 
 export type ParseChioPublicKeyResult = { ok: true; key: ChioPublicKey } | { ok: false; reason: ChioParseReason };
 export type ParseChioSignatureResult = { ok: true; signature: ChioSignature } | { ok: false; reason: ChioParseReason };
@@ -167,7 +156,13 @@ export async function verifyChioSignature(
     return { status: 'fail', algorithm, reason: 'key_signature_algorithm_mismatch' }; // unreachable; narrows types
   }
   const engine = options.ed25519Engine;
-  const r = await verifyClassical(algorithm as ClassicalAlgorithm, key.key.bytes, message, sig.signature.bytes, engine === undefined ? {} : { ed25519Engine: engine });
+  const r = await verifyClassical(
+    algorithm as ClassicalAlgorithm,
+    key.key.bytes,
+    message,
+    sig.signature.bytes,
+    engine === undefined ? {} : { ed25519Engine: engine },
+  );
   if (r.status === 'pass') return { status: 'pass', algorithm };
   return { status: r.status, algorithm, reason: r.reason };
 }

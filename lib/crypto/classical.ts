@@ -7,10 +7,7 @@ import { verifyEd25519, type Ed25519Engine } from './ed25519';
 export type ClassicalAlgorithm = 'ed25519' | 'p256' | 'p384';
 
 /** `skipped` only when this engine cannot run the check (never a verdict on the signature). */
-export type ClassicalResult =
-  | { status: 'pass' }
-  | { status: 'fail'; reason: string }
-  | { status: 'skipped'; reason: string };
+export type ClassicalResult = { status: 'pass' } | { status: 'fail'; reason: string } | { status: 'skipped'; reason: string };
 
 export interface ClassicalOptions {
   /** Forwarded to verifyEd25519. */

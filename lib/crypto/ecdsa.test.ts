@@ -97,8 +97,8 @@ for (const curve of ['p256', 'p384'] as EcdsaCurve[]) {
         'r = n + 1': der(P.n + 1n, s),
         'wrong sequence tag (SET)': new Uint8Array([0x31, content.length, ...content]),
         'wrong integer tag (BIT STRING)': derSeq([0x03, ...rb.slice(1), ...sb]),
-        'truncated': derSig.subarray(0, derSig.length - 1),
-        'empty': new Uint8Array(0),
+        truncated: derSig.subarray(0, derSig.length - 1),
+        empty: new Uint8Array(0),
         'only r': derSeq(rb),
         'three integers': derSeq([...content, 0x02, 0x01, 0x01]),
         'zero-length integer': derSeq([0x02, 0x00, ...sb]),
@@ -138,7 +138,11 @@ for (const curve of ['p256', 'p384'] as EcdsaCurve[]) {
         fc.asyncProperty(
           fc.oneof(fc.constant(key), fc.uint8Array({ maxLength: 100 })),
           fc.uint8Array({ maxLength: 40 }),
-          fc.oneof(fc.constant(derSig), fc.uint8Array({ maxLength: 110 }), fc.uint8Array({ maxLength: 110 }).map((b) => new Uint8Array([0x30, b.length, ...b]))),
+          fc.oneof(
+            fc.constant(derSig),
+            fc.uint8Array({ maxLength: 110 }),
+            fc.uint8Array({ maxLength: 110 }).map((b) => new Uint8Array([0x30, b.length, ...b])),
+          ),
           async (k, m, sig) => typeof (await verifyEcdsa(curve, k, m, sig)).valid === 'boolean',
         ),
         { numRuns: 300 },

@@ -125,12 +125,7 @@ function importKey(subtle: SubtleCrypto, curve: EcdsaCurve, key: Uint8Array): Pr
  * P-256, SHA-384 for P-384). `unsupported` means this engine could not run
  * the check; it is never a statement about the signature.
  */
-export async function verifyEcdsa(
-  curve: EcdsaCurve,
-  publicKey: Uint8Array,
-  message: Uint8Array,
-  derSignature: Uint8Array,
-): Promise<EcdsaResult> {
+export async function verifyEcdsa(curve: EcdsaCurve, publicKey: Uint8Array, message: Uint8Array, derSignature: Uint8Array): Promise<EcdsaResult> {
   if (curve !== 'p256' && curve !== 'p384') throw new TypeError(`unknown curve: ${String(curve)}`);
   if (!(publicKey instanceof Uint8Array) || !(message instanceof Uint8Array) || !(derSignature instanceof Uint8Array)) {
     throw new TypeError('publicKey, message and derSignature must be Uint8Arrays');

@@ -83,9 +83,7 @@ function isYAtLeastP(bytes: Uint8Array): boolean {
  * of the x = 0 points with the sign bit set, which strict decoding refuses.
  */
 const T8 = Point.fromHex('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a');
-export const SMALL_ORDER_ENCODINGS: ReadonlySet<string> = new Set(
-  Array.from({ length: 8 }, (_, i) => toHex(T8.multiply(BigInt(i), false).toBytes())),
-);
+export const SMALL_ORDER_ENCODINGS: ReadonlySet<string> = new Set(Array.from({ length: 8 }, (_, i) => toHex(T8.multiply(BigInt(i), false).toBytes())));
 const X0_WITH_SIGN_BIT: ReadonlySet<string> = new Set(
   [Point.ZERO, T8.multiply(4n, false)].map((pt) => {
     const b = pt.toBytes();

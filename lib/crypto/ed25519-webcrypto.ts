@@ -19,8 +19,7 @@ const ALG = { name: 'Ed25519' } as const;
 const RFC_TEST1 = {
   publicKey: 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
   message: '',
-  signature:
-    'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
+  signature: 'e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
 };
 
 /**
@@ -32,8 +31,7 @@ const RFC_TEST1 = {
 export const COFACTOR_PROBE = {
   publicKey: RFC_TEST1.publicKey,
   message: '726563656970742d6175646974206564323535313920636f666163746f722070726f6265',
-  signature:
-    '5e7f5a88d4bf4b1adc40be6d88c8afc07138171f5261c0291e7b1e1de74c5205ac1baad160c7098dbc678521ee0d07551510fab2502741d8d1dbab127730b704',
+  signature: '5e7f5a88d4bf4b1adc40be6d88c8afc07138171f5261c0291e7b1e1de74c5205ac1baad160c7098dbc678521ee0d07551510fab2502741d8d1dbab127730b704',
 };
 
 let support: Promise<WebCryptoEd25519Support> | undefined;
@@ -77,12 +75,7 @@ function importKey(s: SubtleCrypto, publicKey: Uint8Array, keyHex: string): Prom
  * WebCrypto's verdict on an already pre-checked key and signature. Throws
  * when the engine itself fails (no subtle, import error); callers fall back.
  */
-export async function webCryptoVerifyEd25519(
-  publicKey: Uint8Array,
-  keyHex: string,
-  message: Uint8Array,
-  signature: Uint8Array,
-): Promise<boolean> {
+export async function webCryptoVerifyEd25519(publicKey: Uint8Array, keyHex: string, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
   const s = subtle();
   if (!s) throw new Error('crypto.subtle is not available');
   const key = await importKey(s, publicKey, keyHex);

@@ -38,24 +38,32 @@ describe('never throws on hostile bytes', () => {
   const keyArb = fc.oneof(bytes(32, 32), bytes(0, 40), fc.constant(goodKey));
   const sigArb = fc.oneof(bytes(64, 64), bytes(0, 70), fc.constant(ed.sign(utf8('m'), seed)));
 
-  it.each(ENGINES)('%s', async (engine) => {
-    await fc.assert(
-      fc.asyncProperty(keyArb, bytes(0, 64), sigArb, async (key, msg, sig) => {
-        const r = await verifyEd25519(key, msg, sig, { engine });
-        return typeof r.valid === 'boolean';
-      }),
-      fuzzParams(300, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it.each(ENGINES)(
+    '%s',
+    async (engine) => {
+      await fc.assert(
+        fc.asyncProperty(keyArb, bytes(0, 64), sigArb, async (key, msg, sig) => {
+          const r = await verifyEd25519(key, msg, sig, { engine });
+          return typeof r.valid === 'boolean';
+        }),
+        fuzzParams(300, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('random 32-byte keys and signatures: both engines agree, and reject', async () => {
-    await fc.assert(
-      fc.asyncProperty(bytes(32, 32), bytes(64, 64), async (key, sig) => {
-        return (await bothEngines(key, utf8('x'), sig)).valid === false;
-      }),
-      fuzzParams(200, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it(
+    'random 32-byte keys and signatures: both engines agree, and reject',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(bytes(32, 32), bytes(64, 64), async (key, sig) => {
+          return (await bothEngines(key, utf8('x'), sig)).valid === false;
+        }),
+        fuzzParams(200, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 });
 
 type Case = { key: Uint8Array; msg: Uint8Array; sig: Uint8Array; how: string };
@@ -64,7 +72,7 @@ const torsion = fc.integer({ min: 1, max: 7 }).map((i) => T8.multiply(BigInt(i),
 const smallOrderEncoding = fc.constantFrom(...[...SMALL_ORDER_ENCODINGS].map((h) => ed.etc.hexToBytes(h)));
 const flip = (b: Uint8Array, bit: number) => {
   const c = b.slice();
-  c[Math.floor(bit / 8) % c.length]! ^= 1 << bit % 8;
+  c[Math.floor(bit / 8) % c.length]! ^= 1 << (bit % 8);
   return c;
 };
 
@@ -103,24 +111,28 @@ const signedCase: fc.Arbitrary<Case> = fc
   });
 
 describe('differential: verifyEd25519 vs @noble/ed25519 (zip215: false)', () => {
-  it('accepts only what noble accepts; refuses what noble accepts only under the stricter rules', async () => {
-    const seen = new Set<string>();
-    await fc.assert(
-      fc.asyncProperty(signedCase, async ({ key, msg, sig, how }) => {
-        const ours = await bothEngines(key, msg, sig);
-        const reference = nobleStrict(key, msg, sig);
-        if (ours.valid) expect(reference, `${how}: ours accepted what noble refuses`).toBe(true);
-        else if (reference) {
-          expect(STRICTER, `${how}: noble accepts, ours says ${ours.reason}`).toContain(ours.reason);
-          seen.add(how);
-        }
-        if (how === 'honest') expect(ours).toEqual({ valid: true });
-        else if (how.endsWith('flipped') || how === 'other message' || how === 'S + L') expect(ours.valid).toBe(false);
-        else if (how === 'small-order key') expect(ours).toEqual({ valid: false, reason: 'small_order_key' }); // noble refuses it too
-      }),
-      fuzzParams(200, { caseTimeoutMs: 60_000 }),
-    );
-    // The mixed-order forgeries must really pass noble's cofactored equation, or this compared nothing.
-    for (const how of ['mixed-order R', 'mixed-order key']) expect([...seen]).toContain(how);
-  }, fuzzTimeout());
+  it(
+    'accepts only what noble accepts; refuses what noble accepts only under the stricter rules',
+    async () => {
+      const seen = new Set<string>();
+      await fc.assert(
+        fc.asyncProperty(signedCase, async ({ key, msg, sig, how }) => {
+          const ours = await bothEngines(key, msg, sig);
+          const reference = nobleStrict(key, msg, sig);
+          if (ours.valid) expect(reference, `${how}: ours accepted what noble refuses`).toBe(true);
+          else if (reference) {
+            expect(STRICTER, `${how}: noble accepts, ours says ${ours.reason}`).toContain(ours.reason);
+            seen.add(how);
+          }
+          if (how === 'honest') expect(ours).toEqual({ valid: true });
+          else if (how.endsWith('flipped') || how === 'other message' || how === 'S + L') expect(ours.valid).toBe(false);
+          else if (how === 'small-order key') expect(ours).toEqual({ valid: false, reason: 'small_order_key' }); // noble refuses it too
+        }),
+        fuzzParams(200, { caseTimeoutMs: 60_000 }),
+      );
+      // The mixed-order forgeries must really pass noble's cofactored equation, or this compared nothing.
+      for (const how of ['mixed-order R', 'mixed-order key']) expect([...seen]).toContain(how);
+    },
+    fuzzTimeout(),
+  );
 });

@@ -56,7 +56,7 @@ describe('mixed-order R with a torsion-free key', () => {
 describe('R checks: bytes first, square root later, same verdict as full decoding', () => {
   const seed = new Uint8Array(32).fill(5);
   const key = ed.getPublicKey(seed);
-  const P = (2n ** 255n) - 19n;
+  const P = 2n ** 255n - 19n;
 
   /** Reference: the R rules by strict decoding alone. */
   const reference = (r: Uint8Array) => {
@@ -87,7 +87,9 @@ describe('R checks: bytes first, square root later, same verdict as full decodin
     for (const h of SMALL_ORDER_ENCODINGS) cases.push(fromHex(h)!, withSign(fromHex(h)!));
     for (let y = 0n; y < 40n; y++) cases.push(bigToLe32(y), bigToLe32(P + y > 2n ** 255n - 1n ? y : P + y), bigToLe32(P - 1n - y));
     for (let i = 1n; i < 8n; i++) {
-      const mixed = Point.BASE.multiply(1000n + i).add(T8.multiply(i, false)).toBytes();
+      const mixed = Point.BASE.multiply(1000n + i)
+        .add(T8.multiply(i, false))
+        .toBytes();
       cases.push(mixed, withSign(mixed), Point.BASE.multiply(1000n + i).toBytes());
     }
     const all = [...cases, ...cases.map(withSign)];
@@ -96,7 +98,10 @@ describe('R checks: bytes first, square root later, same verdict as full decodin
   });
 
   it('agrees on random bytes (fast-check)', () => {
-    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (r) => reference(r) === split(r)), fuzzParams(500));
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (r) => reference(r) === split(r)),
+      fuzzParams(500),
+    );
   });
 });
 

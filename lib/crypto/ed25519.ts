@@ -61,9 +61,7 @@ async function verifyNoble(publicKey: Uint8Array, message: Uint8Array, signature
   const rVerdict = classifyR(signature.subarray(0, 32));
   if (rVerdict !== null) return reject(rVerdict);
   const opts = { zip215: false };
-  const ok = hasSubtle()
-    ? await ed.verifyAsync(signature, message, publicKey, opts)
-    : ed.verify(signature, message, publicKey, opts);
+  const ok = hasSubtle() ? await ed.verifyAsync(signature, message, publicKey, opts) : ed.verify(signature, message, publicKey, opts);
   return ok ? VALID : reject('bad_signature');
 }
 

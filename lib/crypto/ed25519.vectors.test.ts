@@ -93,8 +93,7 @@ describe('speccheck: the pre-checks, not the engines, reject what OpenSSL accept
     const key = await crypto.subtle.importKey('raw', new Uint8Array(v.publicKey), { name: 'Ed25519' }, false, ['verify']);
     return crypto.subtle.verify({ name: 'Ed25519' }, key, new Uint8Array(v.signature), new Uint8Array(v.message));
   };
-  const spki = (pk: Uint8Array) =>
-    createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), pk]), format: 'der', type: 'spki' });
+  const spki = (pk: Uint8Array) => createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), pk]), format: 'der', type: 'spki' });
 
   it('OpenSSL (node:crypto) and raw WebCrypto accept exactly cases 0, 1, 2, 3 and 11', async () => {
     const openssl: number[] = [];

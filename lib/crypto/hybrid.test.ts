@@ -81,9 +81,10 @@ describe('hybrid signatures through verifyChioSignature', () => {
     const loadMlDsa65 = () => Promise.reject(new Error('ML-DSA chunk failed to load'));
     const r = await verifyChioSignature(keyString, good, message, { loadMlDsa65 });
     expect(r).toMatchObject({ status: 'skipped', algorithm: 'hybrid', reason: 'mldsa_unavailable' });
-    const throwing = () => Promise.resolve(() => {
-      throw new Error('boom');
-    });
+    const throwing = () =>
+      Promise.resolve(() => {
+        throw new Error('boom');
+      });
     expect(await verifyChioSignature(keyString, good, message, { loadMlDsa65: throwing })).toMatchObject({ status: 'skipped', reason: 'mldsa_unavailable' });
   });
 

@@ -62,7 +62,8 @@ export function loadMlDsa65(): Promise<MlDsa65Verify> {
   defaultLoader ??= import('@noble/post-quantum/ml-dsa.js').then(
     ({ ml_dsa65 }): MlDsa65Verify =>
       // noble's argument order is (signature, message, publicKey); no options = empty context.
-      (publicKey, message, signature) => ml_dsa65.verify(signature, message, publicKey),
+      (publicKey, message, signature) =>
+        ml_dsa65.verify(signature, message, publicKey),
   );
   defaultLoader.catch(() => {
     defaultLoader = undefined; // a failed chunk load may succeed later

@@ -56,7 +56,10 @@ describe('ZeroClaw tags, tampered', () => {
       for (let i = 0; i < v.tool_name.length; i++) texts.push(JSON.stringify({ ...v, tool_name: bump(v.tool_name, i) }));
       for (let i = 0; i < v.result.length; i++) texts.push(JSON.stringify({ ...v, result: bump(v.result, i) }));
       // ('' and "(no output)" are the same to ZeroClaw's MAC: an empty output is MACed as the latter.)
-      texts.push(JSON.stringify({ ...v, result: v.result === '' || v.result === '(no output)' ? 'no output' : '' }), JSON.stringify({ ...v, result: `${v.result}\n` }));
+      texts.push(
+        JSON.stringify({ ...v, result: v.result === '' || v.result === '(no output)' ? 'no output' : '' }),
+        JSON.stringify({ ...v, result: `${v.result}\n` }),
+      );
       for (const [k, val] of Object.entries(v.args)) {
         if (typeof val === 'string') for (let i = 0; i < val.length; i++) texts.push(JSON.stringify({ ...v, args: { ...v.args, [k]: bump(val, i) } }));
         texts.push(JSON.stringify({ ...v, args: Object.fromEntries(Object.entries(v.args).filter(([x]) => x !== k)) }));
@@ -72,10 +75,16 @@ describe('ZeroClaw tags, tampered', () => {
     // And each alone: every tampered record fails on its own.
     for (const text of texts) {
       const alone = await verifyAll([text], { hmacKey: KEY });
-      expect(alone.receipts.map((r) => r.verdict), text).toEqual(['failed']);
+      expect(
+        alone.receipts.map((r) => r.verdict),
+        text,
+      ).toEqual(['failed']);
     }
     // The untampered vectors in the same log still verify: the check is not simply failing everything.
-    const clean = await verifyAll(vectors.map((v) => JSON.stringify(v)), { hmacKey: KEY });
+    const clean = await verifyAll(
+      vectors.map((v) => JSON.stringify(v)),
+      { hmacKey: KEY },
+    );
     expect(clean.receipts.map((r) => r.verdict)).toEqual(['verified', 'verified', 'verified', 'verified']);
   });
 
@@ -140,7 +149,11 @@ describe('CodeWhale review receipts, tampered', () => {
 
   it.each([
     ['another diff', { diff_fingerprint: `sha256:${'0'.repeat(64)}` }, 'diff_mismatch'],
-    ['unresolved risk', { unresolved_risk: { unresolved: true, level: 'error', summary: '1 unresolved review issue(s); highest severity: error' } }, 'unresolved_risk'],
+    [
+      'unresolved risk',
+      { unresolved_risk: { unresolved: true, level: 'error', summary: '1 unresolved review issue(s); highest severity: error' } },
+      'unresolved_risk',
+    ],
     ['an attached check that did not pass', { checks_run: [{ name: 'cargo test', status: 'skipped' }] }, 'check_failed'],
     ['schema version 2', { schema_version: 2 }, 'unsupported_schema'],
   ])('%s: the gate fails with its status; unsigned, so never verified either way', async (_, change, status) => {

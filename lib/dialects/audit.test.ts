@@ -27,7 +27,8 @@ interface Rec {
 async function verify(records: Rec[], dialect: DialectOptions = {}): Promise<{ report: VerificationReport; v: LogVerifier }> {
   // The keys this file's Chio receipts are signed with, pinned (a receipt is verified only under a pinned key).
   const v = new LogVerifier({ dialect, trust: pinnedTrust([keyFromSeed(3).publicHex, keyFromSeed(5).publicHex]) });
-  for (const [i, r] of records.entries()) await v.addRecord(r.text, { file: r.file ?? 'log.ndjson', line: r.line ?? i + 1, role: r.role ?? 'auto', space: 's' });
+  for (const [i, r] of records.entries())
+    await v.addRecord(r.text, { file: r.file ?? 'log.ndjson', line: r.line ?? i + 1, role: r.role ?? 'auto', space: 's' });
   return { report: await v.finish(), v };
 }
 
@@ -45,7 +46,9 @@ const vectorRecords = (vs: unknown[] = vectors): Rec[] => vs.map((value) => ({ t
 describe('ZeroClaw tool-call records (the HMAC vectors)', () => {
   it('with the key every vector verifies: the tag recomputes from name|args|result|ts', async () => {
     const { report } = await verify(vectorRecords(), { hmacKey: KEY });
-    expect(report.receipts.map((r) => [r.id, r.type, r.verdict, r.checks])).toEqual(vectors.map((x) => [x.receipt, 'zeroclaw', 'verified', { parse: 'pass', signature: 'pass' }]));
+    expect(report.receipts.map((r) => [r.id, r.type, r.verdict, r.checks])).toEqual(
+      vectors.map((x) => [x.receipt, 'zeroclaw', 'verified', { parse: 'pass', signature: 'pass' }]),
+    );
     expect(report.ok).toBe(true);
   });
 
@@ -125,12 +128,18 @@ describe('ZeroClaw transcripts', () => {
   const call = { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"command":"date"}' } }] };
 
   it("with the key, a transcript's untruncated output recomputes the tag: verified", async () => {
-    const { report } = await verify(msgs({ role: 'user', content: 'date?' }, call, { role: 'tool', tool_call_id: 'c1', content: `Mon Mar 27\n\n[receipt: ${A}]` }), { hmacKey: KEY });
+    const { report } = await verify(
+      msgs({ role: 'user', content: 'date?' }, call, { role: 'tool', tool_call_id: 'c1', content: `Mon Mar 27\n\n[receipt: ${A}]` }),
+      { hmacKey: KEY },
+    );
     expect(report.receipts.map((r) => [r.verdict, r.checks.signature])).toEqual([['verified', 'pass']]);
   });
 
   it('a transcript holds the output as the model saw it (ZeroClaw may cut it): a mismatch there is skipped, never a pass or a proof of forgery', async () => {
-    const { report } = await verify(msgs({ role: 'user', content: 'date?' }, call, { role: 'tool', tool_call_id: 'c1', content: `Mon Mar…\n\n[receipt: ${A}]` }), { hmacKey: KEY });
+    const { report } = await verify(
+      msgs({ role: 'user', content: 'date?' }, call, { role: 'tool', tool_call_id: 'c1', content: `Mon Mar…\n\n[receipt: ${A}]` }),
+      { hmacKey: KEY },
+    );
     expect(report.receipts.map((r) => [r.verdict, r.checks.signature])).toEqual([['unverified', 'skipped']]);
     expect(report.receipts[0]!.details!.signature).toMatch(/as the model saw it/);
   });
@@ -188,15 +197,31 @@ describe('CodeWhale review receipts', () => {
   it('without the diff the fingerprint and the gate are skipped, not passed; the rules that need no diff still run', async () => {
     const clean = expectations.find((e) => e.expected_check.passed)!;
     const { report } = await verify([file(clean)]);
-    expect(report.receipts[0]).toMatchObject({ verdict: 'unverified', checks: { parse: 'pass', signature: 'skipped', schema: 'pass', diff_fingerprint: 'skipped', unresolved_risk: 'pass', checks_run: 'pass', review_gate: 'skipped' } });
+    expect(report.receipts[0]).toMatchObject({
+      verdict: 'unverified',
+      checks: {
+        parse: 'pass',
+        signature: 'skipped',
+        schema: 'pass',
+        diff_fingerprint: 'skipped',
+        unresolved_risk: 'pass',
+        checks_run: 'pass',
+        review_gate: 'skipped',
+      },
+    });
   });
 
   it('a receipt missing a required field is a parse_error naming the field; the rest of the log still loads', async () => {
     const broken = JSON.parse(readTestdataText('codewhale/synthesized/review-receipt.clean-pass.json')) as Record<string, unknown>;
     delete broken.unresolved_risk;
     const good = genAReceipt({ seq: 1, key: keyFromSeed(3) });
-    const { report } = await verify([{ text: JSON.stringify(broken), file: 'r.ndjson' }, { text: JSON.stringify(good), file: 'r.ndjson' }]);
-    expect(report.problems).toEqual([expect.objectContaining({ code: 'parse_error', file: 'r.ndjson', line: 1, message: expect.stringMatching(/\$\.unresolved_risk is missing/) })]);
+    const { report } = await verify([
+      { text: JSON.stringify(broken), file: 'r.ndjson' },
+      { text: JSON.stringify(good), file: 'r.ndjson' },
+    ]);
+    expect(report.problems).toEqual([
+      expect.objectContaining({ code: 'parse_error', file: 'r.ndjson', line: 1, message: expect.stringMatching(/\$\.unresolved_risk is missing/) }),
+    ]);
     expect(report.receipts.map((r) => [r.type, r.verdict])).toEqual([['tool', 'verified']]);
   });
 });

@@ -60,8 +60,10 @@ export interface DialectAudit {
 export const KEY_EPHEMERAL = 'key not available (ephemeral)';
 /** The `signature` check of CodeWhale receipts: there is none to check. */
 export const UNSIGNED = 'unsigned: integrity, not authenticity';
-const UNSIGNED_REVIEW = 'CodeWhale review receipts carry no signature or MAC: anyone can write or edit one. Its checks tie it to a diff and read what it says (integrity); they cannot show who reviewed (authenticity).';
-const UNSIGNED_TURN = 'CodeWhale turn receipts carry no signature or MAC: anyone can write or edit one. Its checks are internal consistency (integrity), never authenticity.';
+const UNSIGNED_REVIEW =
+  'CodeWhale review receipts carry no signature or MAC: anyone can write or edit one. Its checks tie it to a diff and read what it says (integrity); they cannot show who reviewed (authenticity).';
+const UNSIGNED_TURN =
+  'CodeWhale turn receipts carry no signature or MAC: anyone can write or edit one. Its checks are internal consistency (integrity), never authenticity.';
 
 export async function auditDialects(items: readonly DialectItem[], options: DialectOptions = {}): Promise<DialectAudit> {
   const problems: Problem[] = [];
@@ -97,7 +99,13 @@ export async function auditDialects(items: readonly DialectItem[], options: Dial
 }
 
 /** The checks in report order (contract §8: those that did not run are left out), and the verdict. */
-function finish(type: DialectReceiptType, id: string, results: Partial<Record<string, CheckResult>>, where: { file: string; line: number }, verified: (r: Partial<Record<string, CheckResult>>) => boolean): ReportReceipt {
+function finish(
+  type: DialectReceiptType,
+  id: string,
+  results: Partial<Record<string, CheckResult>>,
+  where: { file: string; line: number },
+  verified: (r: Partial<Record<string, CheckResult>>) => boolean,
+): ReportReceipt {
   const ran = checksAndDetails(ALL_RECEIPT_CHECKS, results);
   const verdict: Verdict = Object.values(ran.checks).includes('fail') ? 'failed' : verified(results) ? 'verified' : 'unverified';
   return { id, type, verdict, ...ran, file: where.file, line: where.line };
@@ -142,23 +150,47 @@ async function zeroclaw(items: ZcItem[], key: CryptoKey | null, problems: Proble
       problems.push(makeProblem('parse_error', `${receipt}: not a ZeroClaw receipt: ${parsed.reason}`, where));
     } else {
       results.parse = pass();
-      facts.push(['Receipt time', `${new Date(Number(parsed.timestamp) * 1000).toISOString().replace('.000Z', 'Z')} (${parsed.timestamp}, seconds on the runtime's clock)`]);
+      facts.push([
+        'Receipt time',
+        `${new Date(Number(parsed.timestamp) * 1000).toISOString().replace('.000Z', 'Z')} (${parsed.timestamp}, seconds on the runtime's clock)`,
+      ]);
       const sig = await zcSignature(parsed, e.calls, key, facts);
       results.signature = sig;
       if (sig.status === 'fail') problems.push(makeProblem('signature_invalid', `${receipt}: ${sig.detail}`, where));
     }
-    for (const c of e.calls) facts.push(['Carried by', `${c.via === 'record' ? 'tool-call record' : c.via === 'trace' ? 'trace log event' : c.via === 'debug' ? 'debug log line' : 'tool result'} at ${c.file}:${c.line}`]);
+    for (const c of e.calls)
+      facts.push([
+        'Carried by',
+        `${c.via === 'record' ? 'tool-call record' : c.via === 'trace' ? 'trace log event' : c.via === 'debug' ? 'debug log line' : 'tool result'} at ${c.file}:${c.line}`,
+      ]);
     if (e.claims.length > 0) {
       const failed = e.claims.filter((o) => o.status === 'fail');
       const unchecked = e.claims.filter((o) => o.status === 'skipped');
-      results.claims = failed.length > 0 ? fail(failed.map((o) => o.message).join('; ')) : unchecked.length > 0 ? skipped(unchecked[0]!.message) : pass(`quoted ${e.claims.length} time(s), each quote matching a tool result that carries it`);
+      results.claims =
+        failed.length > 0
+          ? fail(failed.map((o) => o.message).join('; '))
+          : unchecked.length > 0
+            ? skipped(unchecked[0]!.message)
+            : pass(`quoted ${e.claims.length} time(s), each quote matching a tool result that carries it`);
       for (const o of e.claims) {
-        facts.push([o.claim.via === 'block' ? 'Listed in a Tool receipts block' : 'Quoted in a reply', `${o.claim.file}:${o.claim.line}: ${o.status}${o.status === 'pass' ? '' : `: ${o.message}`}`]);
+        facts.push([
+          o.claim.via === 'block' ? 'Listed in a Tool receipts block' : 'Quoted in a reply',
+          `${o.claim.file}:${o.claim.line}: ${o.status}${o.status === 'pass' ? '' : `: ${o.message}`}`,
+        ]);
         if (o.status === 'fail') problems.push(makeProblem('fabricated_tool_call', o.message, { receipt_id: receipt, file: o.claim.file, line: o.claim.line }));
       }
     }
-    facts.push(['What it proves', 'An HMAC-SHA256 tag under a key only the ZeroClaw runtime held, for one receipt scope: with that key it shows this tool ran with these arguments and returned this output; without it, only that the string is well-formed and that replies quote receipts their turn produced.']);
-    const report = finish('zeroclaw', receipt, results, e.first, (r) => r.parse?.status === 'pass' && r.signature?.status === 'pass' && (r.claims === undefined || r.claims.status === 'pass'));
+    facts.push([
+      'What it proves',
+      'An HMAC-SHA256 tag under a key only the ZeroClaw runtime held, for one receipt scope: with that key it shows this tool ran with these arguments and returned this output; without it, only that the string is well-formed and that replies quote receipts their turn produced.',
+    ]);
+    const report = finish(
+      'zeroclaw',
+      receipt,
+      results,
+      e.first,
+      (r) => r.parse?.status === 'pass' && r.signature?.status === 'pass' && (r.claims === undefined || r.claims.status === 'pass'),
+    );
     const time = parsed.ok && parsed.timestamp <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(parsed.timestamp) : null;
     rows.push({ base: e.order, receipt: { report, view: view(report, toolName !== undefined ? { toolName } : {}, time), facts } });
   }
@@ -171,7 +203,12 @@ async function zeroclaw(items: ZcItem[], key: CryptoKey | null, problems: Proble
  * an intact one fails the receipt), and a transcript's copy decides only when it matches, since it
  * holds the output as the model saw it.
  */
-async function zcSignature(parsed: { timestamp: bigint; tag: Uint8Array }, calls: ZcCallData[], key: CryptoKey | null, facts: [string, string][]): Promise<CheckResult> {
+async function zcSignature(
+  parsed: { timestamp: bigint; tag: Uint8Array },
+  calls: ZcCallData[],
+  key: CryptoKey | null,
+  facts: [string, string][],
+): Promise<CheckResult> {
   // Each copy with its arguments as ZeroClaw serializes them (once), a tool-call record's raw output first.
   const usable = calls
     .filter((c) => c.toolName !== undefined && c.args !== undefined && c.result !== undefined)
@@ -181,10 +218,16 @@ async function zcSignature(parsed: { timestamp: bigint; tag: Uint8Array }, calls
   if (shown) {
     if (shown.args.ok) facts.push(['Arguments (as ZeroClaw serializes them)', shown.args.text]);
     const result = shown.call.result!;
-    facts.push([shown.call.via === 'record' ? 'Result' : 'Result (as the model saw it)', result.length > 4000 ? `${result.slice(0, 4000)}… (${result.length} characters)` : result]);
+    facts.push([
+      shown.call.via === 'record' ? 'Result' : 'Result (as the model saw it)',
+      result.length > 4000 ? `${result.slice(0, 4000)}… (${result.length} characters)` : result,
+    ]);
   }
   if (!key) return skipped(KEY_EPHEMERAL);
-  if (!shown) return skipped("the log does not hold this call's tool name, arguments and output, which the tag covers: load the tool-call records or the transcript with its tool calls");
+  if (!shown)
+    return skipped(
+      "the log does not hold this call's tool name, arguments and output, which the tag covers: load the tool-call records or the transcript with its tool calls",
+    );
   const outcomes = await Promise.all(
     usable.map(async ({ call, args }) => {
       if (!args.ok) return { call, matches: null, reason: args.reason, tag: null };
@@ -195,7 +238,9 @@ async function zcSignature(parsed: { timestamp: bigint; tag: Uint8Array }, calls
   const where = (c: ZcCallData) => `${c.file}:${c.line}`;
   const forged = outcomes.find((o) => o.call.via === 'record' && o.matches === false);
   if (forged) {
-    return fail(`HMAC-SHA256 over ${forged.call.toolName}|args|result|${parsed.timestamp} from the record at ${where(forged.call)}, with the key supplied, gives ${toBase64Url(forged.tag!)}, not the receipt's tag: the call record (tool, arguments, output or time) was changed, the receipt was forged, or the key is not this receipt scope's`);
+    return fail(
+      `HMAC-SHA256 over ${forged.call.toolName}|args|result|${parsed.timestamp} from the record at ${where(forged.call)}, with the key supplied, gives ${toBase64Url(forged.tag!)}, not the receipt's tag: the call record (tool, arguments, output or time) was changed, the receipt was forged, or the key is not this receipt scope's`,
+    );
   }
   const good = outcomes.find((o) => o.matches === true);
   if (good) return pass(`HMAC-SHA256 over ${good.call.toolName}|args|result|${parsed.timestamp} recomputes with the key supplied (from ${where(good.call)})`);
@@ -203,7 +248,9 @@ async function zcSignature(parsed: { timestamp: bigint; tag: Uint8Array }, calls
   if (unreadable && !outcomes.some((o) => o.matches === false)) return skipped(`the arguments cannot be serialized as ZeroClaw does: ${unreadable.reason}`);
   // A transcript holds the output after ZeroClaw's truncation and media rewriting, not the raw output it MACed.
   const seen = outcomes.find((o) => o.matches === false)!.call;
-  return skipped(`the tag does not recompute from the transcript at ${where(seen)}, which holds the output as the model saw it (ZeroClaw may have cut or rewritten it), not the raw output the tag covers; with the tool-call record it can be decided`);
+  return skipped(
+    `the tag does not recompute from the transcript at ${where(seen)}, which holds the output as the model saw it (ZeroClaw may have cut or rewritten it), not the raw output the tag covers; with the tool-call record it can be decided`,
+  );
 }
 
 // ---------------------------------------------------------------- CodeWhale
@@ -231,13 +278,16 @@ function review(value: JsonObject, item: DialectItem, options: DialectOptions, p
   results.unresolved_risk = r.unresolvedRisk.unresolved ? fail(r.unresolvedRisk.summary) : pass(`no unresolved risk (level ${r.unresolvedRisk.level})`);
   const gate = checkReviewReceipt(r, fp);
   const bad = r.checksRun.find((c) => !['passed', 'pass', 'success', 'ok'].includes(c.status.trim().toLowerCase()));
-  results.checks_run = bad ? fail(`review receipt check '${bad.name}' did not pass: ${bad.status}`) : pass(r.checksRun.length === 0 ? 'no attached checks' : `${r.checksRun.length} attached check(s) passed`);
+  results.checks_run = bad
+    ? fail(`review receipt check '${bad.name}' did not pass: ${bad.status}`)
+    : pass(r.checksRun.length === 0 ? 'no attached checks' : `${r.checksRun.length} attached check(s) passed`);
   results.review_gate = !gate.passed
     ? fail(`${gate.status}: ${gate.reason}${gate.diffChecked ? '' : ' (checked without the diff, which CodeWhale compares first)'}`)
     : gate.diffChecked
       ? pass(`valid: ${gate.reason}`)
-      : skipped('CodeWhale\'s --check-receipt compares the current diff first: supply the diff to run it');
-  if (results.review_gate.status === 'fail') problems.push(makeProblem('review_gate_failed', `${id}: codewhale review --check-receipt would fail: ${results.review_gate.detail}`, where));
+      : skipped("CodeWhale's --check-receipt compares the current diff first: supply the diff to run it");
+  if (results.review_gate.status === 'fail')
+    problems.push(makeProblem('review_gate_failed', `${id}: codewhale review --check-receipt would fail: ${results.review_gate.detail}`, where));
   const report = finish('codewhale-review', id, results, item, () => false);
   /** CodeWhale's own `--check-receipt --json` status, where it can be told without running CodeWhale. */
   const status = gate.diffChecked || !gate.passed ? gate.status : 'unchecked';
@@ -249,7 +299,10 @@ function review(value: JsonObject, item: DialectItem, options: DialectOptions, p
     ['Reviewer', `${r.provider} / ${r.model}`],
     ['Diff fingerprint', `${r.diffFingerprint} (${r.diffBytes} bytes, ${r.diffLines} lines)`],
     ['Findings', `${r.findings.issueCount} issue(s), ${r.findings.suggestionCount} suggestion(s), highest severity ${r.findings.highestSeverity}`],
-    ...r.findings.issues.map((i): [string, string] => ['Issue', `${i.severity}: ${i.title}${i.path !== null ? ` (${i.path}${i.line !== null ? `:${i.line}` : ''})` : ''}`]),
+    ...r.findings.issues.map((i): [string, string] => [
+      'Issue',
+      `${i.severity}: ${i.title}${i.path !== null ? ` (${i.path}${i.line !== null ? `:${i.line}` : ''})` : ''}`,
+    ]),
     ['Summary', r.findings.summary],
     ['Unresolved risk', r.unresolvedRisk.summary],
     ...r.checksRun.map((c): [string, string] => ['Attached check', `${c.name}: ${c.status}`]),
@@ -289,12 +342,27 @@ function turnFacts(t: TurnReceipt, value: JsonObject): [string, string][] {
   const usageText = isJsonObject(usage) && usage.get('usage') !== undefined ? compactJson(usage.get('usage') as JsonValue) : 'none';
   return [
     ['Unsigned', UNSIGNED_TURN],
-    ['Draft', `${TURN_SCHEMA_ID} is a protocol note in CodeWhale's docs with no implementation yet: the checks are this project's consistency rules, not CodeWhale's`],
-    ['Thread', `${t.thread.id}: ${t.thread.model}, mode ${t.thread.mode}; auto_approve ${t.thread.autoApprove}, trust_mode ${t.thread.trustMode}, allow_shell ${t.thread.allowShell}`],
+    [
+      'Draft',
+      `${TURN_SCHEMA_ID} is a protocol note in CodeWhale's docs with no implementation yet: the checks are this project's consistency rules, not CodeWhale's`,
+    ],
+    [
+      'Thread',
+      `${t.thread.id}: ${t.thread.model}, mode ${t.thread.mode}; auto_approve ${t.thread.autoApprove}, trust_mode ${t.thread.trustMode}, allow_shell ${t.thread.allowShell}`,
+    ],
     ['Turn', `${t.turn.id}: ${t.turn.status}, ${t.turn.startedAt} → ${t.turn.endedAt} (${t.turn.durationMs} ms)`],
-    ['Reasoning custody', `raw reasoning exported: ${t.reasoningCustody.rawReasoningExported}; available: ${t.reasoningCustody.available} (${t.reasoningCustody.reason})`],
-    ['Tool lineage', `${t.toolLineage.toolCallCount} call(s), ${t.toolLineage.toolResultCount} result(s); unmatched calls: ${t.toolLineage.unmatchedToolCallIds.join(', ') || 'none'}; unmatched results: ${t.toolLineage.unmatchedToolResultIds.join(', ') || 'none'}`],
-    ['Event sequence', `seq ${t.events.firstSeq}–${t.events.lastSeq}, ${t.events.eventCount} event(s); missing ranges: ${t.events.missingRanges.length === 0 ? 'none' : t.events.missingRanges.map(compactJson).join(', ')}`],
+    [
+      'Reasoning custody',
+      `raw reasoning exported: ${t.reasoningCustody.rawReasoningExported}; available: ${t.reasoningCustody.available} (${t.reasoningCustody.reason})`,
+    ],
+    [
+      'Tool lineage',
+      `${t.toolLineage.toolCallCount} call(s), ${t.toolLineage.toolResultCount} result(s); unmatched calls: ${t.toolLineage.unmatchedToolCallIds.join(', ') || 'none'}; unmatched results: ${t.toolLineage.unmatchedToolResultIds.join(', ') || 'none'}`,
+    ],
+    [
+      'Event sequence',
+      `seq ${t.events.firstSeq}–${t.events.lastSeq}, ${t.events.eventCount} event(s); missing ranges: ${t.events.missingRanges.length === 0 ? 'none' : t.events.missingRanges.map(compactJson).join(', ')}`,
+    ],
     ['Approvals', `${s.approvalRequired} required, ${s.approvalAllowed} allowed, ${s.approvalDenied} denied`],
     ['Side effects', `${s.commandExecution} command(s), ${s.fileChange} file change(s), ${s.sandboxDenied} sandbox denial(s)`],
     ['Usage evidence', t.usageAvailable ? usageText : 'unavailable'],

@@ -7,14 +7,60 @@
 /** Decimals of the minor unit (ISO 4217 exponents; common crypto units). */
 export const CURRENCY_DECIMALS: Readonly<Record<string, number>> = {
   // ISO 4217, exponent 2
-  USD: 2, EUR: 2, GBP: 2, CHF: 2, CAD: 2, AUD: 2, NZD: 2, SEK: 2, NOK: 2, DKK: 2, PLN: 2, CZK: 2, HUF: 2, RON: 2, BGN: 2,
-  CNY: 2, HKD: 2, SGD: 2, TWD: 2, INR: 2, BRL: 2, MXN: 2, ZAR: 2, TRY: 2, ILS: 2, AED: 2, SAR: 2, THB: 2, MYR: 2, PHP: 2, IDR: 2,
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  CHF: 2,
+  CAD: 2,
+  AUD: 2,
+  NZD: 2,
+  SEK: 2,
+  NOK: 2,
+  DKK: 2,
+  PLN: 2,
+  CZK: 2,
+  HUF: 2,
+  RON: 2,
+  BGN: 2,
+  CNY: 2,
+  HKD: 2,
+  SGD: 2,
+  TWD: 2,
+  INR: 2,
+  BRL: 2,
+  MXN: 2,
+  ZAR: 2,
+  TRY: 2,
+  ILS: 2,
+  AED: 2,
+  SAR: 2,
+  THB: 2,
+  MYR: 2,
+  PHP: 2,
+  IDR: 2,
   // exponent 0
-  JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, UGX: 0, PYG: 0, XAF: 0, XOF: 0,
+  JPY: 0,
+  KRW: 0,
+  VND: 0,
+  CLP: 0,
+  ISK: 0,
+  UGX: 0,
+  PYG: 0,
+  XAF: 0,
+  XOF: 0,
   // exponent 3
-  BHD: 3, KWD: 3, JOD: 3, TND: 3, OMR: 3, IQD: 3, LYD: 3,
+  BHD: 3,
+  KWD: 3,
+  JOD: 3,
+  TND: 3,
+  OMR: 3,
+  IQD: 3,
+  LYD: 3,
   // crypto: wei, satoshi, token base units
-  ETH: 18, BTC: 8, USDC: 6, USDT: 6,
+  ETH: 18,
+  BTC: 8,
+  USDC: 6,
+  USDT: 6,
 };
 
 /** The currency's decimals, or undefined when we do not know the currency. */
@@ -54,6 +100,11 @@ export function formatRatio(numerator: bigint, denominator: bigint, digits = 6):
   const scale = 10n ** BigInt(digits);
   const scaled = numerator * scale;
   const q = scaled / denominator;
-  const text = digits > 0 ? formatUnits(q, digits).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '') : formatUnits(q, 0);
+  const text =
+    digits > 0
+      ? formatUnits(q, digits)
+          .replace(/(\.\d*?)0+$/, '$1')
+          .replace(/\.$/, '')
+      : formatUnits(q, 0);
   return { text, exact: q * denominator === scaled };
 }

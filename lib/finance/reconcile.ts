@@ -118,7 +118,8 @@ export function reconcileBudgets(receipts: Iterable<FinanceReceipt>): FinanceRep
     if (status === 'settled' || status === 'pending' || status === 'failed') g.by_settlement[status] += f.costCharged;
     const gap = leftOut.get(key);
     leftOut.delete(key);
-    if (rules.length > 0 && gap) rules.push(`before it, ${gap.join(', ')} of this group ${gap.length > 1 ? 'were' : 'was'} left out because the signature did not pass`);
+    if (rules.length > 0 && gap)
+      rules.push(`before it, ${gap.join(', ')} of this group ${gap.length > 1 ? 'were' : 'was'} left out because the signature did not pass`);
     if (rules.length > 0) {
       g.breaks.push(r.id);
       g.break_details.push({ receipt_id: r.id, rule: rules.join('; ') });

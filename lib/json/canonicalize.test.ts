@@ -23,7 +23,10 @@ describe('RFC 8785 vectors (cyberphone/json-canonicalization)', () => {
     for (const rel of inputs) {
       const name = rel.split('/').pop()!;
       const expected = readTestdata(`jcs/cyberphone/output/${name}`);
-      const hex = readTestdataText(`jcs/cyberphone/outhex/${name.replace('.json', '.txt')}`).trim().split(/\s+/).join('');
+      const hex = readTestdataText(`jcs/cyberphone/outhex/${name.replace('.json', '.txt')}`)
+        .trim()
+        .split(/\s+/)
+        .join('');
       const got = canonicalBytes(parseOrThrow(readTestdataText(rel)));
       if (Buffer.compare(Buffer.from(got), expected) !== 0) failures.push(`${name}: got ${new TextDecoder().decode(got)}`);
       if (Buffer.from(got).toString('hex') !== hex.toLowerCase()) failures.push(`${name}: differs from outhex`);
@@ -47,9 +50,7 @@ describe('RFC 8785 vectors (cyberphone/json-canonicalization)', () => {
   });
 
   it('RFC 8785 Appendix B: numbers, and NaN/Infinity rejected', () => {
-    const { samples } = readTestdataJson<{ samples: { ieee754_hex: string; expected: string | null }[] }>(
-      'jcs/rfc8785/rfc8785-appendix-b-numbers.json',
-    );
+    const { samples } = readTestdataJson<{ samples: { ieee754_hex: string; expected: string | null }[] }>('jcs/rfc8785/rfc8785-appendix-b-numbers.json');
     const failures: string[] = [];
     for (const s of samples) {
       const d = doubleFromHex(s.ieee754_hex);
@@ -94,9 +95,7 @@ describe('Chio canonical vectors', () => {
   });
 
   it('prints integers from their source text, beyond 2^53', () => {
-    expect(canonicalize(parseOrThrow('{"b":9007199254740993,"a":-0,"c":1.0,"d":1e-7}'))).toBe(
-      '{"a":0,"b":9007199254740993,"c":1,"d":1e-7}',
-    );
+    expect(canonicalize(parseOrThrow('{"b":9007199254740993,"a":-0,"c":1.0,"d":1e-7}'))).toBe('{"a":0,"b":9007199254740993,"c":1,"d":1e-7}');
   });
 });
 

@@ -67,8 +67,29 @@ describe('parseJson: rejections carry a code, a field path and a line', () => {
 
   it('grammar errors with line and column', () => {
     const bad = [
-      '', ' ', '{', '{"a" 1}', '{"a":1,}', '[1,]', '[01]', '[1.]', '[.5]', '[1e]', '[+1]', '["a\tb"]',
-      '["\\x"]', '["\\u12"]', '{a:1}', "{'a':1}", '[1] x', 'tru', 'nul', '"abc', '[1 2]', '\u00a0[]', '[]\u2028',
+      '',
+      ' ',
+      '{',
+      '{"a" 1}',
+      '{"a":1,}',
+      '[1,]',
+      '[01]',
+      '[1.]',
+      '[.5]',
+      '[1e]',
+      '[+1]',
+      '["a\tb"]',
+      '["\\x"]',
+      '["\\u12"]',
+      '{a:1}',
+      "{'a':1}",
+      '[1] x',
+      'tru',
+      'nul',
+      '"abc',
+      '[1 2]',
+      '\u00a0[]',
+      '[]\u2028',
     ];
     for (const text of bad) expect(parseJson(text).ok, JSON.stringify(text)).toBe(false);
     expect(issueOf('{\n  "a": 1,\n  "b": ?}')).toMatchObject({ line: 3, column: 8, path: '$.b' });

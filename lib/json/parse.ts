@@ -98,7 +98,8 @@ class Parser {
     const segs = this.segs;
     const head = segs.length > PATH_SHOWN_LEVELS ? PATH_SHOWN_LEVELS - 4 : segs.length;
     let path = '$';
-    const add = (s: string | number) => (path = typeof s === 'number' ? pathIndex(path, s) : pathKey(path, s.length > PATH_KEY_CHARS ? `${s.slice(0, PATH_KEY_CHARS)}…` : s));
+    const add = (s: string | number) =>
+      (path = typeof s === 'number' ? pathIndex(path, s) : pathKey(path, s.length > PATH_KEY_CHARS ? `${s.slice(0, PATH_KEY_CHARS)}…` : s));
     for (let i = 0; i < head; i++) add(segs[i]!);
     if (head < segs.length) {
       path += `…(${segs.length - head - 4} levels)…`;
@@ -231,14 +232,30 @@ class Parser {
         const e = t.charCodeAt(p + 1);
         let width = 2;
         switch (e) {
-          case 34: out += '"'; break;
-          case 92: out += '\\'; break;
-          case 47: out += '/'; break;
-          case 98: out += '\b'; break;
-          case 102: out += '\f'; break;
-          case 110: out += '\n'; break;
-          case 114: out += '\r'; break;
-          case 116: out += '\t'; break;
+          case 34:
+            out += '"';
+            break;
+          case 92:
+            out += '\\';
+            break;
+          case 47:
+            out += '/';
+            break;
+          case 98:
+            out += '\b';
+            break;
+          case 102:
+            out += '\f';
+            break;
+          case 110:
+            out += '\n';
+            break;
+          case 114:
+            out += '\r';
+            break;
+          case 116:
+            out += '\t';
+            break;
           case 117: {
             const hex = t.slice(p + 2, p + 6);
             if (!/^[0-9A-Fa-f]{4}$/.test(hex)) this.fail('invalid \\u escape', 'parse_error', p);

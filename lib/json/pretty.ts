@@ -14,7 +14,10 @@ export function visibleString(s: string): string {
 
 /** Text with its invisible and direction-changing characters shown as \uXXXX (for raw bytes on screen). */
 export function visibleText(s: string): string {
-  return s.replace(/[\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\u0000-\u0008\u000b-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return s.replace(
+    /[\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|[\u0000-\u0008\u000b-\u001f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 export function prettyJson(value: JsonValue, indent = 2): string {

@@ -77,7 +77,13 @@ describe('tampered consistency proofs fail', () => {
           expectFail(`${label} proof[${j}] flipped`, verifyConsistency(m, n, roots[m]!, roots[n]!, tampered));
         });
         // Wrong sizes, each with its own true root: the proof is for (m, n) only.
-        for (const [m2, n2] of [[m - 1, n], [m + 1, n], [m, n - 1], [m, n + 1], [m, 2 * n]] as const) {
+        for (const [m2, n2] of [
+          [m - 1, n],
+          [m + 1, n],
+          [m, n - 1],
+          [m, n + 1],
+          [m, 2 * n],
+        ] as const) {
           if (m2 >= 1 && m2 <= n2 && (m2 !== m || n2 !== n)) {
             expectFail(`${label} as ${m2} -> ${n2}`, verifyConsistency(m2, n2, roots[m2]!, roots[n2]!, proof));
           }
@@ -101,7 +107,14 @@ describe('verifyConsistency error codes and policies', () => {
 
   it('classifies each kind of bad input', () => {
     expect(code(verifyConsistency(3, 7, r3, r7, proof))).toBe('ok');
-    for (const [s1, s2] of [[-1, 7], [3, NaN], [1.5, 7], [3, Infinity], [3, 2 ** 64], [7, 3]]) {
+    for (const [s1, s2] of [
+      [-1, 7],
+      [3, NaN],
+      [1.5, 7],
+      [3, Infinity],
+      [3, 2 ** 64],
+      [7, 3],
+    ]) {
       expect(code(verifyConsistency(s1!, s2!, r3, r7, proof)), `${s1} -> ${s2}`).toBe('bad_size');
     }
     expect(code(verifyConsistency(3, 7, r3.subarray(1), r7, proof))).toBe('bad_hash_size');

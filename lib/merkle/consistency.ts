@@ -9,13 +9,7 @@ import { describe, fail, half, isOdd, isTreeSize, ok, type MerkleResult } from '
  * Verifies that the tree of `size2` leaves with root `root2` extends (is append-only from)
  * the tree of `size1` leaves with root `root1`.
  */
-export function verifyConsistency(
-  size1: number,
-  size2: number,
-  root1: Uint8Array,
-  root2: Uint8Array,
-  proof: readonly Uint8Array[],
-): MerkleResult<true> {
+export function verifyConsistency(size1: number, size2: number, root1: Uint8Array, root2: Uint8Array, proof: readonly Uint8Array[]): MerkleResult<true> {
   if (!isTreeSize(size1) || !isTreeSize(size2)) {
     return fail('bad_size', `sizes ${describe(size1)}, ${describe(size2)} are not non-negative safe integers`);
   }
@@ -24,7 +18,8 @@ export function verifyConsistency(
   // proves nothing; reject it rather than report a vacuous success (Chio: empty trees are errors).
   if (size1 === 0) return fail('bad_size', 'size1 is 0: consistency with an empty tree proves nothing');
   if (!Array.isArray(proof)) return fail('wrong_proof_size', 'proof is not an array');
-  if (proof.length > MAX_PROOF_LEVELS) return fail('wrong_proof_size', `proof has ${proof.length} elements; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}`);
+  if (proof.length > MAX_PROOF_LEVELS)
+    return fail('wrong_proof_size', `proof has ${proof.length} elements; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}`);
   if (size1 === size2) return verifySameSize(root1, root2, proof);
 
   if (!isHash(root1)) return fail('bad_hash_size', `root1 is not a ${HASH_SIZE}-byte hash`);
@@ -45,13 +40,7 @@ function verifySameSize(root1: unknown, root2: unknown, proof: readonly unknown[
 }
 
 // Steps 2-7 of §2.1.4.2, for 0 < size1 < size2 and a non-empty proof.
-function verifyPath(
-  size1: number,
-  size2: number,
-  root1: Uint8Array,
-  root2: Uint8Array,
-  proof: readonly Uint8Array[],
-): MerkleResult<true> {
+function verifyPath(size1: number, size2: number, root1: Uint8Array, root2: Uint8Array, proof: readonly Uint8Array[]): MerkleResult<true> {
   // Step 2: when size1 is a power of 2 its root is a node of the new tree, so the proof omits
   // it and root1 is the implicit first path element. (Indexed, instead of copying the proof.)
   const offset = isPowerOfTwo(size1) ? 1 : 0;

@@ -13,9 +13,11 @@ interface HasherVector {
   right?: string;
   nodeHash?: string;
 }
-const reference = JSON.parse(
-  readFileSync(new URL('../testdata/merkle/rfc6962-reference-tree.json', import.meta.url), 'utf8'),
-) as { hasher: HasherVector[]; leafInputs: string[]; nodeHashesByLevel: string[][] };
+const reference = JSON.parse(readFileSync(new URL('../testdata/merkle/rfc6962-reference-tree.json', import.meta.url), 'utf8')) as {
+  hasher: HasherVector[];
+  leafInputs: string[];
+  nodeHashesByLevel: string[][];
+};
 
 function hex(s: string | undefined): Uint8Array {
   const bytes = s === undefined ? null : fromHex(s);

@@ -35,7 +35,8 @@ export function rootFromInclusionProof(
   }
   if (!isHash(leafHash)) return fail('bad_hash_size', `leafHash is not a ${HASH_SIZE}-byte hash`);
   if (!Array.isArray(proof)) return fail('wrong_proof_size', 'proof is not an array');
-  if (proof.length > MAX_PROOF_LEVELS) return fail('wrong_proof_size', `proof has ${proof.length} elements; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}`);
+  if (proof.length > MAX_PROOF_LEVELS)
+    return fail('wrong_proof_size', `proof has ${proof.length} elements; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}`);
 
   // Steps 2-3.
   let fn = leafIndex;
@@ -75,13 +76,7 @@ export function rootFromInclusionProof(
  * Verifies that `leafHash` is the leaf at `leafIndex` of the tree of `treeSize` leaves whose
  * root is `root` (RFC 9162 §2.1.3.2). `ok` only when the recomputed root equals `root`.
  */
-export function verifyInclusion(
-  leafIndex: number,
-  treeSize: number,
-  leafHash: Uint8Array,
-  proof: readonly Uint8Array[],
-  root: Uint8Array,
-): MerkleResult<true> {
+export function verifyInclusion(leafIndex: number, treeSize: number, leafHash: Uint8Array, proof: readonly Uint8Array[], root: Uint8Array): MerkleResult<true> {
   const computed = rootFromInclusionProof(leafIndex, treeSize, leafHash, proof);
   if (!computed.ok) return computed;
   if (!isHash(root)) return fail('bad_hash_size', `root is not a ${HASH_SIZE}-byte hash`);

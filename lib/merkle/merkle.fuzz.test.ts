@@ -40,35 +40,44 @@ const tree = fc.tuple(size, fc.nat()).map(([n, seed]): Tree => {
 /** A tree and a leaf index in it. */
 const treeAndIndex = tree.chain((t) => fc.tuple(fc.constant(t), indexIn(t.n)));
 /** A tree and an old size 1..n. */
-const treeAndOldSize = tree.chain((t) => fc.tuple(fc.constant(t), indexIn(t.n).map((i) => i + 1)));
+const treeAndOldSize = tree.chain((t) =>
+  fc.tuple(
+    fc.constant(t),
+    indexIn(t.n).map((i) => i + 1),
+  ),
+);
 
 const hexes = (hs: readonly Uint8Array[] | null) => hs && hs.map(toHex);
 const flipBit = (b: Uint8Array, bit: number) => {
   const c = b.slice();
-  c[Math.floor(bit / 8) % c.length]! ^= 1 << bit % 8;
+  c[Math.floor(bit / 8) % c.length]! ^= 1 << (bit % 8);
   return c;
 };
 
 describe('differential: lib/merkle vs the naive recursive reference', () => {
-  it('roots, audit paths and consistency proofs are identical, and verify', () => {
-    fc.assert(
-      fc.property(treeAndIndex, fc.nat(), ([t, m], oldPick) => {
-        const root = refMth(t.data);
-        expect(toHex(rootFromLeafHashes(t.leaves)!)).toBe(toHex(root));
-        const path = inclusionProofFor(t.leaves, m);
-        expect(hexes(path)).toEqual(hexes(refPath(m, t.data)));
-        expect(verifyInclusion(m, t.n, t.leaves[m]!, path!, root)).toEqual({ ok: true, value: true });
-        const recomputed = rootFromInclusionProof(m, t.n, t.leaves[m]!, path!);
-        expect(recomputed.ok && toHex(recomputed.value)).toBe(toHex(root));
+  it(
+    'roots, audit paths and consistency proofs are identical, and verify',
+    () => {
+      fc.assert(
+        fc.property(treeAndIndex, fc.nat(), ([t, m], oldPick) => {
+          const root = refMth(t.data);
+          expect(toHex(rootFromLeafHashes(t.leaves)!)).toBe(toHex(root));
+          const path = inclusionProofFor(t.leaves, m);
+          expect(hexes(path)).toEqual(hexes(refPath(m, t.data)));
+          expect(verifyInclusion(m, t.n, t.leaves[m]!, path!, root)).toEqual({ ok: true, value: true });
+          const recomputed = rootFromInclusionProof(m, t.n, t.leaves[m]!, path!);
+          expect(recomputed.ok && toHex(recomputed.value)).toBe(toHex(root));
 
-        const size1 = 1 + (oldPick % t.n);
-        const proof = consistencyProofFor(t.leaves, size1, t.n);
-        expect(hexes(proof)).toEqual(hexes(refSubproof(size1, t.data, true)));
-        expect(verifyConsistency(size1, t.n, refMth(t.data.slice(0, size1)), root, proof!)).toEqual({ ok: true, value: true });
-      }),
-      fuzzParams(200),
-    );
-  }, fuzzTimeout());
+          const size1 = 1 + (oldPick % t.n);
+          const proof = consistencyProofFor(t.leaves, size1, t.n);
+          expect(hexes(proof)).toEqual(hexes(refSubproof(size1, t.data, true)));
+          expect(verifyConsistency(size1, t.n, refMth(t.data.slice(0, size1)), root, proof!)).toEqual({ ok: true, value: true });
+        }),
+        fuzzParams(200),
+      );
+    },
+    fuzzTimeout(),
+  );
 
   type Mutation =
     | { kind: 'flip'; target: number; bit: number }
@@ -114,59 +123,67 @@ describe('differential: lib/merkle vs the naive recursive reference', () => {
     if (mustReject) expect(ours.ok).toBe(false);
   }
 
-  it('inclusion: the verifier answers like the reference on every mutated proof, and rejects all but a size of the same shape', () => {
-    fc.assert(
-      fc.property(treeAndIndex, mutation, ([t, m], mu) => {
-        const root = refMth(t.data);
-        let index = m;
-        let size = t.n;
-        let leaf = t.leaves[m]!;
-        let path = inclusionProofFor(t.leaves, m)!;
-        let expectReject = true;
-        let r = root;
-        if (mu.kind === 'index') {
-          if (mu.value === m) return;
-          index = mu.value;
-        } else if (mu.kind === 'size') {
-          if (mu.value === t.n) return;
-          size = mu.value;
-          expectReject = false; // the same path can be right for another size of the same shape (leaf 0 of 3 and of 4)
-        } else {
-          const mutated = mutateHashes(leaf, root, path, mu);
-          if (!mutated) return;
-          [leaf, r, path] = mutated;
-        }
-        expectAsReference(verifyInclusion(index, size, leaf, path, r), refVerifyInclusion(index, size, leaf, path, r), mu.kind, expectReject);
-      }),
-      fuzzParams(600),
-    );
-  }, fuzzTimeout());
+  it(
+    'inclusion: the verifier answers like the reference on every mutated proof, and rejects all but a size of the same shape',
+    () => {
+      fc.assert(
+        fc.property(treeAndIndex, mutation, ([t, m], mu) => {
+          const root = refMth(t.data);
+          let index = m;
+          let size = t.n;
+          let leaf = t.leaves[m]!;
+          let path = inclusionProofFor(t.leaves, m)!;
+          let expectReject = true;
+          let r = root;
+          if (mu.kind === 'index') {
+            if (mu.value === m) return;
+            index = mu.value;
+          } else if (mu.kind === 'size') {
+            if (mu.value === t.n) return;
+            size = mu.value;
+            expectReject = false; // the same path can be right for another size of the same shape (leaf 0 of 3 and of 4)
+          } else {
+            const mutated = mutateHashes(leaf, root, path, mu);
+            if (!mutated) return;
+            [leaf, r, path] = mutated;
+          }
+          expectAsReference(verifyInclusion(index, size, leaf, path, r), refVerifyInclusion(index, size, leaf, path, r), mu.kind, expectReject);
+        }),
+        fuzzParams(600),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('consistency: the verifier answers like the reference on every mutated proof, and rejects all but sizes of the same shape', () => {
-    fc.assert(
-      fc.property(treeAndOldSize, mutation, fc.boolean(), ([t, size1], mu, mutateOld) => {
-        let m = size1;
-        let n = t.n;
-        let root1 = refMth(t.data.slice(0, size1));
-        let root2 = refMth(t.data);
-        let proof = consistencyProofFor(t.leaves, size1, t.n)!;
-        let expectReject = true;
-        if (mu.kind === 'index' || mu.kind === 'size') {
-          const v = mu.kind === 'index' ? mu.value + 1 : mu.value;
-          if (mutateOld ? v === m : v === n) return;
-          if (mutateOld) m = v;
-          else n = v;
-          expectReject = false; // another pair of sizes can share the proof's shape
-        } else {
-          const mutated = mutateHashes(root1, root2, proof, mu);
-          if (!mutated) return;
-          [root1, root2, proof] = mutated;
-        }
-        expectAsReference(verifyConsistency(m, n, root1, root2, proof), refVerifyConsistency(m, n, root1, root2, proof), mu.kind, expectReject);
-      }),
-      fuzzParams(600),
-    );
-  }, fuzzTimeout());
+  it(
+    'consistency: the verifier answers like the reference on every mutated proof, and rejects all but sizes of the same shape',
+    () => {
+      fc.assert(
+        fc.property(treeAndOldSize, mutation, fc.boolean(), ([t, size1], mu, mutateOld) => {
+          let m = size1;
+          let n = t.n;
+          let root1 = refMth(t.data.slice(0, size1));
+          let root2 = refMth(t.data);
+          let proof = consistencyProofFor(t.leaves, size1, t.n)!;
+          let expectReject = true;
+          if (mu.kind === 'index' || mu.kind === 'size') {
+            const v = mu.kind === 'index' ? mu.value + 1 : mu.value;
+            if (mutateOld ? v === m : v === n) return;
+            if (mutateOld) m = v;
+            else n = v;
+            expectReject = false; // another pair of sizes can share the proof's shape
+          } else {
+            const mutated = mutateHashes(root1, root2, proof, mu);
+            if (!mutated) return;
+            [root1, root2, proof] = mutated;
+          }
+          expectAsReference(verifyConsistency(m, n, root1, root2, proof), refVerifyConsistency(m, n, root1, root2, proof), mu.kind, expectReject);
+        }),
+        fuzzParams(600),
+      );
+    },
+    fuzzTimeout(),
+  );
 });
 
 const hostileNumber = fc.oneof(

@@ -14,13 +14,7 @@ export type MerkleErrorCode =
   /** The recomputed root differs from the expected one. */
   | 'root_mismatch';
 
-export const MERKLE_ERROR_CODES: readonly MerkleErrorCode[] = [
-  'bad_size',
-  'index_out_of_range',
-  'bad_hash_size',
-  'wrong_proof_size',
-  'root_mismatch',
-];
+export const MERKLE_ERROR_CODES: readonly MerkleErrorCode[] = ['bad_size', 'index_out_of_range', 'bad_hash_size', 'wrong_proof_size', 'root_mismatch'];
 
 export interface MerkleFailure {
   ok: false;

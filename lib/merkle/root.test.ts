@@ -16,9 +16,7 @@ interface Reference {
   inclusionProofs: { leafIndex: number | null; treeSize: number; proof: string[] }[];
   consistencyProofs: { size1: number; size2: number; proof: string[] }[];
 }
-const reference = JSON.parse(
-  readFileSync(new URL('../testdata/merkle/rfc6962-reference-tree.json', import.meta.url), 'utf8'),
-) as Reference;
+const reference = JSON.parse(readFileSync(new URL('../testdata/merkle/rfc6962-reference-tree.json', import.meta.url), 'utf8')) as Reference;
 
 function hex(s: string): Uint8Array {
   const bytes = fromHex(s);

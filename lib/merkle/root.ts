@@ -40,11 +40,7 @@ export function inclusionProofFor(leafHashes: readonly Uint8Array[], leafIndex: 
  * `size2` leaves of `leafHashes`. Empty when size1 = size2. Null unless
  * 0 < size1 <= size2 <= leafHashes.length and all leaf hashes are well formed.
  */
-export function consistencyProofFor(
-  leafHashes: readonly Uint8Array[],
-  size1: number,
-  size2: number,
-): Uint8Array[] | null {
+export function consistencyProofFor(leafHashes: readonly Uint8Array[], size1: number, size2: number): Uint8Array[] | null {
   if (!areLeafHashes(leafHashes) || !isTreeSize(size1) || !isTreeSize(size2)) return null;
   if (size1 === 0 || size1 > size2 || size2 > leafHashes.length) return null;
   const proof: Uint8Array[] = [];
@@ -54,14 +50,7 @@ export function consistencyProofFor(
 
 // SUBPROOF(m, D[start:end], b) of RFC 9162 §2.1.4.1, appended to `out`. Recursion depth is
 // at most log2(end - start).
-function subproof(
-  hashes: readonly Uint8Array[],
-  m: number,
-  start: number,
-  end: number,
-  wholeSubtreeKnown: boolean,
-  out: Uint8Array[],
-): void {
+function subproof(hashes: readonly Uint8Array[], m: number, start: number, end: number, wholeSubtreeKnown: boolean, out: Uint8Array[]): void {
   const n = end - start;
   if (m === n) {
     // The old tree is this whole subtree: the verifier already has its root, unless it is

@@ -30,21 +30,40 @@ const corpus = (name: string) => verifyPaths([testdataPath(`corpus/${name}`)], t
 async function storeFromCorpus(name: string, dir: string, fileName: string): Promise<string> {
   const SQL = await initSqlJs();
   const folder = testdataPath(`corpus/${name}`);
-  const toolReceipts = readFileSync(path.join(folder, 'receipts.ndjson'), 'utf8').trim().split('\n').map((line) => {
-    const r = JSON.parse(line).receipt;
-    return {
-      rawJson: line.slice(line.indexOf('"receipt":') + '"receipt":'.length, -1), receiptId: r.id, timestamp: r.timestamp, capabilityId: r.capability_id,
-      toolServer: r.tool_server, toolName: r.tool_name, decisionKind: r.decision?.verdict ?? 'none', policyHash: r.policy_hash, contentHash: r.content_hash,
-    };
-  });
-  const checkpoints = readFileSync(path.join(folder, 'checkpoints.ndjson'), 'utf8').trim().split('\n').map((line) => {
-    const c = JSON.parse(line);
-    return {
-      checkpointSeq: c.body.checkpoint_seq, batchStartSeq: c.body.batch_start_seq, batchEndSeq: c.body.batch_end_seq, treeSize: c.body.tree_size,
-      merkleRoot: c.body.merkle_root.slice(2), issuedAt: c.body.issued_at, kernelKey: c.body.kernel_key, signature: c.signature,
-      statementJson: line.slice(line.indexOf('"body":') + '"body":'.length, line.lastIndexOf(',"signature"')),
-    };
-  });
+  const toolReceipts = readFileSync(path.join(folder, 'receipts.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const r = JSON.parse(line).receipt;
+      return {
+        rawJson: line.slice(line.indexOf('"receipt":') + '"receipt":'.length, -1),
+        receiptId: r.id,
+        timestamp: r.timestamp,
+        capabilityId: r.capability_id,
+        toolServer: r.tool_server,
+        toolName: r.tool_name,
+        decisionKind: r.decision?.verdict ?? 'none',
+        policyHash: r.policy_hash,
+        contentHash: r.content_hash,
+      };
+    });
+  const checkpoints = readFileSync(path.join(folder, 'checkpoints.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const c = JSON.parse(line);
+      return {
+        checkpointSeq: c.body.checkpoint_seq,
+        batchStartSeq: c.body.batch_start_seq,
+        batchEndSeq: c.body.batch_end_seq,
+        treeSize: c.body.tree_size,
+        merkleRoot: c.body.merkle_root.slice(2),
+        issuedAt: c.body.issued_at,
+        kernelKey: c.body.kernel_key,
+        signature: c.signature,
+        statementJson: line.slice(line.indexOf('"body":') + '"body":'.length, line.lastIndexOf(',"signature"')),
+      };
+    });
   const file = path.join(dir, fileName);
   writeFileSync(file, createChioStore(SQL, { toolReceipts, checkpoints }));
   return file;
@@ -85,14 +104,17 @@ function signedLog(receipts: number, cps: { seq: number; start: number; end: num
   });
 }
 
-const runsOf = (r: VerificationReport) => buildCoverage(r).lanes.map((l) => l.runs.map((run) => `${run.verdict} ${run.start}-${run.end} x${run.checkpoints.length}`));
+const runsOf = (r: VerificationReport) =>
+  buildCoverage(r).lanes.map((l) => l.runs.map((run) => `${run.verdict} ${run.start}-${run.end} x${run.checkpoints.length}`));
 
 describe('checkpoint coverage on the reference corpus', () => {
   it('good: both checkpoints verified merge into one run over seq 1–200; the tail is 50 tool and 30 child receipts', async () => {
     const c = buildCoverage(await corpus('good'));
     expect(c.lanes.map((l) => l.key)).toEqual(['checkpoints.ndjson']);
     const lane = c.lanes[0]!;
-    expect(lane.runs.map((r) => [r.verdict, r.start, r.end, r.checkpoints.length, r.id])).toEqual([['verified', 1n, 200n, 2, 'checkpoint-checkpoints.ndjson-1']]);
+    expect(lane.runs.map((r) => [r.verdict, r.start, r.end, r.checkpoints.length, r.id])).toEqual([
+      ['verified', 1n, 200n, 2, 'checkpoint-checkpoints.ndjson-1'],
+    ]);
     expect(lane.gaps).toEqual([]);
     expect(lane.overlaps).toEqual([]);
     expect(lane.covered).toEqual({ start: 1n, end: 200n });
@@ -145,10 +167,7 @@ describe('several sources: one lane per checkpoint file', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ra-lanes-'));
     const a = await storeFromCorpus('good', dir, 'a.sqlite3');
     const b = await storeFromCorpus('bad-checkpoint-signature', dir, 'b.sqlite3');
-    const report = await verifyPaths(
-      [testdataPath('corpus/good'), a, b, testdataPath('chio/showcase/sqlite/provider-receipts.sqlite3')],
-      trustOf(CORPUS_KEY),
-    );
+    const report = await verifyPaths([testdataPath('corpus/good'), a, b, testdataPath('chio/showcase/sqlite/provider-receipts.sqlite3')], trustOf(CORPUS_KEY));
     const c = buildCoverage(report);
     expect(c.lanes.map((l) => [l.key, l.label, l.checkpoints, l.failed, l.tail.count])).toEqual([
       ['checkpoints.ndjson', 'checkpoints.ndjson', 2, 0, 80],
@@ -170,7 +189,16 @@ describe('several sources: one lane per checkpoint file', () => {
 
 describe('gaps, overlaps and equivocation in signed logs', () => {
   it('a missing batch is a gap; its successor fails continuity', async () => {
-    const report = await verifyPaths([signedLog(40, [{ seq: 1, start: 1, end: 10 }, { seq: 2, start: 11, end: 20 }, { seq: 3, start: 31, end: 40 }])], trustOf(key.publicHex));
+    const report = await verifyPaths(
+      [
+        signedLog(40, [
+          { seq: 1, start: 1, end: 10 },
+          { seq: 2, start: 11, end: 20 },
+          { seq: 3, start: 31, end: 40 },
+        ]),
+      ],
+      trustOf(key.publicHex),
+    );
     const lane = buildCoverage(report).lanes[0]!;
     expect(lane.gaps).toEqual([{ start: 21n, end: 30n }]);
     expect(lane.overlaps).toEqual([]);
@@ -179,7 +207,15 @@ describe('gaps, overlaps and equivocation in signed logs', () => {
   });
 
   it('a batch that starts inside its predecessor is an overlap', async () => {
-    const report = await verifyPaths([signedLog(30, [{ seq: 1, start: 1, end: 10 }, { seq: 2, start: 8, end: 20 }])], trustOf(key.publicHex));
+    const report = await verifyPaths(
+      [
+        signedLog(30, [
+          { seq: 1, start: 1, end: 10 },
+          { seq: 2, start: 8, end: 20 },
+        ]),
+      ],
+      trustOf(key.publicHex),
+    );
     const lane = buildCoverage(report).lanes[0]!;
     expect(lane.overlaps).toEqual([{ start: 8n, end: 10n, seqs: [1n, 2n] }]);
     expect(lane.gaps).toEqual([]);
@@ -189,7 +225,13 @@ describe('gaps, overlaps and equivocation in signed logs', () => {
 
   it('two signed bodies for checkpoint 2 both fail, overlap entirely, and get distinct anchors', async () => {
     const report = await verifyPaths(
-      [signedLog(20, [{ seq: 1, start: 1, end: 10 }, { seq: 2, start: 11, end: 20 }, { seq: 2, start: 11, end: 20, issuedAt: 1767239999 }])],
+      [
+        signedLog(20, [
+          { seq: 1, start: 1, end: 10 },
+          { seq: 2, start: 11, end: 20 },
+          { seq: 2, start: 11, end: 20, issuedAt: 1767239999 },
+        ]),
+      ],
       trustOf(key.publicHex),
     );
     const c = buildCoverage(report);
@@ -221,6 +263,11 @@ describe('the run budget', () => {
     expect(shape(1)).toEqual(['mixed 1-60 x12']);
     const taken = new Set<string>();
     const ids = mergeRuns(list, failed, taken).map((r) => r.id);
-    expect(ids).toEqual(['checkpoint-checkpoints.ndjson-1', 'checkpoint-checkpoints.ndjson-3', 'checkpoint-checkpoints.ndjson-4', 'checkpoint-checkpoints.ndjson-5']);
+    expect(ids).toEqual([
+      'checkpoint-checkpoints.ndjson-1',
+      'checkpoint-checkpoints.ndjson-3',
+      'checkpoint-checkpoints.ndjson-4',
+      'checkpoint-checkpoints.ndjson-5',
+    ]);
   });
 });

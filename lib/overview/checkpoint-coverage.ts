@@ -124,7 +124,17 @@ export function buildCoverage(report: VerificationReport): Coverage {
     for (const run of runs) for (const c of run.checkpoints) anchorOf.set(c, run.id);
     const { gaps, overlaps } = gapsAndOverlaps(list);
     const covered = list.length ? { start: list[0]!.batch_start_seq, end: list.reduce((m, c) => max(m, endOf(c)), list[0]!.batch_start_seq) } : null;
-    return { key: file, label: file, checkpoints: list.length, failed: list.filter((c) => c.verdict === 'failed').length, runs, gaps, overlaps, covered, tail: { count: 0, parts: [] } };
+    return {
+      key: file,
+      label: file,
+      checkpoints: list.length,
+      failed: list.filter((c) => c.verdict === 'failed').length,
+      runs,
+      gaps,
+      overlaps,
+      covered,
+      tail: { count: 0, parts: [] },
+    };
   });
   addTails(report.receipts, lanes);
 
@@ -229,7 +239,8 @@ export function gapsAndOverlaps(list: ReportCheckpoint[]): { gaps: SeqRange[]; o
     if (reach) {
       const end = reach.batch_end_seq;
       if (c.batch_start_seq > end + 1n) gaps.push({ start: end + 1n, end: c.batch_start_seq - 1n });
-      else if (c.batch_start_seq <= end) overlaps.push({ start: c.batch_start_seq, end: min(c.batch_end_seq, end), seqs: [reach.checkpoint_seq, c.checkpoint_seq] });
+      else if (c.batch_start_seq <= end)
+        overlaps.push({ start: c.batch_start_seq, end: min(c.batch_end_seq, end), seqs: [reach.checkpoint_seq, c.checkpoint_seq] });
     }
     if (!reach || c.batch_end_seq > reach.batch_end_seq) reach = c;
   }
@@ -257,7 +268,10 @@ function addTails(receipts: ReportReceipt[], lanes: CoverageLane[]): void {
       const key = `receipts:${sourceOf(file)}`;
       let own = tailOnly.get(key);
       if (!own) {
-        own = { lane: { key, label: '', checkpoints: 0, failed: 0, runs: [], gaps: [], overlaps: [], covered: null, tail: { count: 0, parts: [] } }, files: new Set() };
+        own = {
+          lane: { key, label: '', checkpoints: 0, failed: 0, runs: [], gaps: [], overlaps: [], covered: null, tail: { count: 0, parts: [] } },
+          files: new Set(),
+        };
         tailOnly.set(key, own);
         lanes.push(own.lane);
       }

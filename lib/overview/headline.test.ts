@@ -65,11 +65,14 @@ describe('logHeadline', () => {
 
   it('receipts after the last checkpoint are named as the uncheckpointed tail, and a forked load says stop', async () => {
     const log = goodLog(5, 3);
-    const report = await verifyRecords([
-      ...log.receipts.map((value, i) => ({ value, seq: i + 1 })),
-      { value: log.cp, role: 'checkpoint' as const },
-      ...log.proofs.map((value) => ({ value, role: 'proof' as const })),
-    ], [FORGE_KEY]);
+    const report = await verifyRecords(
+      [
+        ...log.receipts.map((value, i) => ({ value, seq: i + 1 })),
+        { value: log.cp, role: 'checkpoint' as const },
+        ...log.proofs.map((value) => ({ value, role: 'proof' as const })),
+      ],
+      [FORGE_KEY],
+    );
     const h = logHeadline(report);
     expect(h.facts).toContain('2 receipts come after the last checkpoint: their inclusion in a signed checkpoint is not checked yet.');
     expect(logHeadline(report, { forked: true }).tone).toBe('failed');

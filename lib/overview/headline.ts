@@ -85,11 +85,20 @@ export function tallyLog(report: VerificationReport): LogTally {
 export function leftOutFacts(t: LogTally): string[] {
   const facts: string[] = [];
   if (t.unreadable > 0) {
-    facts.push(`${count(t.unreadable, 'record', 'records')} could not be read and ${t.unreadable === 1 ? 'is' : 'are'} in no count here${t.firstUnreadable ? ` (the first at ${t.firstUnreadable})` : ''}: the log is incomplete.`);
+    facts.push(
+      `${count(t.unreadable, 'record', 'records')} could not be read and ${t.unreadable === 1 ? 'is' : 'are'} in no count here${t.firstUnreadable ? ` (the first at ${t.firstUnreadable})` : ''}: the log is incomplete.`,
+    );
   }
-  if (t.unpinned > 0) facts.push(`${count(t.unpinned, 'receipt is', 'receipts are')} intact, but no pinned key vouches for who signed ${t.unpinned === 1 ? 'it' : 'them'}.`);
-  if (t.unverified > 0) facts.push(`${count(t.unverified, 'receipt', 'receipts')} could not be fully checked (what vouches for ${t.unverified === 1 ? 'it' : 'them'} failed or is missing).`);
-  if (t.tail > 0) facts.push(`${count(t.tail, 'receipt comes', 'receipts come')} after the last checkpoint: ${t.tail === 1 ? 'its' : 'their'} inclusion in a signed checkpoint is not checked yet.`);
+  if (t.unpinned > 0)
+    facts.push(`${count(t.unpinned, 'receipt is', 'receipts are')} intact, but no pinned key vouches for who signed ${t.unpinned === 1 ? 'it' : 'them'}.`);
+  if (t.unverified > 0)
+    facts.push(
+      `${count(t.unverified, 'receipt', 'receipts')} could not be fully checked (what vouches for ${t.unverified === 1 ? 'it' : 'them'} failed or is missing).`,
+    );
+  if (t.tail > 0)
+    facts.push(
+      `${count(t.tail, 'receipt comes', 'receipts come')} after the last checkpoint: ${t.tail === 1 ? 'its' : 'their'} inclusion in a signed checkpoint is not checked yet.`,
+    );
   if (t.checkpoints === 0 && t.receipts > 0) facts.push('The log has no checkpoints: no receipt is anchored in a signed Merkle tree.');
   if (t.warnings > 0) facts.push(`${count(t.warnings, 'warning', 'warnings')} (see the problems).`);
   return facts;
@@ -121,7 +130,11 @@ export function logHeadline(report: VerificationReport, opts: { forked?: boolean
   if (state === 'failed') {
     const parts = failedParts(t);
     const verified = `${n(t.verified)} of ${count(t.receipts, 'receipt', 'receipts')} read verified`;
-    return { tone: 'failed', title: parts.length ? `Verification failed: ${joinParts(parts)}. ${cap(verified)}.` : `Something failed verification. ${cap(verified)}.`, facts };
+    return {
+      tone: 'failed',
+      title: parts.length ? `Verification failed: ${joinParts(parts)}. ${cap(verified)}.` : `Something failed verification. ${cap(verified)}.`,
+      facts,
+    };
   }
   if (t.receipts === 0 && t.checkpoints === 0 && t.unreadable === 0) {
     return { tone: 'empty', title: 'No receipts found: nothing was verified.', facts };
@@ -129,7 +142,8 @@ export function logHeadline(report: VerificationReport, opts: { forked?: boolean
   if (state === 'unpinned') {
     return { tone: 'unpinned', title: 'Intact, signer not pinned: nothing failed, but nothing is verified until you pin the kernel’s key.', facts };
   }
-  const cps = t.checkpoints > 0 ? ` and ${n(t.checkpoints - t.checkpointsFailed - t.checkpointsUnpinned)} of ${count(t.checkpoints, 'checkpoint', 'checkpoints')}` : '';
+  const cps =
+    t.checkpoints > 0 ? ` and ${n(t.checkpoints - t.checkpointsFailed - t.checkpointsUnpinned)} of ${count(t.checkpoints, 'checkpoint', 'checkpoints')}` : '';
   const title = `Nothing failed: ${n(t.verified)} of ${count(t.receipts, 'receipt', 'receipts')}${cps} verified under pinned keys.`;
   // Green only when every receipt read is verified (a dropped record is an error, so `failed` above).
   return { tone: t.verified === t.receipts && t.unpinned === 0 ? 'ok' : 'partial', title, facts };
@@ -157,7 +171,8 @@ export function logStatusLine(report: VerificationReport): { tone: HeadlineTone;
   const { tone } = logHeadline(report);
   const t = tallyLog(report);
   if (tone === 'empty') return { tone, text: TONE_WORD.empty };
-  if (tone === 'unpinned') return { tone, text: `${TONE_WORD.unpinned}: ${count(t.receipts, 'receipt', 'receipts')}, none verified until the kernel’s key is pinned` };
+  if (tone === 'unpinned')
+    return { tone, text: `${TONE_WORD.unpinned}: ${count(t.receipts, 'receipt', 'receipts')}, none verified until the kernel’s key is pinned` };
   const parts = [`${n(t.verified)} of ${count(t.receipts, 'receipt', 'receipts')} verified`];
   if (t.failed > 0) parts.push(`${n(t.failed)} failed`);
   if (t.unpinned > 0) parts.push(`${n(t.unpinned)} intact, signer not pinned`);

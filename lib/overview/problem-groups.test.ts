@@ -81,9 +81,15 @@ describe('problem groups', () => {
     );
     const { linker, groups } = linked(report);
     // Nothing is pinned here, so the log also says so (part 2 §11): a problem about the log, linking nowhere.
-    expect(groups.map((g) => [g.code, g.problems.length])).toEqual([['parse_error', 2], ['signer_not_pinned', 1]]);
+    expect(groups.map((g) => [g.code, g.problems.length])).toEqual([
+      ['parse_error', 2],
+      ['signer_not_pinned', 1],
+    ]);
     expect(linker.targetOf(groups[1]!.problems[0]!).kind).toBe('none');
-    expect(groups[0]!.problems.map((p) => [p.line, linker.targetOf(p).kind])).toEqual([[1, 'none'], [2, 'none']]);
+    expect(groups[0]!.problems.map((p) => [p.line, linker.targetOf(p).kind])).toEqual([
+      [1, 'none'],
+      [2, 'none'],
+    ]);
   });
 });
 

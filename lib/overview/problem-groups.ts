@@ -41,7 +41,10 @@ export class ProblemLinker {
   private readonly receiptIds: Set<string>;
   private readonly receiptFiles: Set<string>;
 
-  constructor(report: VerificationReport, private readonly coverage: Pick<Coverage, 'anchorFor'>) {
+  constructor(
+    report: VerificationReport,
+    private readonly coverage: Pick<Coverage, 'anchorFor'>,
+  ) {
     // One pass over the receipts, keeping only the ids problems name (a log has a million receipts, and few problems).
     const named = new Set<string>();
     for (const p of report.problems) if (p.receipt_id !== undefined) named.add(p.receipt_id);
@@ -59,7 +62,8 @@ export class ProblemLinker {
   }
 
   targetOf(p: Problem): ProblemTarget {
-    if (p.receipt_id !== undefined && this.receiptIds.has(p.receipt_id)) return { kind: 'receipt', href: receiptHref(p.receipt_id, p.file, p.line), receiptId: p.receipt_id };
+    if (p.receipt_id !== undefined && this.receiptIds.has(p.receipt_id))
+      return { kind: 'receipt', href: receiptHref(p.receipt_id, p.file, p.line), receiptId: p.receipt_id };
     if (p.checkpoint_seq !== undefined) {
       const anchor = this.coverage.anchorFor(p);
       if (anchor) return { kind: 'checkpoint', href: `#${anchor}`, checkpointSeq: BigInt(p.checkpoint_seq) };

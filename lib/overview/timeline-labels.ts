@@ -26,7 +26,9 @@ export function failingChecks(c: ReportCheckpoint): FailingCheck[] {
     const detail = c.details?.[check];
     return detail === undefined ? { check, status } : { check, status, detail };
   };
-  const failed = Object.entries(c.checks).filter(([, s]) => s === 'fail').map(([name]) => withDetail(name, 'fail'));
+  const failed = Object.entries(c.checks)
+    .filter(([, s]) => s === 'fail')
+    .map(([name]) => withDetail(name, 'fail'));
   if (failed.length > 0 || c.verdict !== 'failed') return failed;
   return (['signature', 'structure'] as const).filter((n) => c.checks[n] !== 'pass').map((n) => withDetail(n, c.checks[n] ?? 'not run'));
 }
@@ -60,7 +62,10 @@ export function describeOverlap(o: Overlap): string {
 }
 
 export function describeTail(lane: CoverageLane): string {
-  const parts = lane.tail.parts.map((p) => `${p.count.toLocaleString('en-US')} ${p.type}${p.minSeq !== undefined && p.maxSeq !== undefined ? ` (${formatRange({ start: p.minSeq, end: p.maxSeq })})` : ''}`);
+  const parts = lane.tail.parts.map(
+    (p) =>
+      `${p.count.toLocaleString('en-US')} ${p.type}${p.minSeq !== undefined && p.maxSeq !== undefined ? ` (${formatRange({ start: p.minSeq, end: p.maxSeq })})` : ''}`,
+  );
   const n = lane.tail.count;
   return `Uncheckpointed tail: ${n.toLocaleString('en-US')} receipt${n === 1 ? '' : 's'} no checkpoint covers yet: ${parts.join(', ')}`;
 }
@@ -114,6 +119,9 @@ export function describeSchemas(checkpoints: readonly ReportCheckpoint[]): strin
   const more = runs.length > 6 ? ` (and ${runs.length - 6} more runs)` : '';
   const v2 = sorted.filter((c) => c.checks.chain !== undefined);
   const count = (st: string) => v2.filter((c) => c.checks.chain === st).length;
-  const chain = v2.length > 0 ? ` The chain recomputes for ${count('pass')} of ${v2.length} v2 checkpoints, fails for ${count('fail')}, could not be checked for ${count('skipped')}.` : '';
+  const chain =
+    v2.length > 0
+      ? ` The chain recomputes for ${count('pass')} of ${v2.length} v2 checkpoints, fails for ${count('fail')}, could not be checked for ${count('skipped')}.`
+      : '';
   return `${shown.join('. ')}${more}.${chain}`;
 }

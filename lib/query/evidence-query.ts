@@ -81,7 +81,8 @@ export function parseExportRequest(body: unknown): { ok: true; request: ExportRe
   const b = body as Record<string, unknown>;
   const issues: QueryIssue[] = [];
   for (const key of Object.keys(b)) {
-    if (!['query', 'requireProofs', 'federationPolicy'].includes(key)) issues.push({ param: key, message: 'is not a known field (query, requireProofs, federationPolicy)' });
+    if (!['query', 'requireProofs', 'federationPolicy'].includes(key))
+      issues.push({ param: key, message: 'is not a known field (query, requireProofs, federationPolicy)' });
   }
   const q = parseEvidenceQuery(b.query);
   if (!q.ok) issues.push(...q.issues);

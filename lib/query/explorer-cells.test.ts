@@ -7,7 +7,7 @@ import { EMPTY_FILTER, filterRows } from './explorer-filter';
 import { RowStore } from './row-store';
 
 describe('width samples bound every cell of their column', () => {
-  it.each(['good', 'tampered-field', 'duplicate-key'])('%s: no cell is longer than its column\'s longest sample, over all rows or a preset\'s', async (name) => {
+  it.each(['good', 'tampered-field', 'duplicate-key'])("%s: no cell is longer than its column's longest sample, over all rows or a preset's", async (name) => {
     const { store } = await storeOf(name);
     for (const preset of [undefined, 'finance', 'security'] as const) {
       const rows = preset ? filterRows(store, { ...EMPTY_FILTER, preset }) : undefined;
@@ -25,7 +25,7 @@ describe('width samples bound every cell of their column', () => {
     }
   });
 
-  it('a preset\'s rows size the columns to what they hold, not to the whole log', () => {
+  it("a preset's rows size the columns to what they hold, not to the whole log", () => {
     const store = new RowStore();
     const v = (i: number, extra: Partial<ReceiptView>): ReceiptView => ({ order: i, id: `r${i}`, type: 'tool', time: 0, file: 'f', line: i, ...extra });
     store.append([v(0, { toolName: 'list_resource_templates' }), v(1, { toolName: 'refund', cost: '5', currency: 'USD' })]);
@@ -34,9 +34,18 @@ describe('width samples bound every cell of their column', () => {
     expect(widthSamples(store, 'toolName', false)).toContain('list_resource_templates');
   });
 
-  it('the cost column\'s sample is the largest amount of each currency, exactly', () => {
+  it("the cost column's sample is the largest amount of each currency, exactly", () => {
     const store = new RowStore();
-    const v = (i: number, cost: string, currency: string): ReceiptView => ({ order: i, id: `r${i}`, type: 'tool', time: 0, file: 'f', line: i, cost, currency });
+    const v = (i: number, cost: string, currency: string): ReceiptView => ({
+      order: i,
+      id: `r${i}`,
+      type: 'tool',
+      time: 0,
+      file: 'f',
+      line: i,
+      cost,
+      currency,
+    });
     store.append([v(0, '395608', 'USD'), v(1, '99', 'USD'), v(2, '123456789', 'JPY'), v(3, '18446744073709551615', 'EUR')]);
     expect(widthSamples(store, 'cost', false).sort()).toEqual(['123,456,789 JPY', '184,467,440,737,095,516.15 EUR', '3,956.08 USD']);
     expect(cellText(store, 0, 'cost', false)).toBe('3,956.08 USD');

@@ -32,7 +32,7 @@ describe('filterChips', () => {
     }
   });
 
-  it('a finance bar\'s link opens with a time chip that clears the window', () => {
+  it("a finance bar's link opens with a time chip that clears the window", () => {
     const spend = { start: 1767225600, bucketSeconds: 86400, count: 3, bucketLabel: 'day' } as Parameters<typeof bucketFilter>[0];
     const f = filterFromParams(filterToParams(bucketFilter(spend, 1, 'USD', 'settled')));
     const time = filterChips(f).find((c) => c.key === 'time')!;

@@ -41,7 +41,12 @@ export function filterChips(f: ExplorerFilter): FilterChip[] {
     const rest = { ...f };
     delete rest.minCost;
     delete rest.maxCost;
-    const text = f.minCost !== undefined && f.maxCost !== undefined ? `${f.minCost} to ${f.maxCost}` : f.minCost !== undefined ? `at least ${f.minCost}` : `at most ${f.maxCost}`;
+    const text =
+      f.minCost !== undefined && f.maxCost !== undefined
+        ? `${f.minCost} to ${f.maxCost}`
+        : f.minCost !== undefined
+          ? `at least ${f.minCost}`
+          : `at most ${f.maxCost}`;
     chips.push({ key: 'cost', field: 'cost (minor units)', value: text, without: rest });
   }
   for (const k of VALUE_FILTERS) {
@@ -50,7 +55,12 @@ export function filterChips(f: ExplorerFilter): FilterChip[] {
       const values = { ...f.values };
       if (others.length) values[k] = others;
       else delete values[k];
-      chips.push({ key: `${k}=${v}`, field: VALUE_FILTER_LABEL[k], value: k === 'verdict' ? (VERDICT_LABEL[v as RowVerdict] ?? v) : v, without: { ...f, values } });
+      chips.push({
+        key: `${k}=${v}`,
+        field: VALUE_FILTER_LABEL[k],
+        value: k === 'verdict' ? (VERDICT_LABEL[v as RowVerdict] ?? v) : v,
+        without: { ...f, values },
+      });
     }
   }
   return chips;

@@ -18,7 +18,7 @@ describe('presets show the columns they promise', () => {
 });
 
 describe('shownColumns', () => {
-  it('the reader\'s choice wins over the preset, in the table\'s order', () => {
+  it("the reader's choice wins over the preset, in the table's order", () => {
     expect(shownColumns({ chosen: ['verdict', 'id'], preset: 'compliance', mixed: true })).toEqual(['id', 'verdict']);
   });
   it('a log with copies of an id (or several sources) gets where each row was read', () => {
@@ -30,7 +30,7 @@ describe('shownColumns', () => {
     expect(shownColumns({ mixed: true }).slice(0, 2)).toEqual(['time', 'runtime']);
     expect(shownColumns({ mixed: false })).toEqual([...DEFAULT_COLUMNS]);
   });
-  it('other runtimes\' receipts alone: their own columns, the decision also a status', () => {
+  it("other runtimes' receipts alone: their own columns, the decision also a status", () => {
     const cols = shownColumns({ mixed: true, types: ['zeroclaw'] });
     expect(cols).not.toContain('cost');
     expect(columnLabel('decision', cols)).toBe('decision or status');

@@ -4,8 +4,24 @@
 import { isOtherRuntime } from './runtimes';
 
 export const COLUMN_KEYS = [
-  'time', 'runtime', 'id', 'toolServer', 'toolName', 'decision', 'guard', 'cost', 'settlement', 'tenant', 'capabilityId',
-  'policyHash', 'trustLevel', 'kind', 'kernelKey', 'problems', 'verdict', 'where',
+  'time',
+  'runtime',
+  'id',
+  'toolServer',
+  'toolName',
+  'decision',
+  'guard',
+  'cost',
+  'settlement',
+  'tenant',
+  'capabilityId',
+  'policyHash',
+  'trustLevel',
+  'kind',
+  'kernelKey',
+  'problems',
+  'verdict',
+  'where',
 ] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 

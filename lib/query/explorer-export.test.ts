@@ -6,13 +6,29 @@ import { EMPTY_FILTER, filterRows } from './explorer-filter';
 import { CHUNK_ROWS, EXPORT_FIELDS, exportCsv, exportNdjson } from './explorer-export';
 import { RowStore } from './row-store';
 
-const view = (i: number, extra: Partial<ReceiptView>): ReceiptView => ({ order: i, id: `r${i}`, type: 'tool', time: 1767225600 + i, file: 'receipts.ndjson', line: i + 1, ...extra });
+const view = (i: number, extra: Partial<ReceiptView>): ReceiptView => ({
+  order: i,
+  id: `r${i}`,
+  type: 'tool',
+  time: 1767225600 + i,
+  file: 'receipts.ndjson',
+  line: i + 1,
+  ...extra,
+});
 
-describe('exporting the explorer\'s rows', () => {
+describe("exporting the explorer's rows", () => {
   it('amounts stay exact minor units past 2^53, and cells a spreadsheet would run are neutralised', () => {
     const store = new RowStore();
     store.append([
-      view(0, { toolName: '=HYPERLINK("http://x","y")', cost: '18446744073709551615', currency: 'USD', tenant: '+1', decision: 'deny', guard: '-2', reason: '@SUM(A1)' }),
+      view(0, {
+        toolName: '=HYPERLINK("http://x","y")',
+        cost: '18446744073709551615',
+        currency: 'USD',
+        tenant: '+1',
+        decision: 'deny',
+        guard: '-2',
+        reason: '@SUM(A1)',
+      }),
       view(1, { toolName: 'file_read', cost: '9007199254740993', currency: 'JPY', tenant: 'a,"b"\r\nc' }),
       view(2, { toolName: '\tcmd', attemptedCost: '500' }),
     ]);
@@ -33,7 +49,11 @@ describe('exporting the explorer\'s rows', () => {
     expect(col(1, 'tenant')).toBe('a,"b"\r\nc');
     expect(col(0, 'time_utc')).toBe('2026-01-01T00:00:00Z');
 
-    const nd = exportNdjson(store, rows).join('').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const nd = exportNdjson(store, rows)
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(nd.map((r) => r.cost_minor)).toEqual(['18446744073709551615', '9007199254740993', null]);
     // NDJSON is data, not a spreadsheet: values as the receipt has them.
     expect(nd[0]!.tool_name).toBe('=HYPERLINK("http://x","y")');
@@ -45,7 +65,11 @@ describe('exporting the explorer\'s rows', () => {
     const rows = filterRows(store, { ...EMPTY_FILTER, values: { decision: ['allow'] }, sort: { column: 'cost', dir: 'desc' } });
     expect(rows.length).toBeGreaterThan(10);
     const csv = parseCsv(exportCsv(store, rows).join(''));
-    const nd = exportNdjson(store, rows).join('').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, string | number | null>);
+    const nd = exportNdjson(store, rows)
+      .join('')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string | number | null>);
     expect(csv.length - 1).toBe(rows.length);
     expect(nd.length).toBe(rows.length);
     expect(nd.map((r) => r.id)).toEqual([...rows].map((r) => store.str('id', r)));

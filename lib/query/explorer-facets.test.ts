@@ -6,7 +6,7 @@ import { facetCounts } from './explorer-facets';
 const f = (extra: Partial<ExplorerFilter>): ExplorerFilter => ({ ...EMPTY_FILTER, ...extra });
 
 describe('facetCounts', () => {
-  it('over the whole log, each value\'s count is the rows its filter keeps, for every field', async () => {
+  it("over the whole log, each value's count is the rows its filter keeps, for every field", async () => {
     const { store } = await storeOf('tampered-field');
     for (const field of VALUE_FILTERS) {
       for (const { value, count } of facetCounts(store, EMPTY_FILTER, field)) {
@@ -17,7 +17,7 @@ describe('facetCounts', () => {
     expect(facetCounts(store, EMPTY_FILTER, 'verdict').reduce((a, c) => a + c.count, 0)).toBe(store.length);
   });
 
-  it('counts within the other filters, not the field\'s own choices (they are alternatives)', async () => {
+  it("counts within the other filters, not the field's own choices (they are alternatives)", async () => {
     const { store } = await storeOf('good');
     const base = f({ values: { decision: ['deny'], toolServer: ['srv-pay'] } });
     const counts = facetCounts(store, base, 'decision');

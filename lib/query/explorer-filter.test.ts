@@ -55,7 +55,7 @@ describe('RowStore + filterRows on the reference corpus', () => {
     expect(ids(store, filterRows(store, f({ preset: 'security' })))).toContain('rcpt-000042-2b8d09ef');
   });
 
-  it('problem codes past the 32nd (the contract\'s list outgrew one word) filter like the first ones', async () => {
+  it("problem codes past the 32nd (the contract's list outgrew one word) filter like the first ones", async () => {
     const { store, report } = await storeOf('good');
     const id = report.receipts[5]!.id;
     const late = PROBLEM_CODES.slice(32);
@@ -90,7 +90,10 @@ describe('RowStore + filterRows on the reference corpus', () => {
 
 describe('the filter lives in the URL', () => {
   const arbFilter = fc.record({
-    values: fc.record({ decision: fc.array(fc.constantFrom('allow', 'deny'), { maxLength: 2 }), toolServer: fc.array(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 2 }) }),
+    values: fc.record({
+      decision: fc.array(fc.constantFrom('allow', 'deny'), { maxLength: 2 }),
+      toolServer: fc.array(fc.string({ minLength: 1, maxLength: 8 }), { maxLength: 2 }),
+    }),
     q: fc.option(fc.string({ minLength: 1, maxLength: 10 }), { nil: undefined }),
     since: fc.option(fc.nat(), { nil: undefined }),
     until: fc.option(fc.nat(), { nil: undefined }),
@@ -121,7 +124,8 @@ describe('the filter lives in the URL', () => {
     const back = filterFromParams(new URLSearchParams('since=abc&minCost=-5&sort=evil&preset=admin&decision=&verdict=failed&cols=evil,,'));
     expect(back).toEqual({ values: { verdict: ['failed'] }, sort: { column: 'order', dir: 'asc' } });
     // Names every object has are no preset.
-    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(filterFromParams(new URLSearchParams(`preset=${name}`)).preset, name).toBeUndefined();
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty'])
+      expect(filterFromParams(new URLSearchParams(`preset=${name}`)).preset, name).toBeUndefined();
   });
 
   it('the time window of a finance bar (since/until, inclusive Unix seconds) survives the link', () => {
@@ -130,7 +134,7 @@ describe('the filter lives in the URL', () => {
     expect(filterFromParams(p)).toMatchObject({ since: 1767225600, until: 1767311999 });
   });
 
-  it('the chosen columns: known names only, once each, in the table\'s order', () => {
+  it("the chosen columns: known names only, once each, in the table's order", () => {
     expect(filterFromParams(new URLSearchParams('cols=verdict,id,nope,id,time')).columns).toEqual(['time', 'id', 'verdict']);
     expect(filterToParams({ ...EMPTY_FILTER, columns: ['verdict', 'id'] }).get('cols')).toBe('id,verdict');
   });
@@ -142,11 +146,17 @@ describe('sorting', () => {
     const sign = dir === 'asc' ? 1 : -1;
     const text = (i: number) => (column === 'order' || column === 'time' || column === 'cost' || column === 'verdict' ? undefined : store.str(column, i));
     const key = (i: number): number | bigint | string =>
-      column === 'order' ? store.order[i]!
-      : column === 'time' ? store.time[i]!
-      : column === 'cost' ? (store.hasCost[i] ? store.cost[i]! : -1n)
-      : column === 'verdict' ? store.verdict[i]!
-      : (text(i) ?? '');
+      column === 'order'
+        ? store.order[i]!
+        : column === 'time'
+          ? store.time[i]!
+          : column === 'cost'
+            ? store.hasCost[i]
+              ? store.cost[i]!
+              : -1n
+            : column === 'verdict'
+              ? store.verdict[i]!
+              : (text(i) ?? '');
     const absentFirst = (i: number) => (text(i) === undefined && !['order', 'time', 'cost', 'verdict'].includes(column) ? 0 : 1);
     return [...rows].sort((a, b) => {
       const pa = absentFirst(a);

@@ -8,9 +8,30 @@ import { type RowStore, type StringColumn, VERDICTS, problemMask } from './row-s
 
 /** Fields filtered by exact value (any of the listed values). */
 export const VALUE_FILTERS = [
-  'verdict', 'decision', 'toolServer', 'toolName', 'guard', 'currency', 'settlement', 'tenant', 'type', 'generation', 'capabilityId',
-  'policyHash', 'receiptKind', 'boundaryClass', 'trustLevel', 'kernelKey', 'sessionId', 'operationKind', 'file', 'problem', 'rootBudgetHolder',
-  'grantIndex', 'guardFailed', 'source',
+  'verdict',
+  'decision',
+  'toolServer',
+  'toolName',
+  'guard',
+  'currency',
+  'settlement',
+  'tenant',
+  'type',
+  'generation',
+  'capabilityId',
+  'policyHash',
+  'receiptKind',
+  'boundaryClass',
+  'trustLevel',
+  'kernelKey',
+  'sessionId',
+  'operationKind',
+  'file',
+  'problem',
+  'rootBudgetHolder',
+  'grantIndex',
+  'guardFailed',
+  'source',
 ] as const;
 export type ValueFilter = (typeof VALUE_FILTERS)[number];
 
@@ -45,8 +66,22 @@ export const VALUE_FILTER_LABEL: Record<ValueFilter, string> = {
 export { PRESETS, type Preset } from './explorer-columns';
 
 export const SORTABLE = [
-  'order', 'time', 'cost', 'id', 'toolServer', 'toolName', 'decision', 'verdict', 'tenant', 'currency', 'settlement', 'guard', 'capabilityId',
-  'policyHash', 'trustLevel', 'kernelKey',
+  'order',
+  'time',
+  'cost',
+  'id',
+  'toolServer',
+  'toolName',
+  'decision',
+  'verdict',
+  'tenant',
+  'currency',
+  'settlement',
+  'guard',
+  'capabilityId',
+  'policyHash',
+  'trustLevel',
+  'kernelKey',
 ] as const;
 export type SortColumn = (typeof SORTABLE)[number];
 

@@ -4,7 +4,10 @@ import { radixSortRows } from './radix-sort';
 
 /** The reference: a comparator sort by (hi, lo), ties in input order. */
 function reference(keys: { lo: number; hi: number }[]): number[] {
-  return keys.map((k, i) => ({ ...k, i })).sort((a, b) => a.hi - b.hi || a.lo - b.lo || a.i - b.i).map((k) => k.i);
+  return keys
+    .map((k, i) => ({ ...k, i }))
+    .sort((a, b) => a.hi - b.hi || a.lo - b.lo || a.i - b.i)
+    .map((k) => k.i);
 }
 
 describe('radixSortRows', () => {
@@ -13,7 +16,11 @@ describe('radixSortRows', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ lo: word, hi: word }), { maxLength: 300 }), (keys) => {
         const rows = Uint32Array.from(keys, (_, i) => i);
-        const got = radixSortRows(rows, Uint32Array.from(keys, (k) => k.lo), Uint32Array.from(keys, (k) => k.hi));
+        const got = radixSortRows(
+          rows,
+          Uint32Array.from(keys, (k) => k.lo),
+          Uint32Array.from(keys, (k) => k.hi),
+        );
         expect([...got]).toEqual(reference(keys));
       }),
       { numRuns: 500 },
@@ -36,7 +43,11 @@ describe('radixSortRows', () => {
       fc.property(fc.array(fc.record({ lo: fc.nat({ max: 5 }), hi: fc.nat({ max: 2 }) }), { maxLength: 100 }), fc.boolean(), (raw, descending) => {
         const keys = [...raw].sort((a, b) => (descending ? -1 : 1) * (a.hi - b.hi || a.lo - b.lo));
         const rows = Uint32Array.from(keys, (_, i) => i);
-        const got = radixSortRows(rows, Uint32Array.from(keys, (k) => k.lo), Uint32Array.from(keys, (k) => k.hi));
+        const got = radixSortRows(
+          rows,
+          Uint32Array.from(keys, (k) => k.lo),
+          Uint32Array.from(keys, (k) => k.hi),
+        );
         expect([...got]).toEqual(reference(keys));
       }),
       { numRuns: 500 },

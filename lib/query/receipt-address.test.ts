@@ -34,7 +34,12 @@ beforeAll(async () => {
   });
   // The attacker's package mirrors the genuine one's layout: its forged receipt is also receipts.ndjson:2.
   const fake = genAReceipt({ seq: 2, key: attacker, extra: { tool_name: 'transfer_funds' } });
-  forged = writePackage({ 'receipts.ndjson': ndjson([{ seq: 1, receipt: genAReceipt({ seq: 7, key: attacker }) }, { seq: 2, receipt: fake }]) });
+  forged = writePackage({
+    'receipts.ndjson': ndjson([
+      { seq: 1, receipt: genAReceipt({ seq: 7, key: attacker }) },
+      { seq: 2, receipt: fake },
+    ]),
+  });
   const trust = TrustStore.create([{ key: kernel.publicHex }]);
   if (!trust.ok) throw new Error(trust.error);
   const views: ReceiptView[] = [];
@@ -100,7 +105,9 @@ describe('a receipt is addressed by source, file and line', () => {
     const single = new RowStore();
     single.append([{ order: 0, id: 'a', type: 'tool', time: 1, file: 'x.ndjson', line: 4, source: 'only' }]);
     expect(copyAddressOf(single, 0)).toEqual({ file: 'x.ndjson', line: 4 });
-    expect(rowUrl(single, 0, 'https://logs.example/x.ndjson')).toBe(`/receipts/a?source=${encodeURIComponent('https://logs.example/x.ndjson')}&file=x.ndjson&line=4`);
+    expect(rowUrl(single, 0, 'https://logs.example/x.ndjson')).toBe(
+      `/receipts/a?source=${encodeURIComponent('https://logs.example/x.ndjson')}&file=x.ndjson&line=4`,
+    );
   });
 
   it('addresses round-trip; malformed parts are dropped', () => {

@@ -71,7 +71,10 @@ export function copiesOf(store: RowStore, id: string): number[] {
 /** The copies among `rows` that `at` fits (all of them when it names nothing). */
 export function matchCopies(store: RowStore, rows: readonly number[], at: CopyAddress): number[] {
   return rows.filter(
-    (r) => (at.file === undefined || store.str('file', r) === at.file) && (at.line === undefined || store.line[r] === at.line) && (at.from === undefined || store.str('source', r) === at.from),
+    (r) =>
+      (at.file === undefined || store.str('file', r) === at.file) &&
+      (at.line === undefined || store.line[r] === at.line) &&
+      (at.from === undefined || store.str('source', r) === at.from),
   );
 }
 

@@ -168,8 +168,16 @@ const validQuery: fc.Arbitrary<ReceiptQuery> = fc
       toolServer: text,
       toolName: text,
       outcome: fc.constantFrom(...RECEIPT_OUTCOMES),
-      time: fc.oneof(orderedPair, u64.map((a): Bounds => [a, undefined]), u64.map((b): Bounds => [undefined, b])),
-      cost: fc.oneof(orderedPair, u64.map((a): Bounds => [a, undefined]), u64.map((b): Bounds => [undefined, b])),
+      time: fc.oneof(
+        orderedPair,
+        u64.map((a): Bounds => [a, undefined]),
+        u64.map((b): Bounds => [undefined, b]),
+      ),
+      cost: fc.oneof(
+        orderedPair,
+        u64.map((a): Bounds => [a, undefined]),
+        u64.map((b): Bounds => [undefined, b]),
+      ),
       cursor: u64,
       limit: fc.integer({ min: 1, max: MAX_LIMIT }),
       agentSubject: text,

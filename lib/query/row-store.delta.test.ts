@@ -6,16 +6,31 @@ import type { ReceiptView } from '../verify/receipt-view';
 import { STRING_COLUMNS, RowEncoder, RowStore, deltaTransfer } from './row-store';
 
 const view = (k: number): ReceiptView => ({
-  order: k * 1_000_000, id: `rcpt-${k}`, type: k % 5 === 0 ? 'child' : 'tool', time: k % 11 === 0 ? null : 1_767_225_600 + k, policyHash: `p${k % 3}`,
-  kernelKey: 'k', file: 'receipts.ndjson', line: k + 1, toolName: ['a', 'b', 'é'][k % 3]!,
-  ...(k % 4 === 0 ? { cost: String(k * 1000), currency: 'USD' } : {}), ...(k % 9 === 0 ? { cost: '18446744073709551616' } : {}),
+  order: k * 1_000_000,
+  id: `rcpt-${k}`,
+  type: k % 5 === 0 ? 'child' : 'tool',
+  time: k % 11 === 0 ? null : 1_767_225_600 + k,
+  policyHash: `p${k % 3}`,
+  kernelKey: 'k',
+  file: 'receipts.ndjson',
+  line: k + 1,
+  toolName: ['a', 'b', 'é'][k % 3]!,
+  ...(k % 4 === 0 ? { cost: String(k * 1000), currency: 'USD' } : {}),
+  ...(k % 9 === 0 ? { cost: '18446744073709551616' } : {}),
   ...(k % 7 === 0 ? { failedEarly: true as const } : {}),
 });
 
 function snapshot(s: RowStore) {
   return {
     length: s.length,
-    rows: Array.from({ length: s.length }, (_, r) => [s.order[r], s.time[r], s.hasCost[r] ? s.cost[r] : null, s.verdictOf(r), s.line[r], ...STRING_COLUMNS.map((c) => s.str(c, r))]),
+    rows: Array.from({ length: s.length }, (_, r) => [
+      s.order[r],
+      s.time[r],
+      s.hasCost[r] ? s.cost[r] : null,
+      s.verdictOf(r),
+      s.line[r],
+      ...STRING_COLUMNS.map((c) => s.str(c, r)),
+    ]),
     facets: STRING_COLUMNS.map((c) => s.facet(c)),
   };
 }
@@ -40,7 +55,7 @@ describe('RowDelta', () => {
     expect(page.hasCost[9]).toBe(0);
   });
 
-  it('a column\'s codes widen from one byte to two and four as its dictionary grows, every row keeping its value', () => {
+  it("a column's codes widen from one byte to two and four as its dictionary grows, every row keeping its value", () => {
     // 70,000 distinct ids (past 2^8 and 2^16 codes) across deltas; toolName keeps three values.
     const encoder = new RowEncoder();
     const page = new RowStore();

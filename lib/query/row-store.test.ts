@@ -22,7 +22,10 @@ beforeAll(async () => {
   const output = emptyOutput();
   let order = 0;
   const pending: Promise<void>[] = [];
-  for (const [role, gen] of [['tool', opened.store.toolReceipts()], ['child', opened.store.childReceipts()]] as const) {
+  for (const [role, gen] of [
+    ['tool', opened.store.toolReceipts()],
+    ['child', opened.store.childReceipts()],
+  ] as const) {
     for (const row of gen) {
       if (isRowError(row)) continue;
       pending.push(...verifier.verify(row.rawJson, { file: `s#${role}`, line: row.seq, role, space: 's' }, order++, output));

@@ -13,10 +13,41 @@ import { TextIndex } from './text-index';
 
 /** Columns held as dictionary codes (0 = absent). */
 export const STRING_COLUMNS = [
-  'id', 'type', 'generation', 'toolServer', 'toolName', 'decision', 'guard', 'reason', 'capabilityId', 'policyHash', 'trustLevel',
-  'receiptKind', 'tenant', 'currency', 'settlement', 'sessionId', 'requestId', 'parentRequestId', 'parentReceiptId', 'operationKind',
-  'kernelKey', 'file', 'cost', 'attemptedCost', 'seq', 'rootBudgetHolder', 'grantIndex', 'budgetTotal', 'budgetRemaining', 'paymentReference',
-  'oracle', 'guards', 'guardFailed', 'boundaryClass', 'source',
+  'id',
+  'type',
+  'generation',
+  'toolServer',
+  'toolName',
+  'decision',
+  'guard',
+  'reason',
+  'capabilityId',
+  'policyHash',
+  'trustLevel',
+  'receiptKind',
+  'tenant',
+  'currency',
+  'settlement',
+  'sessionId',
+  'requestId',
+  'parentRequestId',
+  'parentReceiptId',
+  'operationKind',
+  'kernelKey',
+  'file',
+  'cost',
+  'attemptedCost',
+  'seq',
+  'rootBudgetHolder',
+  'grantIndex',
+  'budgetTotal',
+  'budgetRemaining',
+  'paymentReference',
+  'oracle',
+  'guards',
+  'guardFailed',
+  'boundaryClass',
+  'source',
 ] as const;
 export type StringColumn = (typeof STRING_COLUMNS)[number];
 
@@ -54,7 +85,8 @@ export class Dictionary {
       const c = this.values.indexOf(v);
       return c < 0 ? undefined : c;
     }
-    for (; this.indexed < this.values.length; this.indexed++) if (!this.index.has(this.values[this.indexed]!)) this.index.set(this.values[this.indexed]!, this.indexed);
+    for (; this.indexed < this.values.length; this.indexed++)
+      if (!this.index.has(this.values[this.indexed]!)) this.index.set(this.values[this.indexed]!, this.indexed);
     return this.index.get(v);
   }
 
@@ -112,8 +144,14 @@ export class RowEncoder {
     this.pending = [];
     const n = views.length;
     const d: RowDelta = {
-      from: this.rows, count: n, order: new Float64Array(n), time: new Float64Array(n), cost: new BigUint64Array(n), hasCost: new Uint8Array(n),
-      verdict: new Uint8Array(n), line: new Uint32Array(n),
+      from: this.rows,
+      count: n,
+      order: new Float64Array(n),
+      time: new Float64Array(n),
+      cost: new BigUint64Array(n),
+      hasCost: new Uint8Array(n),
+      verdict: new Uint8Array(n),
+      line: new Uint32Array(n),
       codes: Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(n)])) as Record<StringColumn, Uint32Array>,
       values: Object.fromEntries(STRING_COLUMNS.map((c) => [c, []])) as unknown as Record<StringColumn, string[]>,
     };
@@ -398,7 +436,8 @@ export class RowStore {
       if (i === row) continue;
       const sameSession = c.sessionId[i] === session;
       if (parents.length < limit && ((parentReq > 0 && sameSession && c.requestId[i] === parentReq) || (parentId > 0 && c.id[i] === parentId))) parents.push(i);
-      if (children.length < limit && ((ownReq > 0 && sameSession && c.parentRequestId[i] === ownReq) || (ownId > 0 && c.parentReceiptId[i] === ownId))) children.push(i);
+      if (children.length < limit && ((ownReq > 0 && sameSession && c.parentRequestId[i] === ownReq) || (ownId > 0 && c.parentReceiptId[i] === ownId)))
+        children.push(i);
     }
     return { parents, children };
   }

@@ -35,7 +35,9 @@ describe('row window', () => {
         expect(top).toBeGreaterThanOrEqual(0);
         expect(top).toBeLessThanOrEqual(Math.max(0, scrollHeight(g) - g.viewport) + 1e-6);
         const back = offsetAt(g, top);
-        expect(Math.abs(back - Math.min(offset, Math.max(0, g.count * g.rowHeight - g.viewport)))).toBeLessThan(1e-3 * g.rowHeight + 1e-6 * g.count * g.rowHeight / MAX_SCROLL_PX + 1e-6);
+        expect(Math.abs(back - Math.min(offset, Math.max(0, g.count * g.rowHeight - g.viewport)))).toBeLessThan(
+          1e-3 * g.rowHeight + (1e-6 * g.count * g.rowHeight) / MAX_SCROLL_PX + 1e-6,
+        );
         const shown = visibleRows(g, offset, top, 0).map((r) => r.index);
         expect(shown).toContain(index);
       }),

@@ -3,7 +3,17 @@ import type { ReceiptView } from '../verify/receipt-view';
 import { RowStore } from './row-store';
 import { RUNTIMES, isOtherRuntime, otherRuntimeTypeFlags, runtimeOf } from './runtimes';
 
-const view = (id: string, type: ReceiptView['type'], extra: Partial<ReceiptView> = {}): ReceiptView => ({ order: 0, id, type, time: null, policyHash: '', kernelKey: null, file: 'f', line: 1, ...extra });
+const view = (id: string, type: ReceiptView['type'], extra: Partial<ReceiptView> = {}): ReceiptView => ({
+  order: 0,
+  id,
+  type,
+  time: null,
+  policyHash: '',
+  kernelKey: null,
+  file: 'f',
+  line: 1,
+  ...extra,
+});
 
 describe('runtimes', () => {
   it('every report receipt type belongs to exactly one runtime', () => {

@@ -9,7 +9,10 @@ export function formatUtc(unixSeconds: number): string {
   if (!Number.isFinite(unixSeconds)) return '—';
   const d = new Date(unixSeconds * 1000);
   if (Number.isNaN(d.getTime())) return '—';
-  return d.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, '');
+  return d
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, '');
 }
 
 /** Unix seconds → a from/to field's text (as formatUtc); '' for none. */

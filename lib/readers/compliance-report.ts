@@ -144,7 +144,12 @@ export interface RangeReport {
   checkpoints: { total: number; verified: number; failed: number };
 }
 
-export function rangeReport(store: RowStore, report: VerificationReport, sel: ComplianceSelection, columns: ReportColumns | null = reportColumns(store, report)): RangeReport {
+export function rangeReport(
+  store: RowStore,
+  report: VerificationReport,
+  sel: ComplianceSelection,
+  columns: ReportColumns | null = reportColumns(store, report),
+): RangeReport {
   const keep = selectionTest(store, sel);
   const joined = columns;
   const verdicts = { pending: 0, verified: 0, failed: 0, unverified: 0, unpinned: 0 };
@@ -226,7 +231,13 @@ function problemCounts(store: RowStore, report: VerificationReport, inSel: Uint8
     t.rows.add(row);
   }
   const severity = (code: ProblemCode) => (LESSER_SEVERITY[code] !== undefined && !errors.has(code) ? LESSER_SEVERITY[code] : PROBLEM_SEVERITY[code]);
-  const make = (code: ProblemCode, problems: number, receipts: number): ProblemCount => ({ code, severity: severity(code), title: PROBLEM_TITLE[code], problems, receipts });
+  const make = (code: ProblemCode, problems: number, receipts: number): ProblemCount => ({
+    code,
+    severity: severity(code),
+    title: PROBLEM_TITLE[code],
+    problems,
+    receipts,
+  });
   return {
     problems: PROBLEM_CODES.flatMap((c) => (tied.has(c) ? [make(c, tied.get(c)!.problems, tied.get(c)!.rows.size)] : [])),
     logProblems: PROBLEM_CODES.flatMap((c) => (loose.has(c) ? [make(c, loose.get(c)!, 0)] : [])),

@@ -10,13 +10,25 @@ import { policyTimeline, selectionTest, signers, trustAndKinds } from './complia
 import { coverageOverTime, rangeReport, reportColumns } from './compliance-report';
 import { verifiedScope } from './scope';
 
-interface Raw { id: string; timestamp: number; policy_hash: string; trust_level?: string; receipt_kind?: string; boundary_class?: string; type: 'tool' | 'child' }
+interface Raw {
+  id: string;
+  timestamp: number;
+  policy_hash: string;
+  trust_level?: string;
+  receipt_kind?: string;
+  boundary_class?: string;
+  type: 'tool' | 'child';
+}
 function rawReceipts(name: string): Raw[] {
   const read = (file: string, type: Raw['type']) =>
-    readTestdataText(`corpus/${name}/${file}`).split('\n').filter(Boolean).map((l) => ({ ...(JSON.parse(l) as { receipt: Raw }).receipt, type }));
+    readTestdataText(`corpus/${name}/${file}`)
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => ({ ...(JSON.parse(l) as { receipt: Raw }).receipt, type }));
   return [...read('receipts.ndjson', 'tool'), ...read('child-receipts.ndjson', 'child')];
 }
-const load = (name: string) => verifiedLog([testdataPath(`corpus/${name}`)], readTestdataJson<{ trust_keys: string[] }>(`corpus/${name}/expected.json`).trust_keys);
+const load = (name: string) =>
+  verifiedLog([testdataPath(`corpus/${name}`)], readTestdataJson<{ trust_keys: string[] }>(`corpus/${name}/expected.json`).trust_keys);
 const tally = (xs: string[]) => xs.reduce<Record<string, number>>((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {});
 
 describe('compliance of corpus/good (all 280 receipts verified)', () => {
@@ -46,11 +58,17 @@ describe('compliance of corpus/good (all 280 receipts verified)', () => {
     const levels = tally(raw.map((r) => (r.type === 'child' ? '' : (r.trust_level ?? 'mediated'))));
     expect(Object.fromEntries(t.trustLevels.map((l) => [l.value, l.count]))).toEqual(levels);
     const genB = raw.filter((r) => r.receipt_kind !== undefined);
-    expect(t.generations).toEqual({ A: raw.filter((r) => r.type === 'tool').length - genB.length, B: genB.length, none: raw.filter((r) => r.type === 'child').length });
-    expect(t.kinds).toEqual(Object.entries(tally(genB.map((r) => `${r.receipt_kind}|${r.boundary_class}|${r.trust_level}`))).map(([k, count]) => {
-      const [kind, boundary, trustLevel] = k.split('|');
-      return { kind, boundary, trustLevel, count };
-    }));
+    expect(t.generations).toEqual({
+      A: raw.filter((r) => r.type === 'tool').length - genB.length,
+      B: genB.length,
+      none: raw.filter((r) => r.type === 'child').length,
+    });
+    expect(t.kinds).toEqual(
+      Object.entries(tally(genB.map((r) => `${r.receipt_kind}|${r.boundary_class}|${r.trust_level}`))).map(([k, count]) => {
+        const [kind, boundary, trustLevel] = k.split('|');
+        return { kind, boundary, trustLevel, count };
+      }),
+    );
   });
 
   it('signers: the report’s keys, pinned by the corpus trust key', async () => {
@@ -58,7 +76,9 @@ describe('compliance of corpus/good (all 280 receipts verified)', () => {
     const [key] = readTestdataJson<{ trust_keys: string[] }>('corpus/good/expected.json').trust_keys;
     const rows = verifiedScope(store).rows;
     const s = signers(store, rows, report, [{ key: key! }]);
-    expect(s).toEqual(report.keys.map((k) => ({ key: k.key, receipts: k.receipts, logReceipts: k.receipts, checkpoints: k.checkpoints, pins: k.key === key ? [{ key }] : [] })));
+    expect(s).toEqual(
+      report.keys.map((k) => ({ key: k.key, receipts: k.receipts, logReceipts: k.receipts, checkpoints: k.checkpoints, pins: k.key === key ? [{ key }] : [] })),
+    );
     expect(s[0]!.receipts).toBe(280);
   });
 
@@ -66,7 +86,13 @@ describe('compliance of corpus/good (all 280 receipts verified)', () => {
     const { store, report } = await load('good');
     const r = rangeReport(store, report, {});
     expect(r.inSelection).toBe(report.summary.receipts);
-    expect(r.verdicts).toEqual({ pending: 0, verified: report.summary.verified, failed: report.summary.failed, unverified: report.summary.unverified, unpinned: 0 });
+    expect(r.verdicts).toEqual({
+      pending: 0,
+      verified: report.summary.verified,
+      failed: report.summary.failed,
+      unverified: report.summary.unverified,
+      unpinned: 0,
+    });
     expect(r.checks).toEqual(checkTotals(report.receipts));
     const cp = report.receipts.filter((x) => x.checks.inclusion === 'pass').length;
     const tail = report.receipts.filter((x) => x.checks.inclusion === 'skipped' && x.details?.inclusion === 'uncheckpointed').length;
@@ -112,7 +138,13 @@ describe('the report of a log with a failed receipt (corpus/tampered-signature)'
         .sort((a, b) => PROBLEM_CODES.indexOf(a[0] as never) - PROBLEM_CODES.indexOf(b[0] as never)),
     );
     expect(around.problems.length).toBeGreaterThan(0);
-    expect(around.inclusion.notVerified.checkpointed + around.inclusion.notVerified.tail + around.inclusion.notVerified.notCovered + around.inclusion.notVerified.failed + around.inclusion.notVerified.notRun).toBe(1);
+    expect(
+      around.inclusion.notVerified.checkpointed +
+        around.inclusion.notVerified.tail +
+        around.inclusion.notVerified.notCovered +
+        around.inclusion.notVerified.failed +
+        around.inclusion.notVerified.notRun,
+    ).toBe(1);
     const before = rangeReport(store, report, { until: t - 1 });
     expect(before.verdicts.failed).toBe(0);
     expect(before.problems).toEqual([]);

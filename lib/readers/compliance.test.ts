@@ -13,14 +13,31 @@ import { RowStore } from '../query/row-store';
 import type { VerificationReport } from '../verify/report';
 import type { ReceiptView } from '../verify/receipt-view';
 import { verifiedLog } from '../../test/support/reader-log';
-import { SPAN_BREAK_AFTER, explorerLink, policyTimeline, selectionFromParams, selectionTest, selectionToParams, signers, timeOrder, trustAndKinds } from './compliance';
+import {
+  SPAN_BREAK_AFTER,
+  explorerLink,
+  policyTimeline,
+  selectionFromParams,
+  selectionTest,
+  selectionToParams,
+  signers,
+  timeOrder,
+  trustAndKinds,
+} from './compliance';
 import { filterFromParams, filterRows } from '../query/explorer-filter';
 import { verifiedScope } from './scope';
 
 /** Rows with the given policies at times 1000, 1001, … (one per second), all verified unless said. */
 function rowsOf(policies: string[], opts: { times?: number[]; failed?: Set<number> } = {}): RowStore {
   const views: ReceiptView[] = policies.map((p, i) => ({
-    order: i, id: `r${i}`, type: 'tool', time: opts.times?.[i] ?? 1000 + i, policyHash: p, kernelKey: 'k', file: 'r.ndjson', line: i + 1,
+    order: i,
+    id: `r${i}`,
+    type: 'tool',
+    time: opts.times?.[i] ?? 1000 + i,
+    policyHash: p,
+    kernelKey: 'k',
+    file: 'r.ndjson',
+    line: i + 1,
   }));
   const store = new RowStore();
   store.append(views);
@@ -35,14 +52,24 @@ describe('policyTimeline on rows with chosen policies', () => {
   it('a clean switch: one span each, back to back, no overlap', () => {
     const store = rowsOf([...repeat('A', 100), ...repeat('B', 80)]);
     const tl = policyTimeline(store, verifiedScope(store).rows);
-    expect(tl.spans.map((s) => [s.policy, s.start, s.end, s.receipts])).toEqual([['A', 1000, 1099, 100], ['B', 1100, 1179, 80]]);
-    expect(tl.policies.map((p) => [p.policy, p.receipts, p.first, p.last, p.spans.length])).toEqual([['A', 100, 1000, 1099, 1], ['B', 80, 1100, 1179, 1]]);
+    expect(tl.spans.map((s) => [s.policy, s.start, s.end, s.receipts])).toEqual([
+      ['A', 1000, 1099, 100],
+      ['B', 1100, 1179, 80],
+    ]);
+    expect(tl.policies.map((p) => [p.policy, p.receipts, p.first, p.last, p.spans.length])).toEqual([
+      ['A', 100, 1000, 1099, 1],
+      ['B', 80, 1100, 1179, 1],
+    ]);
     expect(tl.overlaps).toEqual([]);
   });
 
   it('a rollback (A, then B for more than the break, then A again) gives A two spans', () => {
     const store = rowsOf([...repeat('A', 100), ...repeat('B', SPAN_BREAK_AFTER), ...repeat('A', 30)]);
-    expect(spansOf(store)).toEqual([['A', 1000, 1099, 100], ['B', 1100, 1149, 50], ['A', 1150, 1179, 30]]);
+    expect(spansOf(store)).toEqual([
+      ['A', 1000, 1099, 100],
+      ['B', 1100, 1149, 50],
+      ['A', 1150, 1179, 30],
+    ]);
     expect(policyTimeline(store, verifiedScope(store).rows).overlaps).toEqual([]);
   });
 
@@ -50,7 +77,10 @@ describe('policyTimeline on rows with chosen policies', () => {
     // Requests under A that finish after the switch to B: A's span reaches into B's.
     const store = rowsOf([...repeat('A', 100), ...repeat('B', SPAN_BREAK_AFTER - 1), 'A', ...repeat('B', 20)]);
     const tl = policyTimeline(store, verifiedScope(store).rows);
-    expect(tl.spans.map((s) => [s.policy, s.start, s.end, s.receipts])).toEqual([['A', 1000, 1149, 101], ['B', 1100, 1169, 69]]);
+    expect(tl.spans.map((s) => [s.policy, s.start, s.end, s.receipts])).toEqual([
+      ['A', 1000, 1149, 101],
+      ['B', 1100, 1169, 69],
+    ]);
     expect(tl.overlaps).toEqual([{ policies: ['A', 'B'], start: 1100, end: 1149 }]);
     expect(tl.overlapCount).toBe(1);
   });
@@ -58,7 +88,10 @@ describe('policyTimeline on rows with chosen policies', () => {
   it('two policies side by side (two kernels) are two overlapping spans, not a flicker', () => {
     const store = rowsOf(Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? 'A' : 'B')));
     const tl = policyTimeline(store, verifiedScope(store).rows);
-    expect(tl.spans.map((s) => [s.policy, s.receipts])).toEqual([['A', 67], ['B', 133]]);
+    expect(tl.spans.map((s) => [s.policy, s.receipts])).toEqual([
+      ['A', 67],
+      ['B', 133],
+    ]);
     expect(tl.overlaps).toEqual([{ policies: ['A', 'B'], start: 1001, end: 1198 }]);
   });
 
@@ -67,7 +100,10 @@ describe('policyTimeline on rows with chosen policies', () => {
     const times = [2000, 2001, 2002, 1000, 1001, NaN];
     const store = rowsOf(['B', 'B', 'B', 'A', 'A', 'A'], { times });
     const tl = policyTimeline(store, verifiedScope(store).rows);
-    expect(tl.spans.map((s) => [s.policy, s.start, s.end, s.receipts])).toEqual([['A', 1000, 1001, 2], ['B', 2000, 2002, 3]]);
+    expect(tl.spans.map((s) => [s.policy, s.start, s.end, s.receipts])).toEqual([
+      ['A', 1000, 1001, 2],
+      ['B', 2000, 2002, 3],
+    ]);
     expect(tl.policies.find((p) => p.policy === 'A')!.receipts).toBe(3);
     expect(tl.untimed).toBe(1);
     expect([...timeOrder(store, verifiedScope(store).rows)].map((r) => store.str('id', r))).toEqual(['r3', 'r4', 'r0', 'r1', 'r2']);
@@ -177,7 +213,9 @@ describe('compliance aggregations on a generated demo store (policy switches at 
         { kind: 'mediated_decision', boundary: 'prevent', trustLevel: 'mediated', count: k.mediated_decision - gen.counts.generations.A },
         { kind: 'trace_observation', boundary: 'detect_only', trustLevel: 'verified', count: k.trace_observation },
         { kind: 'advisory_evaluation', boundary: 'advisory_only', trustLevel: 'advisory', count: k.advisory_evaluation },
-      ].filter((r) => r.count > 0).sort((a, b) => b.count - a.count),
+      ]
+        .filter((r) => r.count > 0)
+        .sort((a, b) => b.count - a.count),
     );
     const level = (v: string) => t.trustLevels.find((l) => l.value === v)?.count ?? 0;
     expect(level('mediated')).toBe(k.mediated_decision);

@@ -306,12 +306,14 @@ export function trustAndKinds(store: RowStore, rows: Uint32Array): TrustAndKinds
     const key = (k[r]! * nb + b[r]!) * nt + t[r]!;
     combos.set(key, (combos.get(key) ?? 0) + 1);
   }
-  const kinds = [...combos].map(([key, count]) => ({
-    kind: store.dict.receiptKind.values[Math.floor(key / nt / nb)]!,
-    boundary: store.dict.boundaryClass.values[Math.floor(key / nt) % nb]!,
-    trustLevel: store.dict.trustLevel.values[key % nt]!,
-    count,
-  })).sort(byCount);
+  const kinds = [...combos]
+    .map(([key, count]) => ({
+      kind: store.dict.receiptKind.values[Math.floor(key / nt / nb)]!,
+      boundary: store.dict.boundaryClass.values[Math.floor(key / nt) % nb]!,
+      trustLevel: store.dict.trustLevel.values[key % nt]!,
+      count,
+    }))
+    .sort(byCount);
   return { trustLevels, kinds, generations: { A: gen('A'), B: gen('B'), none: rows.length - gen('A') - gen('B') } };
 }
 
@@ -341,5 +343,7 @@ export function signers(store: RowStore, rows: Uint32Array, report: Verification
   n.forEach((count, c) => {
     if (c !== 0 && count > 0) row(store.dict.kernelKey.values[c]!).receipts = count;
   });
-  return [...out.values()].sort((a, b) => b.receipts - a.receipts || b.logReceipts + b.checkpoints - (a.logReceipts + a.checkpoints) || (a.key < b.key ? -1 : 1));
+  return [...out.values()].sort(
+    (a, b) => b.receipts - a.receipts || b.logReceipts + b.checkpoints - (a.logReceipts + a.checkpoints) || (a.key < b.key ? -1 : 1),
+  );
 }

@@ -4,7 +4,15 @@ import { csvField, parseCsv, toCsv } from './csv';
 
 describe('CSV (RFC 4180)', () => {
   it('quotes fields with commas, quotes and line breaks; CRLF between records', () => {
-    expect(toCsv({ header: ['a', 'b'], rows: [['1', 'x,y'], ['say "hi"', 'two\nlines']] })).toBe('a,b\r\n1,"x,y"\r\n"say ""hi""","two\nlines"\r\n');
+    expect(
+      toCsv({
+        header: ['a', 'b'],
+        rows: [
+          ['1', 'x,y'],
+          ['say "hi"', 'two\nlines'],
+        ],
+      }),
+    ).toBe('a,b\r\n1,"x,y"\r\n"say ""hi""","two\nlines"\r\n');
   });
 
   it('neutralises cells a spreadsheet would run as a formula', () => {

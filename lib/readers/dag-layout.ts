@@ -23,7 +23,7 @@ export interface LayoutRequest {
 }
 
 export type LayoutResponse =
-  | { id: number; ok: true; /** x, y of each requested node, in request order. */ xy: Float64Array; width: number; height: number; ms: number }
+  | { id: number; ok: true /** x, y of each requested node, in request order. */; xy: Float64Array; width: number; height: number; ms: number }
   | { id: number; ok: false; message: string };
 
 /**

@@ -25,7 +25,10 @@ interface RawChild {
   terminal_state: { state: string };
 }
 const rawChildren = (text: string): RawChild[] =>
-  text.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { receipt: RawChild }).receipt);
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { receipt: RawChild }).receipt);
 
 describe('DAG of corpus/good', () => {
   let log: Awaited<ReturnType<typeof verifiedLog>>;
@@ -128,7 +131,9 @@ describe('DAG of corpus/good with one child receipt tampered', () => {
     writeFileSync(path.join(dir, 'child-receipts.ndjson'), lines.join('\n'));
     // The manifest no longer matches this file: load the NDJSON files loose; the other receipts still verify.
     const { store, report } = await verifiedLog(
-      readdirSync(dir).filter((f) => f.endsWith('.ndjson')).map((f) => path.join(dir, f)),
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.ndjson'))
+        .map((f) => path.join(dir, f)),
       readTestdataJson<{ trust_keys: string[] }>('corpus/good/expected.json').trust_keys,
     );
     const tampered = raw[k]!;
@@ -143,8 +148,16 @@ describe('DAG of corpus/good with one child receipt tampered', () => {
     expect(g.counts.notVerified.failed).toBe(1);
     expect(g.counts.child).toBe(raw.filter((c) => c.session_id === tampered.session_id).length - 1);
     // Its children still hang under it.
-    const under = g.edges.filter((e) => e.source === node.key).map((e) => e.target).sort();
-    expect(under).toEqual(raw.filter((c) => c.parent_request_id === tampered.request_id).map((c) => `r:${c.id}`).sort());
+    const under = g.edges
+      .filter((e) => e.source === node.key)
+      .map((e) => e.target)
+      .sort();
+    expect(under).toEqual(
+      raw
+        .filter((c) => c.parent_request_id === tampered.request_id)
+        .map((c) => `r:${c.id}`)
+        .sort(),
+    );
   });
 });
 
@@ -215,7 +228,16 @@ describe('DAG of a generated demo store', () => {
 
 describe('hostile links', () => {
   const view = (order: number, v: Partial<ReceiptView>): ReceiptView => ({
-    order, id: `r${order}`, type: 'child', time: 1000 + order, policyHash: 'p', kernelKey: null, file: 'f', line: order, sessionId: 's', ...v,
+    order,
+    id: `r${order}`,
+    type: 'child',
+    time: 1000 + order,
+    policyHash: 'p',
+    kernelKey: null,
+    file: 'f',
+    line: order,
+    sessionId: 's',
+    ...v,
   });
   const build = (views: ReceiptView[]) => {
     const store = new RowStore();
@@ -254,7 +276,10 @@ describe('hostile links', () => {
   });
 
   it('a tool receipt without a session joins the session of the receipt it names', () => {
-    const store = build([view(0, { requestId: 'a' }), view(1, { type: 'tool', id: 't', parentReceiptId: 'r0', sessionId: undefined, toolServer: 'x', toolName: 'y' })]);
+    const store = build([
+      view(0, { requestId: 'a' }),
+      view(1, { type: 'tool', id: 't', parentReceiptId: 'r0', sessionId: undefined, toolServer: 'x', toolName: 'y' }),
+    ]);
     expect(dagSessions(store).sessions).toEqual([{ sessionId: 's', child: 1, tool: 1, notVerified: 0, firstTime: 1000, lastTime: 1001 }]);
     expect(dagGraph(store, { session: 's' }).edges).toEqual([{ id: 'r:r0>r:t', source: 'r:r0', target: 'r:t', via: 'parent_receipt_id' }]);
   });

@@ -24,7 +24,8 @@ export function decodeOracle(text: string): OracleDecoded {
   const o = v as Record<string, unknown>;
   if (typeof o.error === 'string') return { ok: false, error: o.error };
   for (const k of TEXT_FIELDS) if (typeof o[k] !== 'string') return { ok: false, error: `oracle evidence without ${k}` };
-  for (const k of INT_FIELDS) if (typeof o[k] !== 'string' || !/^\d{1,20}$/.test(o[k] as string)) return { ok: false, error: `oracle evidence without an integer ${k}` };
+  for (const k of INT_FIELDS)
+    if (typeof o[k] !== 'string' || !/^\d{1,20}$/.test(o[k] as string)) return { ok: false, error: `oracle evidence without an integer ${k}` };
   return { ok: true, value: o as unknown as OracleEvidence };
 }
 

@@ -39,11 +39,17 @@ interface RawReceipt {
 /** The corpus case's receipts, read with JSON.parse (the corpus amounts are far below 2^53). */
 function rawReceipts(name: string): RawReceipt[] {
   const text = readFileSync(testdataPath(`corpus/${name}/receipts.ndjson`), 'utf8');
-  return text.trim().split('\n').map((l) => (JSON.parse(l) as { receipt: RawReceipt }).receipt);
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { receipt: RawReceipt }).receipt);
 }
 function rawChildTimes(name: string): number[] {
   const text = readFileSync(testdataPath(`corpus/${name}/child-receipts.ndjson`), 'utf8');
-  return text.trim().split('\n').map((l) => (JSON.parse(l) as { receipt: { timestamp: number } }).receipt.timestamp);
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { receipt: { timestamp: number } }).receipt.timestamp);
 }
 
 async function open(name: string): Promise<{ store: RowStore; report: VerificationReport; scope: VerifiedScope }> {
@@ -117,14 +123,19 @@ describe('finance on corpus/good', () => {
       expect(v.cutoff).toBe(last - hours * 3600);
       expect([...v.failed.rows].map((r) => log.store.str('id', r))).toEqual(byStatus('failed').map((x) => x.id));
       expect([...v.pending.rows].map((r) => log.store.str('id', r))).toEqual(byStatus('pending').map((x) => x.id));
-      const long = byStatus('pending').filter((x) => x.timestamp < last - hours * 3600).map((x) => x.id);
+      const long = byStatus('pending')
+        .filter((x) => x.timestamp < last - hours * 3600)
+        .map((x) => x.id);
       expect([...v.longPending.rows].map((r) => log.store.str('id', r))).toEqual(long);
       expect(v.longPending.totals.reduce((a, t) => a + t.receipts, 0)).toBe(long.length);
     }
     // The log spans about 2.6 hours: nothing has waited a day, some payments more than an hour.
     expect(settlementLists(log.store, log.scope, 24).longPending.rows.length).toBe(0);
     expect(settlementLists(log.store, log.scope, 1).longPending.rows.length).toBeGreaterThan(0);
-    expect(settlementLists(log.store, log.scope).failed.totals.map((t) => [t.currency, t.amount])).toEqual([['EUR', 32531n], ['USD', 17314n]]);
+    expect(settlementLists(log.store, log.scope).failed.totals.map((t) => [t.currency, t.amount])).toEqual([
+      ['EUR', 32531n],
+      ['USD', 17314n],
+    ]);
   });
 
   it('spend over time: hourly buckets whose sums are the currency totals, each receipt in its own hour', () => {
@@ -136,7 +147,12 @@ describe('finance on corpus/good', () => {
     for (const s of spend.series) {
       for (const k of SETTLEMENTS) {
         for (let i = 0; i < spend.count; i++) {
-          const mine = fin.filter((x) => x.metadata!.financial!.currency === s.currency && x.metadata!.financial!.settlement_status === k && Math.floor((x.timestamp - spend.start) / 3600) === i);
+          const mine = fin.filter(
+            (x) =>
+              x.metadata!.financial!.currency === s.currency &&
+              x.metadata!.financial!.settlement_status === k &&
+              Math.floor((x.timestamp - spend.start) / 3600) === i,
+          );
           expect(s.amount[k][i]).toBe(BigInt(mine.reduce((a, x) => a + x.metadata!.financial!.cost_charged, 0)));
           expect(s.receipts[k][i]).toBe(mine.length);
         }
@@ -194,7 +210,15 @@ describe('finance on a generated demo store of known totals', () => {
     expect(totals.map((t) => t.currency)).toEqual(Object.keys(run.counts.money).sort());
     for (const t of totals) {
       const m = run.counts.money[t.currency]!;
-      expect({ receipts: t.receipts, charged: t.charged, settled: t.settlement.settled.amount, pending: t.settlement.pending.amount, failed: t.settlement.failed.amount, attempted: t.attempted, denials: t.denials }).toEqual(m);
+      expect({
+        receipts: t.receipts,
+        charged: t.charged,
+        settled: t.settlement.settled.amount,
+        pending: t.settlement.pending.amount,
+        failed: t.settlement.failed.amount,
+        attempted: t.attempted,
+        denials: t.denials,
+      }).toEqual(m);
     }
   });
 

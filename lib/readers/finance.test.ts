@@ -20,13 +20,32 @@ const T0 = 1767225600; // 2026-01-01T00:00:00Z
 const WEI = '123456789012345678'; // 0.123… ETH: above 2^53, within u64
 
 const fin = (o: Partial<Record<string, unknown>>): Plain => ({
-  grant_index: 0, cost_charged: 100, currency: 'USD', budget_remaining: 900, budget_total: 1000, delegation_depth: 0,
-  root_budget_holder: 'org-a', settlement_status: 'settled', ...o,
+  grant_index: 0,
+  cost_charged: 100,
+  currency: 'USD',
+  budget_remaining: 900,
+  budget_total: 1000,
+  delegation_depth: 0,
+  root_budget_holder: 'org-a',
+  settlement_status: 'settled',
+  ...o,
 });
 const oracle = {
-  schema: 'chio.oracle-conversion-evidence.v1', base: 'ETH', quote: 'USD', authority: 'chio_link_runtime_v1', rate_numerator: 331245, rate_denominator: 100,
-  source: 'chainlink', feed_address: '0x639F', updated_at: T0, max_age_seconds: 60, cache_age_seconds: 120, converted_cost_units: 40,
-  original_cost_units: 0, original_currency: 'ETH', grant_currency: 'USD',
+  schema: 'chio.oracle-conversion-evidence.v1',
+  base: 'ETH',
+  quote: 'USD',
+  authority: 'chio_link_runtime_v1',
+  rate_numerator: 331245,
+  rate_denominator: 100,
+  source: 'chainlink',
+  feed_address: '0x639F',
+  updated_at: T0,
+  max_age_seconds: 60,
+  cache_age_seconds: 120,
+  converted_cost_units: 40,
+  original_cost_units: 0,
+  original_currency: 'ETH',
+  grant_currency: 'USD',
 };
 
 /**
@@ -47,16 +66,51 @@ function logText(): string {
   const receipts = [
     // cap-a/0 (USD, org-a): 100, then 50, then a break (remaining should be 850 − 25 = 825), then a denial.
     genAReceipt({ seq: 1, key, financial: fin({}), extra: { timestamp: T0 } }),
-    genAReceipt({ seq: 2, key, financial: fin({ cost_charged: 50, budget_remaining: 850, settlement_status: 'pending', payment_reference: '=HYPERLINK("http://x")' }), extra: { timestamp: T0 + 3600 } }),
-    genAReceipt({ seq: 3, key, financial: fin({ cost_charged: 25, budget_remaining: 800, settlement_status: 'failed' }), extra: { timestamp: T0 + 2 * 86400 } }),
-    genAReceipt({ seq: 4, key, financial: fin({ cost_charged: 0, budget_remaining: 800, settlement_status: 'not_applicable', attempted_cost: 5000 }), extra: { timestamp: T0 + 2 * 86400 + 60, decision: { verdict: 'deny', reason: 'budget exhausted', guard: 'budget' } } }),
+    genAReceipt({
+      seq: 2,
+      key,
+      financial: fin({ cost_charged: 50, budget_remaining: 850, settlement_status: 'pending', payment_reference: '=HYPERLINK("http://x")' }),
+      extra: { timestamp: T0 + 3600 },
+    }),
+    genAReceipt({
+      seq: 3,
+      key,
+      financial: fin({ cost_charged: 25, budget_remaining: 800, settlement_status: 'failed' }),
+      extra: { timestamp: T0 + 2 * 86400 },
+    }),
+    genAReceipt({
+      seq: 4,
+      key,
+      financial: fin({ cost_charged: 0, budget_remaining: 800, settlement_status: 'not_applicable', attempted_cost: 5000 }),
+      extra: { timestamp: T0 + 2 * 86400 + 60, decision: { verdict: 'deny', reason: 'budget exhausted', guard: 'budget' } },
+    }),
     // cap-b/1 (XYZ, unknown currency, org-b), with oracle evidence (wei above 2^53).
-    genAReceipt({ seq: 5, key, financial: fin({ grant_index: 1, currency: 'XYZ', cost_charged: 40, budget_remaining: 60, budget_total: 100, root_budget_holder: 'org-b', oracle_evidence: oracle }), extra: { timestamp: T0 + 5 * 86400, capability_id: 'cap-b' } }),
+    genAReceipt({
+      seq: 5,
+      key,
+      financial: fin({
+        grant_index: 1,
+        currency: 'XYZ',
+        cost_charged: 40,
+        budget_remaining: 60,
+        budget_total: 100,
+        root_budget_holder: 'org-b',
+        oracle_evidence: oracle,
+      }),
+      extra: { timestamp: T0 + 5 * 86400, capability_id: 'cap-b' },
+    }),
     // A receipt without financial metadata.
     genAReceipt({ seq: 6, key, extra: { timestamp: T0 + 6 * 86400 } }),
   ];
   // A USD receipt whose signature is then broken: left out of every verified number.
-  const tampered = { ...genAReceipt({ seq: 7, key, financial: fin({ cost_charged: 1, budget_remaining: 799, budget_total: 1000 }), extra: { timestamp: T0 + 6 * 86400 + 1, capability_id: 'cap-c' } }) };
+  const tampered = {
+    ...genAReceipt({
+      seq: 7,
+      key,
+      financial: fin({ cost_charged: 1, budget_remaining: 799, budget_total: 1000 }),
+      extra: { timestamp: T0 + 6 * 86400 + 1, capability_id: 'cap-c' },
+    }),
+  };
   tampered.signature = (tampered.signature as string).replace(/^./, (c) => (c === '0' ? '1' : '0'));
   const records = [...receipts, tampered].map((receipt, i) => (i === 4 ? withWei(i + 1, receipt, WEI) : ndjson([{ seq: i + 1, receipt }])));
   return records.join('');
@@ -123,7 +177,10 @@ describe('finance on a forged log', () => {
     const o = oracleConversions(store, scope);
     expect(o.pairs).toEqual([{ originalCurrency: 'ETH', grantCurrency: 'USD', receipts: 1, original: BigInt(WEI), converted: 40n, stale: 1 }]);
     expect(decodeOracle(JSON.stringify({ base: 'ETH' }))).toMatchObject({ ok: false });
-    expect(decodeOracle('{"error":"$.metadata.financial.oracle_evidence.base: expected a string"}')).toEqual({ ok: false, error: '$.metadata.financial.oracle_evidence.base: expected a string' });
+    expect(decodeOracle('{"error":"$.metadata.financial.oracle_evidence.base: expected a string"}')).toEqual({
+      ok: false,
+      error: '$.metadata.financial.oracle_evidence.base: expected a string',
+    });
     const csv = parseCsv(toCsv(oracleCsv(store, o)));
     expect(csv[1]![csv[0]!.indexOf('original_cost_units')]).toBe(WEI);
     expect(csv[1]![csv[0]!.indexOf('original_cost')]).toBe('0.123456789012345678 ETH');
@@ -141,7 +198,11 @@ describe('finance on a forged log', () => {
     expect(daily.count).toBe(6);
     const usd = daily.series.find((s) => s.currency === 'USD')!;
     expect([usd.amount.settled[0], usd.amount.pending[0], usd.amount.failed[2], usd.receipts.not_applicable[2]]).toEqual([100n, 50n, 25n, 1]);
-    expect(bucketFilter(daily, 2, 'USD', 'failed')).toMatchObject({ values: { verdict: ['verified'], currency: ['USD'], settlement: ['failed'] }, since: T0 + 2 * 86400, until: T0 + 3 * 86400 - 1 });
+    expect(bucketFilter(daily, 2, 'USD', 'failed')).toMatchObject({
+      values: { verdict: ['verified'], currency: ['USD'], settlement: ['failed'] },
+      since: T0 + 2 * 86400,
+      until: T0 + 3 * 86400 - 1,
+    });
     // Weeks start on Monday: 2026-01-01 is a Thursday, so its week began on 2025-12-29.
     const weekly = spendOverTime(store, scope, 5);
     expect(weekly.bucketLabel).toBe('week');

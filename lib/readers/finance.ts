@@ -127,7 +127,20 @@ export function holderTotals(store: RowStore, scope: VerifiedScope): HolderTotal
     if (c === 0 || h === 0) continue;
     const key = h * curSize + c;
     let t = holders.get(key);
-    if (!t) holders.set(key, (t = { holder: dict.rootBudgetHolder.values[h]!, currency: dict.currency.values[c]!, budgets: 0, granted: 0n, receipts: 0, charged: 0n, denials: 0, attempted: 0n }));
+    if (!t)
+      holders.set(
+        key,
+        (t = {
+          holder: dict.rootBudgetHolder.values[h]!,
+          currency: dict.currency.values[c]!,
+          budgets: 0,
+          granted: 0n,
+          receipts: 0,
+          charged: 0n,
+          denials: 0,
+          attempted: 0n,
+        }),
+      );
     t.receipts++;
     if (store.hasCost[row]) t.charged += store.cost[row]!;
     const a = codes.attemptedCost[row]! ? attempted[codes.attemptedCost[row]!] : undefined;
@@ -173,7 +186,10 @@ export function budgetRows(store: RowStore, scope: VerifiedScope, report: Verifi
     return {
       group,
       verified: cap !== undefined && grant !== undefined ? (verified.get(cap * grantSize + grant) ?? 0) : 0,
-      explorer: { values: { capabilityId: [group.capability_id], grantIndex: [group.grant_index.toString()] }, sort: { column: 'order', dir: 'asc' } } satisfies ExplorerFilter,
+      explorer: {
+        values: { capabilityId: [group.capability_id], grantIndex: [group.grant_index.toString()] },
+        sort: { column: 'order', dir: 'asc' },
+      } satisfies ExplorerFilter,
     };
   });
   return { rows, breaks };

@@ -65,7 +65,11 @@ export function guardMatrix(store: RowStore, scope: VerifiedScope): GuardMatrix 
   const order = evaluationOrder([...trails.values()]);
   const rank = new Map(order.map((g, i) => [g, i]));
 
-  interface Acc { receipts: number; withoutEvidence: number; cells: Map<number, MatrixCell> }
+  interface Acc {
+    receipts: number;
+    withoutEvidence: number;
+    cells: Map<number, MatrixCell>;
+  }
   const acc = new Map<number, Acc>();
   const accOf = (t: number) => {
     let a = acc.get(t);

@@ -6,7 +6,14 @@ import { lineageVerdicts, linkStatus, linkText } from './lineage-status';
 
 const row = (capabilityId: string, source = 'capability-lineage.ndjson'): CapabilityLineage => ({ capabilityId, parentCapabilityId: null, grants: [], source });
 const verdict = (capability_id: string, v: Partial<ReportLineage> = {}): ReportLineage => ({
-  capability_id, provenance: 'signed_token', verdict: 'verified', checks: { lineage: 'pass' }, problems: [], file: 'capability-lineage.ndjson', line: 1, ...v,
+  capability_id,
+  provenance: 'signed_token',
+  verdict: 'verified',
+  checks: { lineage: 'pass' },
+  problems: [],
+  file: 'capability-lineage.ndjson',
+  line: 1,
+  ...v,
 });
 
 describe('lineage link status', () => {

@@ -4,7 +4,16 @@ import type { ReceiptView } from '../verify/receipt-view';
 import { dagGraph, dagSearch, dagSessions } from './dag';
 import { verifiedScope } from './scope';
 
-const view = (order: number, id: string): ReceiptView => ({ order, id, type: 'tool', time: 1_700_000_000 + order, policyHash: 'p', kernelKey: 'k', file: 'r.ndjson', line: order + 1 });
+const view = (order: number, id: string): ReceiptView => ({
+  order,
+  id,
+  type: 'tool',
+  time: 1_700_000_000 + order,
+  policyHash: 'p',
+  kernelKey: 'k',
+  file: 'r.ndjson',
+  line: order + 1,
+});
 
 describe('verifiedScope', () => {
   it('keeps verified rows in log order and counts the rest by verdict', () => {
@@ -34,16 +43,38 @@ describe('verifiedScope', () => {
     // A CodeWhale turn names its thread as a session; a ZeroClaw receipt verified with its key.
     store.append([
       { ...view(0, 'a'), sessionId: 's1' },
-      { order: 1, id: 'turn_1', type: 'codewhale-turn', time: 1_700_000_001, policyHash: '', kernelKey: null, file: 't.json', line: 1, sessionId: 'thr_1', toolName: 'turn completed' },
+      {
+        order: 1,
+        id: 'turn_1',
+        type: 'codewhale-turn',
+        time: 1_700_000_001,
+        policyHash: '',
+        kernelKey: null,
+        file: 't.json',
+        line: 1,
+        sessionId: 'thr_1',
+        toolName: 'turn completed',
+      },
       { order: 2, id: 'zc-receipt-1-x', type: 'zeroclaw', time: 1_700_000_002, policyHash: '', kernelKey: null, file: 'z.json', line: 2, toolName: 'shell' },
     ]);
-    store.applyReport({ receipts: [{ id: 'a', verdict: 'verified' }, { id: 'turn_1', verdict: 'unverified' }, { id: 'zc-receipt-1-x', verdict: 'verified' }], problems: [] } as never);
+    store.applyReport({
+      receipts: [
+        { id: 'a', verdict: 'verified' },
+        { id: 'turn_1', verdict: 'unverified' },
+        { id: 'zc-receipt-1-x', verdict: 'verified' },
+      ],
+      problems: [],
+    } as never);
     const s = verifiedScope(store);
     expect([...s.rows].map((r) => store.str('id', r))).toEqual(['a']);
     expect(s.left).toEqual({ failed: 0, unverified: 0, unpinned: 0, pending: 0 });
     expect(s.otherRuntimes).toBe(2);
     expect(dagSessions(store).sessions.map((x) => x.sessionId)).toEqual(['s1']);
-    expect(dagGraph(store, { all: true }).nodes.map((n) => n.receiptId).filter(Boolean)).toEqual(['a']);
+    expect(
+      dagGraph(store, { all: true })
+        .nodes.map((n) => n.receiptId)
+        .filter(Boolean),
+    ).toEqual(['a']);
     expect(dagSearch(store, 'turn').total).toBe(0);
   });
 });

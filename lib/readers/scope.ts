@@ -40,7 +40,12 @@ export function verifiedScope(store: RowStore, keep?: (row: number) => boolean):
   }
   return {
     rows: out.subarray(0, n),
-    left: { failed: tally[VERDICTS.indexOf('failed')]!, unverified: tally[VERDICTS.indexOf('unverified')]!, unpinned: tally[VERDICTS.indexOf('unpinned')]!, pending: tally[VERDICTS.indexOf('pending')]! },
+    left: {
+      failed: tally[VERDICTS.indexOf('failed')]!,
+      unverified: tally[VERDICTS.indexOf('unverified')]!,
+      unpinned: tally[VERDICTS.indexOf('unpinned')]!,
+      pending: tally[VERDICTS.indexOf('pending')]!,
+    },
     total: store.length,
     otherRuntimes,
   };

@@ -69,17 +69,34 @@ export function healthSummary(h: HealthInput): HealthLine[] {
     denialLine(h.denials, h.scope),
     signerLine(h.report, h.pinned),
     h.unsigned > 0
-      ? { topic: 'unsigned', status: 'warn', parts: [{ text: n(h.unsigned), href: explorerLink({ problem: ['unsigned_field'] }) }, ` ${h.unsigned === 1 ? 'receipt carries' : 'receipts carry'} fields that are not signed: anyone could have changed them.`] }
+      ? {
+          topic: 'unsigned',
+          status: 'warn',
+          parts: [
+            { text: n(h.unsigned), href: explorerLink({ problem: ['unsigned_field'] }) },
+            ` ${h.unsigned === 1 ? 'receipt carries' : 'receipts carry'} fields that are not signed: anyone could have changed them.`,
+          ],
+        }
       : { topic: 'unsigned', status: 'good', parts: ['No receipt carries fields outside its signature.'] },
     h.algorithm > 0
-      ? { topic: 'algorithm', status: 'bad', parts: [{ text: n(h.algorithm), href: explorerLink({ problem: ['algorithm_mismatch'] }) }, ` ${h.algorithm === 1 ? 'receipt names' : 'receipts name'} a signing algorithm that disagrees with its signature.`] }
+      ? {
+          topic: 'algorithm',
+          status: 'bad',
+          parts: [
+            { text: n(h.algorithm), href: explorerLink({ problem: ['algorithm_mismatch'] }) },
+            ` ${h.algorithm === 1 ? 'receipt names' : 'receipts name'} a signing algorithm that disagrees with its signature.`,
+          ],
+        }
       : { topic: 'algorithm', status: 'good', parts: ['No receipt names a signing algorithm that disagrees with its signature.'] },
     skippedLine(h.report),
   ];
 }
 
 function verificationLine(f: VerificationFailures): HealthLine {
-  const parts: HealthPart[] = [{ text: n(f.verified), href: explorerLink({ verdict: ['verified'] }) }, ` of ${plural(f.receipts, 'receipt', 'receipts')} verified`];
+  const parts: HealthPart[] = [
+    { text: n(f.verified), href: explorerLink({ verdict: ['verified'] }) },
+    ` of ${plural(f.receipts, 'receipt', 'receipts')} verified`,
+  ];
   if (f.failed > 0) {
     parts.push('; ', { text: n(f.failed), href: explorerLink({ verdict: ['failed'] }) }, ' failed verification');
     const why = f.byCode.filter((c) => FAILURE_PHRASE[c.code]);
@@ -93,35 +110,80 @@ function verificationLine(f: VerificationFailures): HealthLine {
       parts.push(')');
     }
   }
-  if (f.unpinned > 0) parts.push('; ', { text: n(f.unpinned), href: explorerLink({ verdict: ['unpinned'] }) }, ' intact, but no pinned key vouches for who signed them (pin the kernel’s key to verify them)');
-  if (f.unverified > 0) parts.push('; ', { text: n(f.unverified), href: explorerLink({ verdict: ['unverified'] }) }, ' could not be fully checked (what vouches for them failed or is missing)');
+  if (f.unpinned > 0)
+    parts.push(
+      '; ',
+      { text: n(f.unpinned), href: explorerLink({ verdict: ['unpinned'] }) },
+      ' intact, but no pinned key vouches for who signed them (pin the kernel’s key to verify them)',
+    );
+  if (f.unverified > 0)
+    parts.push(
+      '; ',
+      { text: n(f.unverified), href: explorerLink({ verdict: ['unverified'] }) },
+      ' could not be fully checked (what vouches for them failed or is missing)',
+    );
   // Records that could not be read are in none of these counts: never a green line over them.
-  if (f.unreadLines > 0) parts.push('; ', { text: n(f.unreadLines), href: '#failed-verification' }, ` more ${f.unreadLines === 1 ? 'record' : 'records'} could not be read and ${f.unreadLines === 1 ? 'is' : 'are'} left out`);
+  if (f.unreadLines > 0)
+    parts.push(
+      '; ',
+      { text: n(f.unreadLines), href: '#failed-verification' },
+      ` more ${f.unreadLines === 1 ? 'record' : 'records'} could not be read and ${f.unreadLines === 1 ? 'is' : 'are'} left out`,
+    );
   parts.push('.');
   return { topic: 'verification', status: f.failed > 0 || f.unreadLines > 0 ? 'bad' : f.unverified > 0 || f.unpinned > 0 ? 'warn' : 'good', parts };
 }
 
 function checkpointLine(f: VerificationFailures): HealthLine {
-  if (f.checkpoints === 0) return { topic: 'checkpoints', status: 'warn', parts: ['The log has no checkpoints: no receipt is anchored in a signed Merkle tree.'] };
+  if (f.checkpoints === 0)
+    return { topic: 'checkpoints', status: 'warn', parts: ['The log has no checkpoints: no receipt is anchored in a signed Merkle tree.'] };
   if (f.checkpointsFailed > 0) {
-    return { topic: 'checkpoints', status: 'bad', parts: [{ text: n(f.checkpointsFailed), href: '/' }, ` of ${plural(f.checkpoints, 'checkpoint', 'checkpoints')} failed verification: the receipts they cover cannot be shown to be in the log as signed.`] };
+    return {
+      topic: 'checkpoints',
+      status: 'bad',
+      parts: [
+        { text: n(f.checkpointsFailed), href: '/' },
+        ` of ${plural(f.checkpoints, 'checkpoint', 'checkpoints')} failed verification: the receipts they cover cannot be shown to be in the log as signed.`,
+      ],
+    };
   }
   return { topic: 'checkpoints', status: 'good', parts: [`All ${plural(f.checkpoints, 'checkpoint', 'checkpoints')} verified.`] };
 }
 
 function unreadLine(f: VerificationFailures): HealthLine {
   const parts: HealthPart[] = [];
-  if (f.unreadLines > 0) parts.push({ text: n(f.unreadLines), href: '#failed-verification' }, ` ${f.unreadLines === 1 ? 'record' : 'records'} of the log could not be read (a line that does not parse, a repeated key, a store row that cannot be decoded)`);
-  if (f.otherErrors > 0) parts.push(parts.length ? '; ' : '', { text: n(f.otherErrors), href: '#failed-verification' }, ` other ${f.otherErrors === 1 ? 'error' : 'errors'} about the log as a whole`);
+  if (f.unreadLines > 0)
+    parts.push(
+      { text: n(f.unreadLines), href: '#failed-verification' },
+      ` ${f.unreadLines === 1 ? 'record' : 'records'} of the log could not be read (a line that does not parse, a repeated key, a store row that cannot be decoded)`,
+    );
+  if (f.otherErrors > 0)
+    parts.push(
+      parts.length ? '; ' : '',
+      { text: n(f.otherErrors), href: '#failed-verification' },
+      ` other ${f.otherErrors === 1 ? 'error' : 'errors'} about the log as a whole`,
+    );
   parts.push('.');
   return { topic: 'unread', status: 'bad', parts };
 }
 
 function denialLine(d: DenialTotals, scope: VerifiedScope): HealthLine {
   const of = ` of the ${plural(d.calls, 'verified call', 'verified calls')} with a decision`;
-  if (d.calls === 0) return { topic: 'denials', status: 'good', parts: [`None of the ${plural(scope.rows.length, 'verified receipt', 'verified receipts')} records a call decision, so there is nothing denied to count.`] };
+  if (d.calls === 0)
+    return {
+      topic: 'denials',
+      status: 'good',
+      parts: [
+        `None of the ${plural(scope.rows.length, 'verified receipt', 'verified receipts')} records a call decision, so there is nothing denied to count.`,
+      ],
+    };
   if (d.denied === 0) return { topic: 'denials', status: 'good', parts: [`No call was denied${of}.`] };
-  const parts: HealthPart[] = [{ text: percent(d.denied, d.calls), href: d.deniedHref }, of, ` ${d.denied === 1 ? 'was' : 'were'} denied (`, { text: n(d.denied), href: d.deniedHref }, ')'];
+  const parts: HealthPart[] = [
+    { text: percent(d.denied, d.calls), href: d.deniedHref },
+    of,
+    ` ${d.denied === 1 ? 'was' : 'were'} denied (`,
+    { text: n(d.denied), href: d.deniedHref },
+    ')',
+  ];
   const guard = d.byGuard[0];
   if (guard && guard.key) parts.push(`, mostly by the ${guard.key} guard (`, { text: n(guard.count), href: guard.href }, ')');
   const tool = d.byTool[0];
@@ -134,15 +196,22 @@ function signerLine(report: VerificationReport, pinned: ReadonlySet<string>): He
   const keys = report.keys;
   if (keys.length === 0) return { topic: 'signers', status: 'warn', parts: ['No signing key was seen in the log.'] };
   const loose = keys.filter((k) => !pinned.has(k.key));
-  if (loose.length === 0) return { topic: 'signers', status: 'good', parts: [`${keys.length === 1 ? 'The signer is' : `All ${n(keys.length)} signers are`} pinned as trusted.`] };
+  if (loose.length === 0)
+    return { topic: 'signers', status: 'good', parts: [`${keys.length === 1 ? 'The signer is' : `All ${n(keys.length)} signers are`} pinned as trusted.`] };
   const link = { text: keys.length === 1 ? 'only signer' : n(loose.length), href: explorerLink({ kernelKey: loose.map((k) => k.key) }) };
   const why = `${loose.length === 1 ? 'its signatures show' : 'their signatures show'} the log is intact, not who signed it (`;
   return {
     topic: 'signers',
     status: 'warn',
-    parts: keys.length === 1
-      ? ["The log's ", link, ` is not pinned: ${why}`, { text: 'pin keys', href: '/trust' }, ').']
-      : [link, ` of ${plural(keys.length, 'signer', 'signers')} ${loose.length === 1 ? 'is' : 'are'} not pinned: ${why}`, { text: 'pin keys', href: '/trust' }, ').'],
+    parts:
+      keys.length === 1
+        ? ["The log's ", link, ` is not pinned: ${why}`, { text: 'pin keys', href: '/trust' }, ').']
+        : [
+            link,
+            ` of ${plural(keys.length, 'signer', 'signers')} ${loose.length === 1 ? 'is' : 'are'} not pinned: ${why}`,
+            { text: 'pin keys', href: '/trust' },
+            ').',
+          ],
   };
 }
 
@@ -180,7 +249,9 @@ export function skippedLine(report: VerificationReport): HealthLine {
   skipped.forEach((t, i) => {
     const [why] = [...t.why].sort((a, b) => b[1] - a[1])[0]!;
     if (i > 0) parts.push('; ');
-    parts.push(`${t.name} on ${plural(t.total, 'receipt', 'receipts')} (${t.why.size === 1 ? '' : 'mostly: '}${SKIP_PHRASE[why] ?? SKIP_REASON_TEXT[why] ?? why})`);
+    parts.push(
+      `${t.name} on ${plural(t.total, 'receipt', 'receipts')} (${t.why.size === 1 ? '' : 'mostly: '}${SKIP_PHRASE[why] ?? SKIP_REASON_TEXT[why] ?? why})`,
+    );
   });
   parts.push('.');
   // An uncheckpointed tail is normal for the newest receipts, and an envelope without an output

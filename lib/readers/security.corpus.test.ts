@@ -19,7 +19,11 @@ import { verifiedScope } from './scope';
 import { denialBarHref, denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from './security';
 import { healthSummary } from './security-health';
 
-interface Expected { trust_keys: string[]; receipts: Record<string, string>; problems: string[] }
+interface Expected {
+  trust_keys: string[];
+  receipts: Record<string, string>;
+  problems: string[];
+}
 interface RawReceipt {
   id: string;
   timestamp: number;
@@ -47,7 +51,10 @@ function countBy<T>(items: T[], key: (t: T) => string | undefined): Map<string, 
 for (const name of ['good', 'tampered-signature', 'tampered-field']) {
   describe(`security view on corpus/${name}`, () => {
     const expected = readTestdataJson<Expected>(`corpus/${name}/expected.json`);
-    const raw = readFileSync(testdataPath(`corpus/${name}/receipts.ndjson`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { receipt: RawReceipt }).receipt);
+    const raw = readFileSync(testdataPath(`corpus/${name}/receipts.ndjson`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { receipt: RawReceipt }).receipt);
     // The receipts expected.json says verify (a tail receipt without a checkpoint verifies too, contract §6).
     const counted = raw.filter((r) => expected.receipts[r.id] === 'verified' || expected.receipts[r.id] === 'unchecked_tail');
     const decided = counted.filter((r) => r.decision);
@@ -127,7 +134,12 @@ for (const name of ['good', 'tampered-signature', 'tampered-field']) {
           const missing = of.filter((r) => !r.evidence?.some((e) => e.guard_name === g));
           // Not reached: a guard listed before it on the receipt failed (a denial stops the pipeline).
           const notReached = missing.filter((r) => (r.evidence ?? []).some((e) => !e.verdict && rank.get(e.guard_name)! < i)).length;
-          expect({ pass: cell!.pass, fail: cell!.fail, notReached: cell!.notReached, notRun: cell!.notRun }, `${row.tool} × ${g}`).toEqual({ pass, fail, notReached, notRun: missing.length - notReached });
+          expect({ pass: cell!.pass, fail: cell!.fail, notReached: cell!.notReached, notRun: cell!.notRun }, `${row.tool} × ${g}`).toEqual({
+            pass,
+            fail,
+            notReached,
+            notRun: missing.length - notReached,
+          });
           if (fail > 0) expect(rowsOf(store, cell!.failHref!)).toBe(fail);
         });
         expect(rowsOf(store, row.href)).toBe(row.receipts);
@@ -138,7 +150,9 @@ for (const name of ['good', 'tampered-signature', 'tampered-field']) {
 
     it('verification failures are grouped by the problem codes expected.json names', () => {
       const f = verificationFailures(store, report);
-      const failedIds = Object.entries(expected.receipts).filter(([, v]) => v === 'failed').map(([id]) => id);
+      const failedIds = Object.entries(expected.receipts)
+        .filter(([, v]) => v === 'failed')
+        .map(([id]) => id);
       expect(f.failed).toBe(failedIds.length);
       expect(f.verified).toBe(report.summary.verified);
       expect(f.verified).toBe(Object.values(expected.receipts).filter((v) => v === 'verified' || v === 'unchecked_tail').length);
@@ -165,22 +179,38 @@ for (const name of ['good', 'tampered-signature', 'tampered-field']) {
         algorithm: 0,
         pinned: new Set(expected.trust_keys),
       });
-      const text = (topic: string) => lines.find((l) => l.topic === topic)!.parts.map((p) => (typeof p === 'string' ? p : p.text)).join('');
+      const text = (topic: string) =>
+        lines
+          .find((l) => l.topic === topic)!
+          .parts.map((p) => (typeof p === 'string' ? p : p.text))
+          .join('');
       const status = (topic: string) => lines.find((l) => l.topic === topic)!.status;
       const total = Object.keys(expected.receipts).length;
       if (name === 'good') {
         expect(text('verification')).toBe(`${total} of ${total} receipts verified.`);
         expect(status('verification')).toBe('good');
       } else {
-        expect(text('verification')).toBe(`${total - 1} of ${total} receipts verified; 1 failed verification (1 with a signature that does not verify, 1 not in the checkpoint that covers it).`);
+        expect(text('verification')).toBe(
+          `${total - 1} of ${total} receipts verified; 1 failed verification (1 with a signature that does not verify, 1 not in the checkpoint that covers it).`,
+        );
         expect(status('verification')).toBe('bad');
       }
-      expect(text('denials')).toMatch(new RegExp(`^\\d+(\\.\\d)?% of the ${decided.length} verified calls with a decision were denied \\(${denied.length}\\), mostly by the `));
+      expect(text('denials')).toMatch(
+        new RegExp(`^\\d+(\\.\\d)?% of the ${decided.length} verified calls with a decision were denied \\(${denied.length}\\), mostly by the `),
+      );
       expect(text('signers')).toBe('The signer is pinned as trusted.');
       expect(text('skipped')).toBe('Checks skipped: inclusion on 80 receipts (no checkpoint covers them yet).');
       expect(status('skipped')).toBe('good');
       // Without pinned keys the signer line and the skipped line say so.
-      const loose = healthSummary({ report, scope, failures: verificationFailures(store, report), denials: denialTotals(store, scope), unsigned: 0, algorithm: 0, pinned: new Set() });
+      const loose = healthSummary({
+        report,
+        scope,
+        failures: verificationFailures(store, report),
+        denials: denialTotals(store, scope),
+        unsigned: 0,
+        algorithm: 0,
+        pinned: new Set(),
+      });
       expect(loose.find((l) => l.topic === 'signers')!.status).toBe('warn');
       // Every number links to the rows it counts (a percentage, to the denials it is the share of).
       for (const l of lines) {
@@ -200,10 +230,20 @@ describe('security view on corpus/duplicate-key (one record cannot be read)', ()
     const scope = verifiedScope(store);
     const failures = verificationFailures(store, report);
     expect(failures).toMatchObject({ failed: 0, unreadLines: 1 });
-    const lines = healthSummary({ report, scope, failures, denials: denialTotals(store, scope), unsigned: 0, algorithm: 0, pinned: new Set(expected.trust_keys) });
+    const lines = healthSummary({
+      report,
+      scope,
+      failures,
+      denials: denialTotals(store, scope),
+      unsigned: 0,
+      algorithm: 0,
+      pinned: new Set(expected.trust_keys),
+    });
     const line = lines.find((l) => l.topic === 'verification')!;
     expect(line.status).toBe('bad');
-    expect(line.parts.map((p) => (typeof p === 'string' ? p : p.text)).join('')).toBe('279 of 279 receipts verified; 1 more record could not be read and is left out.');
+    expect(line.parts.map((p) => (typeof p === 'string' ? p : p.text)).join('')).toBe(
+      '279 of 279 receipts verified; 1 more record could not be read and is left out.',
+    );
   });
 });
 
@@ -246,7 +286,9 @@ describe('security view on a generated demo store', () => {
     const fails = m.rows.reduce((n, r) => n + r.cells.reduce((k, c) => k + (c?.fail ?? 0), 0), 0);
     const c = generated.counts;
     // Advisory evaluations run every guard and may carry a failing one ("would deny") without a denial.
-    const advisoryFails = filterRows(store, filterFromParams(new URLSearchParams('receiptKind=advisory_evaluation&verdict=verified'))).filter((row) => store.codes.guardFailed[row] !== 0).length;
+    const advisoryFails = filterRows(store, filterFromParams(new URLSearchParams('receiptKind=advisory_evaluation&verdict=verified'))).filter(
+      (row) => store.codes.guardFailed[row] !== 0,
+    ).length;
     expect(fails).toBe(c.decisions.deny + advisoryFails);
     const traces = m.rows.reduce((n, r) => n + r.withoutEvidence, 0);
     expect(traces).toBe(c.receiptKinds.trace_observation);

@@ -45,7 +45,14 @@ describe('guard trail', () => {
   });
 
   it('percentages never round a share to 0% or 100%', () => {
-    expect([percent(0, 10), percent(1, 10_000), percent(1, 3), percent(9_999, 10_000), percent(10, 10), percent(17, 120)]).toEqual(['0%', '<0.1%', '33%', '>99.9%', '100%', '14%']);
+    expect([percent(0, 10), percent(1, 10_000), percent(1, 3), percent(9_999, 10_000), percent(10, 10), percent(17, 120)]).toEqual([
+      '0%',
+      '<0.1%',
+      '33%',
+      '>99.9%',
+      '100%',
+      '14%',
+    ]);
     expect(percent(1, 80)).toBe('1.3%');
   });
 
@@ -72,7 +79,11 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     // 4–5 denied by G2: G3 never ran
     ...[4, 5].map((seq) => genAReceipt({ seq, key, extra: { decision: deny(G2), evidence: [ev(G1, true), ev(G2, false)] } })),
     // 6 denied by G1, on another tool and server, an hour later
-    genAReceipt({ seq: 6, key, extra: { tool_server: 'srv-http', tool_name: 'http_get', timestamp: 1767229300, decision: deny(G1), evidence: [ev(G1, false)] } }),
+    genAReceipt({
+      seq: 6,
+      key,
+      extra: { tool_server: 'srv-http', tool_name: 'http_get', timestamp: 1767229300, decision: deny(G1), evidence: [ev(G1, false)] },
+    }),
     // 7 allowed without G3 (not applicable to it): G3 did not run, and it is not "not reached"
     genAReceipt({ seq: 7, key, extra: { evidence: [ev(G1, true), ev(G2, true)] } }),
   ];
@@ -98,18 +109,37 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     const scope = verifiedScope(store);
     const d = denialTotals(store, scope);
     expect([d.calls, d.denied]).toEqual([8, 4]);
-    expect(d.byGuard.map((t) => [t.key, t.count])).toEqual([[G2, 3], [G1, 1]]);
-    expect(d.byTool.map((t) => [t.key, t.count])).toEqual([['file_read', 3], ['http_get', 1]]);
-    expect(d.servers.map((s) => [s.server, s.calls, s.denied])).toEqual([['srv-http', 1, 1], ['srv-files', 7, 3]]);
+    expect(d.byGuard.map((t) => [t.key, t.count])).toEqual([
+      [G2, 3],
+      [G1, 1],
+    ]);
+    expect(d.byTool.map((t) => [t.key, t.count])).toEqual([
+      ['file_read', 3],
+      ['http_get', 1],
+    ]);
+    expect(d.servers.map((s) => [s.server, s.calls, s.denied])).toEqual([
+      ['srv-http', 1, 1],
+      ['srv-files', 7, 3],
+    ]);
     for (const t of d.byGuard) expect(rowsOf(store, t.href)).toBe(t.count);
     const chart = denialsOverTime(store, scope, 'guard');
-    expect(chart.series.map((s) => [s.key, s.total])).toEqual([[G2, 3], [G1, 1]]);
+    expect(chart.series.map((s) => [s.key, s.total])).toEqual([
+      [G2, 3],
+      [G1, 1],
+    ]);
     // Receipts 10 s apart and one an hour later: one-minute bars; G1's denial in the last one.
     expect([chart.bucketSeconds, chart.starts.length]).toEqual([60, Math.floor(1767229300 / 60) - Math.floor(1767225610 / 60) + 1]);
     expect(chart.series[1]!.counts.at(-1)).toBe(1);
     // Hour-wide bars on request.
     const hourly = denialsOverTime(store, scope, 'tool', 3600);
-    expect([hourly.bucketSeconds, hourly.starts, hourly.series.map((s) => [s.key, s.counts])]).toEqual([3600, [1767225600, 1767229200], [['file_read', [3, 0]], ['http_get', [0, 1]]]]);
+    expect([hourly.bucketSeconds, hourly.starts, hourly.series.map((s) => [s.key, s.counts])]).toEqual([
+      3600,
+      [1767225600, 1767229200],
+      [
+        ['file_read', [3, 0]],
+        ['http_get', [0, 1]],
+      ],
+    ]);
   });
 
   it('the matrix: fails, passes, not reached after a denial, and not run where the guard does not apply', () => {
@@ -136,17 +166,32 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     const f = verificationFailures(store, report);
     expect(f.byCode.map((c) => [c.code, c.receipts])).toEqual([['algorithm_mismatch', 1]]);
     const scope = verifiedScope(store);
-    const lines = healthSummary({ report, scope, failures: f, denials: denialTotals(store, scope), unsigned: u.length, algorithm: a.length, pinned: new Set([key.publicHex]) });
+    const lines = healthSummary({
+      report,
+      scope,
+      failures: f,
+      denials: denialTotals(store, scope),
+      unsigned: u.length,
+      algorithm: a.length,
+      pinned: new Set([key.publicHex]),
+    });
     const line = (topic: string) => lines.find((l) => l.topic === topic)!;
-    const text = (topic: string) => line(topic).parts.map((p) => (typeof p === 'string' ? p : p.text)).join('');
+    const text = (topic: string) =>
+      line(topic)
+        .parts.map((p) => (typeof p === 'string' ? p : p.text))
+        .join('');
     expect(text('verification')).toBe('8 of 9 receipts verified; 1 failed verification (1 naming an algorithm that disagrees with its signature).');
     expect([line('unsigned').status, text('unsigned')]).toEqual(['warn', '1 receipt carries fields that are not signed: anyone could have changed them.']);
     expect([line('algorithm').status, text('algorithm')]).toEqual(['bad', '1 receipt names a signing algorithm that disagrees with its signature.']);
-    expect(text('denials')).toBe('50% of the 8 verified calls with a decision were denied (4), mostly by the egress%20 guard (3); the most denied tool is file_read (3).');
+    expect(text('denials')).toBe(
+      '50% of the 8 verified calls with a decision were denied (4), mostly by the egress%20 guard (3); the most denied tool is file_read (3).',
+    );
     expect(line('checkpoints').status).toBe('warn');
     // The skipped-check totals are check-totals' own, counted in one lighter pass.
     expect(skippedChecks(report).map((t) => [t.name, t.total, [...t.why]])).toEqual(
-      checkTotals(report.receipts).filter((t) => t.skipped.size > 0).map((t) => [t.name, [...t.skipped.values()].reduce((a, b) => a + b, 0), [...t.skipped]]),
+      checkTotals(report.receipts)
+        .filter((t) => t.skipped.size > 0)
+        .map((t) => [t.name, [...t.skipped.values()].reduce((a, b) => a + b, 0), [...t.skipped]]),
     );
     expect(skippedChecks(report).map((t) => t.name)).toEqual(['inclusion']);
     for (const l of lines) {
@@ -158,16 +203,44 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
   });
 
   it("counts skipped checks over Chio receipts: a ZeroClaw tag without its key or a CodeWhale receipt's absent signature is not a Chio check left undone", () => {
-    const chio = { id: 'a', type: 'tool', verdict: 'verified', checks: { parse: 'pass', signature: 'pass', inclusion: 'skipped' }, details: { inclusion: 'uncheckpointed' }, file: 'f', line: 1 };
-    const zc = { id: 'z', type: 'zeroclaw', verdict: 'unverified', checks: { parse: 'pass', signature: 'skipped' }, details: { signature: 'key not available (ephemeral)' }, file: 'z', line: 1 };
-    const cw = { id: 'r', type: 'codewhale-review', verdict: 'unverified', checks: { parse: 'pass', signature: 'skipped' }, details: { signature: 'unsigned: integrity, not authenticity' }, file: 'r', line: 1 };
+    const chio = {
+      id: 'a',
+      type: 'tool',
+      verdict: 'verified',
+      checks: { parse: 'pass', signature: 'pass', inclusion: 'skipped' },
+      details: { inclusion: 'uncheckpointed' },
+      file: 'f',
+      line: 1,
+    };
+    const zc = {
+      id: 'z',
+      type: 'zeroclaw',
+      verdict: 'unverified',
+      checks: { parse: 'pass', signature: 'skipped' },
+      details: { signature: 'key not available (ephemeral)' },
+      file: 'z',
+      line: 1,
+    };
+    const cw = {
+      id: 'r',
+      type: 'codewhale-review',
+      verdict: 'unverified',
+      checks: { parse: 'pass', signature: 'skipped' },
+      details: { signature: 'unsigned: integrity, not authenticity' },
+      file: 'r',
+      line: 1,
+    };
     const report = { receipts: [chio, zc, cw] } as unknown as VerificationReport;
     expect(skippedChecks(report).map((t) => [t.name, t.total])).toEqual([['inclusion', 1]]);
   });
 
   it('an envelope with no output or acknowledgement to check is no concern (part 2 §6); any other skip is', () => {
     const denied = {
-      id: 'd', type: 'tool', verdict: 'verified', file: 'f', line: 1,
+      id: 'd',
+      type: 'tool',
+      verdict: 'verified',
+      file: 'f',
+      line: 1,
       checks: { parse: 'pass', signature: 'pass', content_hash: 'skipped', delivery: 'skipped', inclusion: 'skipped' },
       details: { content_hash: 'no_output', delivery: 'no_delivery', inclusion: 'uncheckpointed' },
     };
@@ -176,7 +249,11 @@ describe('a forged log with known guards, denials and flagged receipts', () => {
     expect(line.parts.join('')).toBe(
       'Checks skipped: content_hash on 1 receipt (the envelope carries no tool output to hash); delivery on 1 receipt (the envelope carries no delivery acknowledgement); inclusion on 1 receipt (no checkpoint covers them yet).',
     );
-    const engine = { ...denied, checks: { ...denied.checks, signature: 'skipped' }, details: { ...denied.details, signature: 'ML-DSA not supported in this engine' } };
+    const engine = {
+      ...denied,
+      checks: { ...denied.checks, signature: 'skipped' },
+      details: { ...denied.details, signature: 'ML-DSA not supported in this engine' },
+    };
     expect(skippedLine({ receipts: [engine] } as unknown as VerificationReport).status).toBe('warn');
   });
 });

@@ -181,7 +181,9 @@ export function denialsOverTime(store: RowStore, scope: VerifiedScope, by: 'guar
   const ranked = [...totals.keys()].filter((k) => totals[k]! > 0).sort((a, b) => totals[b]! - totals[a]! || (keyValues[a]! < keyValues[b]! ? -1 : 1));
   // Summing a single series as `other` would only hide its name.
   const keep = ranked.length <= TOP_SERIES + 1 ? ranked.length : TOP_SERIES;
-  const series: OverTimeSeries[] = ranked.slice(0, keep).map((k) => ({ key: keyValues[k]!, counts: Array.from(grid.subarray(k * n, (k + 1) * n)), total: totals[k]! }));
+  const series: OverTimeSeries[] = ranked
+    .slice(0, keep)
+    .map((k) => ({ key: keyValues[k]!, counts: Array.from(grid.subarray(k * n, (k + 1) * n)), total: totals[k]! }));
   const rest = ranked.slice(keep);
   if (rest.length > 0) {
     const counts = new Array<number>(n).fill(0);

@@ -7,7 +7,10 @@ import type { ReceiptBundle } from '../share/bundle';
 const GOOD = join(__dirname, '../testdata/corpus/good');
 const TAMPERED = join(__dirname, '../testdata/corpus/tampered-field');
 const GEN_B = join(__dirname, '../testdata/chio/gen-b-upstream/tests/bindings/vectors/receipt/v1.json');
-const lines = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.trim());
+const lines = (dir: string, f: string) =>
+  readFileSync(join(dir, f), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
 
 function bundleFor(dir: string, pick: (r: Record<string, unknown>) => boolean): ReceiptBundle {
   const receipt = lines(dir, 'receipts.ndjson').find((l) => pick(JSON.parse(l).receipt))!;
@@ -65,7 +68,11 @@ describe('the receipt dossier', () => {
     const wrapped = JSON.parse(b.receipt);
     const injected = b.receipt.replace('"receipt":{', '"receipt":{"note_from_server":"<img src=x onerror=alert(1)>",');
     const d = dossier({ ...b, receipt: injected });
-    expect(d.fields.find((f) => f.path === 'note_from_server')).toEqual({ path: 'note_from_server', value: '"<img src=x onerror=alert(1)>"', status: 'not signed' });
+    expect(d.fields.find((f) => f.path === 'note_from_server')).toEqual({
+      path: 'note_from_server',
+      value: '"<img src=x onerror=alert(1)>"',
+      status: 'not signed',
+    });
     expect(d.fields.find((f) => f.path === 'id')?.status).toBe('signed');
     expect(d.fields.find((f) => f.path === 'signature')?.status).toBe('signature');
     expect(d.fields.find((f) => f.path === 'action.parameters')?.status).toBe('signed');
@@ -92,12 +99,16 @@ describe('the receipt dossier', () => {
       const line = r.dossier.hashes.find((h) => h.name === 'id (Gen B)');
       expect(line?.status, c.id).toBe(c.expected.receipt_id_valid ? 'match' : 'mismatch');
       // The page shows these notes: plain words, no spec section numbers.
-      expect(r.dossier.hashes.filter((h) => h.note.includes('§')), c.id).toEqual([]);
+      expect(
+        r.dossier.hashes.filter((h) => h.note.includes('§')),
+        c.id,
+      ).toEqual([]);
       expect(r.dossier.kind.map(([k]) => k)).toContain('receipt_kind');
       // Every field of a Gen B receipt but its signature is under the signature (id and id input);
       // they were shown as "not signed" when the signed twin was the {id, body} signing object.
       const status = (path: string) => r.dossier.fields.find((f) => f.path === path)?.status;
-      for (const path of ['timestamp', 'tool_name', 'receipt_kind', 'boundary_class', 'kernel_key', 'content_hash']) expect(status(path), `${c.id} ${path}`).toBe('signed');
+      for (const path of ['timestamp', 'tool_name', 'receipt_kind', 'boundary_class', 'kernel_key', 'content_hash'])
+        expect(status(path), `${c.id} ${path}`).toBe('signed');
       expect(status('signature')).toBe('signature');
     }
     expect(checked).toBeGreaterThanOrEqual(3);

@@ -124,7 +124,14 @@ export function buildDossier(bundle: ReceiptBundle): DossierResult {
   const item = firstItem(bundle.receipt, bundle.role);
   if (typeof item === 'string') return { ok: false, message: item };
   const decoded = decodeReceipt(item.value, bundle.role);
-  if (!decoded.ok) return { ok: false, message: decoded.issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ') };
+  if (!decoded.ok)
+    return {
+      ok: false,
+      message: decoded.issues
+        .slice(0, 5)
+        .map((i) => `${i.path}: ${i.message}`)
+        .join('; '),
+    };
   const r = decoded.value;
   const signed = canonicalize(r.signingBody);
   const notes: string[] = [];
@@ -183,8 +190,7 @@ function fieldLines(receipt: JsonObject, r: DecodedReceipt): FieldLine[] {
   const unsigned = new Set(r.unsigned);
   const out: FieldLine[] = [];
   const walk = (v: JsonValue, signedTwin: JsonValue | undefined, path: string, display: string, inherited: FieldStatus | null) => {
-    const status: FieldStatus =
-      inherited ?? (display === 'signature' ? 'signature' : unsigned.has(path) || signedTwin === undefined ? 'not signed' : 'signed');
+    const status: FieldStatus = inherited ?? (display === 'signature' ? 'signature' : unsigned.has(path) || signedTwin === undefined ? 'not signed' : 'signed');
     const leaf = !isJsonObject(v) || v.size === 0 || display === 'action.parameters';
     if (leaf) {
       out.push({ path: display, value: render(v), status });
@@ -214,7 +220,13 @@ function hashLines(r: DecodedReceipt): HashLine[] {
   const absent = (name: string, claimed: string, note: string) => out.push({ name, claimed, status: 'not recomputable', note });
   if (r.type === 'tool') {
     compare('action.parameter_hash', r.parameterHash, sha256Hex(canonicalBytes(r.parameters)), 'SHA-256 of the canonical (RFC 8785) parameters');
-    if (r.genB) compare('id (Gen B)', r.id, sha256Hex(canonicalBytes(r.genB.idInput)), 'SHA-256 of the canonical id input (the receipt without its id, its signature and the fields the format leaves out of the id)');
+    if (r.genB)
+      compare(
+        'id (Gen B)',
+        r.id,
+        sha256Hex(canonicalBytes(r.genB.idInput)),
+        'SHA-256 of the canonical id input (the receipt without its id, its signature and the fields the format leaves out of the id)',
+      );
     absent('content_hash', r.contentHash, 'the tool output is not part of the receipt, so its hash cannot be recomputed here');
   }
   if (r.type === 'child') absent('outcome_hash', r.outcomeHash, 'the outcome is not part of the receipt');
@@ -239,7 +251,12 @@ function describeDecision(r: DecodedReceipt, d: Dossier): void {
     d.kind.push(['method', r.method], ['route_pattern', r.routePattern], ['response_status', r.responseStatus.toString()], ['request_id', r.requestId]);
     return;
   }
-  if (r.decision) d.decision = { verdict: r.decision.verdict, ...(r.decision.reason !== undefined ? { reason: r.decision.reason } : {}), ...(r.decision.guard !== undefined ? { guard: r.decision.guard } : {}) };
+  if (r.decision)
+    d.decision = {
+      verdict: r.decision.verdict,
+      ...(r.decision.reason !== undefined ? { reason: r.decision.reason } : {}),
+      ...(r.decision.guard !== undefined ? { guard: r.decision.guard } : {}),
+    };
   const blocking = r.decision?.verdict === 'deny' ? (r.decision.guard ?? r.evidence.find((e) => !e.verdict)?.guardName) : undefined;
   let seenBlocker = false;
   for (const e of r.evidence) {
@@ -313,7 +330,11 @@ function merklePath(r: DecodedReceipt, proof: DecodedInclusionProof, cp: Decoded
     };
   };
   if (proof.checkpointSeq !== cp.checkpointSeq) {
-    return { ...attempt(LEAF_KERNEL, leafHash(canonicalBytes(r.fullTyped))), matches: false, error: `the proof is for checkpoint ${proof.checkpointSeq}, not ${cp.checkpointSeq}` };
+    return {
+      ...attempt(LEAF_KERNEL, leafHash(canonicalBytes(r.fullTyped))),
+      matches: false,
+      error: `the proof is for checkpoint ${proof.checkpointSeq}, not ${cp.checkpointSeq}`,
+    };
   }
   const kernel = attempt(LEAF_KERNEL, leafHash(canonicalBytes(r.fullTyped)));
   if (kernel.matches) return kernel;

@@ -79,7 +79,14 @@ export function parseEd25519Vectors(files: Ed25519VectorFiles): Ed25519Vector[] 
     .filter((l) => l !== '')
     .forEach((line, i) => {
       const [, pk, msg, sigAndMsg] = line.split(':');
-      out.push({ source: 'supercop', label: `line ${i + 1}`, publicKey: hex(pk!), message: hex(msg!), signature: hex(sigAndMsg!.slice(0, 128)), expectValid: true });
+      out.push({
+        source: 'supercop',
+        label: `line ${i + 1}`,
+        publicKey: hex(pk!),
+        message: hex(msg!),
+        signature: hex(sigAndMsg!.slice(0, 128)),
+        expectValid: true,
+      });
     });
   return out;
 }

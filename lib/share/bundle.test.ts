@@ -6,7 +6,10 @@ import { type ReceiptBundle, decodeBundle, encodeBundle, verifyBundle } from './
 
 const GOOD = join(__dirname, '../testdata/corpus/good');
 const TAMPERED = join(__dirname, '../testdata/corpus/tampered-field');
-const lines = (dir: string, f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => l.trim());
+const lines = (dir: string, f: string) =>
+  readFileSync(join(dir, f), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
 const expected = (dir: string) => JSON.parse(readFileSync(join(dir, 'expected.json'), 'utf8')) as { receipts: Record<string, string>; trust_keys: string[] };
 /** The corpus's kernel key, pinned: a receipt is verified only under a pinned key (part 2 §11). */
 const corpusTrust = (): TrustStore => {
@@ -65,7 +68,7 @@ describe('receipt bundles', () => {
     expect(await decodeBundle('%%%')).toEqual({ ok: false, message: expect.stringContaining('base64url') });
   });
 
-  it('verifies under the recipient\'s pinned keys: another key makes signer_trusted fail', async () => {
+  it("verifies under the recipient's pinned keys: another key makes signer_trusted fail", async () => {
     const other = TrustStore.create([{ key: '11'.repeat(32) }]);
     if (!other.ok) throw new Error(other.error);
     const report = await verifyBundle(bundleOf(GOOD, 0), other.store);

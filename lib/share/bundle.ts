@@ -36,7 +36,10 @@ const ROLES: readonly string[] = ['tool', 'child', 'http'];
 
 async function pipe(bytes: Uint8Array, stream: CompressionStream | DecompressionStream, limit: number): Promise<Uint8Array | null> {
   const writer = stream.writable.getWriter();
-  void writer.write(bytes as Uint8Array<ArrayBuffer>).then(() => writer.close()).catch(() => undefined);
+  void writer
+    .write(bytes as Uint8Array<ArrayBuffer>)
+    .then(() => writer.close())
+    .catch(() => undefined);
   return readCapped(stream.readable, limit);
 }
 
@@ -53,23 +56,24 @@ export type DecodedBundle = { ok: true; bundle: ReceiptBundle } | { ok: false; m
 
 /** Reads a bundle from a fragment string; every failure says what is wrong with the link. */
 export async function decodeBundle(text: string): Promise<DecodedBundle> {
-  if (text.length > MAX_FRAGMENT_CHARS) return { ok: false, message: `the link's fragment is ${text.length} characters; at most ${MAX_FRAGMENT_CHARS} are read` };
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return { ok: false, message: 'the link\'s fragment is not base64url (was it cut or changed?)' };
+  if (text.length > MAX_FRAGMENT_CHARS)
+    return { ok: false, message: `the link's fragment is ${text.length} characters; at most ${MAX_FRAGMENT_CHARS} are read` };
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return { ok: false, message: "the link's fragment is not base64url (was it cut or changed?)" };
   const b64 = text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4);
   const packed = fromBase64(b64);
-  if (!packed) return { ok: false, message: 'the link\'s fragment is not base64url (was it cut or changed?)' };
+  if (!packed) return { ok: false, message: "the link's fragment is not base64url (was it cut or changed?)" };
   let json: Uint8Array | null;
   try {
     json = await pipe(packed, new DecompressionStream('deflate-raw'), MAX_BUNDLE_BYTES);
   } catch {
-    return { ok: false, message: 'the link\'s fragment does not decompress (was it cut or changed?)' };
+    return { ok: false, message: "the link's fragment does not decompress (was it cut or changed?)" };
   }
   if (!json) return { ok: false, message: `the link's bundle is larger than ${MAX_BUNDLE_BYTES} bytes` };
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
   } catch {
-    return { ok: false, message: 'the link\'s bundle is not JSON' };
+    return { ok: false, message: "the link's bundle is not JSON" };
   }
   return checkShape(value);
 }

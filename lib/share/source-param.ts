@@ -10,20 +10,21 @@ export const MAX_SOURCE_PARAM = 2048;
 
 export type SourceParam =
   /** `foreign`: the origin of a URL on another server than the page, which needs the user's consent; null for this server. */
-  | { ok: true; sources: LogSource[]; foreign: string | null; url: string | null }
-  | { ok: false; message: string };
+  { ok: true; sources: LogSource[]; foreign: string | null; url: string | null } | { ok: false; message: string };
 
 /** Reads a `?source=` value against the page's origin. */
 export function readSourceParam(param: string, pageOrigin: string): SourceParam {
   if (param === 'server') return { ok: true, sources: [{ kind: 'server' }], foreign: null, url: null };
-  if (param.length > MAX_SOURCE_PARAM) return { ok: false, message: `the log address is ${param.length} characters long; at most ${MAX_SOURCE_PARAM} are read` };
+  if (param.length > MAX_SOURCE_PARAM)
+    return { ok: false, message: `the log address is ${param.length} characters long; at most ${MAX_SOURCE_PARAM} are read` };
   let url: URL;
   try {
     url = new URL(param, pageOrigin);
   } catch {
     return { ok: false, message: 'the log address is not a URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `the log address is a ${url.protocol} URL; only http and https logs are opened` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, message: `the log address is a ${url.protocol} URL; only http and https logs are opened` };
   if (url.username || url.password) return { ok: false, message: 'the log address carries a user name or password; such a link is not followed' };
   const foreign = url.origin === pageOrigin ? null : url.origin;
   return { ok: true, sources: [{ kind: 'url', url: url.href }], foreign, url: url.href };

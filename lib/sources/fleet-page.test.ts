@@ -67,8 +67,9 @@ describe('fleet pages', () => {
     expect(report.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'verified']);
   });
 
-  it("reports the rows the server left out (`problems`) at their table and seq; the rest verify", async () => {
-    const problem = '{"schema":"receipt-audit.export_problem.v1","table":"receipt_json","seq":3,"code":"duplicate_key","message":"receipt_json seq 3: raw_json is not one JSON text"}';
+  it('reports the rows the server left out (`problems`) at their table and seq; the rest verify', async () => {
+    const problem =
+      '{"schema":"receipt-audit.export_problem.v1","table":"receipt_json","seq":3,"code":"duplicate_key","message":"receipt_json seq 3: raw_json is not one JSON text"}';
     const { report } = await verify(page(raws.slice(0, 2), [group(all.slice(0, 2), checkpoints.slice(0, 1), proofs.slice(0, 2))], `,"problems":[${problem}]`));
     expect(report.receipts.map((r) => r.verdict)).toEqual(['verified', 'verified']);
     expect(report.problems.map((p) => `${p.code} ${p.file}:${p.line}`)).toEqual(['parse_error receipt_json:3']);
@@ -77,7 +78,19 @@ describe('fleet pages', () => {
 
   it('passes each receipt on byte for byte, even one a strict parser refuses', async () => {
     const dup = raws[1]!.replace('{', '{"id":"dup",');
-    const two = page([raws[0]!, dup], [group([{ seq: 1, index: 0 }, { seq: 2, index: 1 }], checkpoints.slice(0, 1), proofs.slice(0, 2))]);
+    const two = page(
+      [raws[0]!, dup],
+      [
+        group(
+          [
+            { seq: 1, index: 0 },
+            { seq: 2, index: 1 },
+          ],
+          checkpoints.slice(0, 1),
+          proofs.slice(0, 2),
+        ),
+      ],
+    );
     const split = splitFleetPage(two);
     expect(split.ok && split.page.groups[0]!.files[0]!.text).toBe(`{"seq":1,"receipt":${raws[0]}}\n{"seq":2,"receipt":${dup}}`);
     // The duplicate key fails that receipt alone; the other still verifies with its proof.
@@ -88,7 +101,10 @@ describe('fleet pages', () => {
 
   it('verifies a receipt no kernel group claims, without inclusion', async () => {
     const { split, report } = await verify(page(raws, [group(all.slice(0, 6), checkpoints, proofs.slice(0, 6))]));
-    expect(split.groups.map((g) => [g.kernelKey, g.receipts])).toEqual([[KERNEL, 6], ['', 2]]);
+    expect(split.groups.map((g) => [g.kernelKey, g.receipts])).toEqual([
+      [KERNEL, 6],
+      ['', 2],
+    ]);
     expect(report.receipts.filter((r) => r.checks.inclusion === 'pass')).toHaveLength(6);
     expect(report.receipts.filter((r) => r.verdict === 'verified')).toHaveLength(8);
   });

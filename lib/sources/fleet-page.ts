@@ -97,7 +97,8 @@ export function splitFleetPage(text: string): Result {
     // The kernel's signed lineage for these receipts and its consistency records (absent from older servers).
     const lineage = records('capabilityLineage');
     const consistency = records('consistencyProofs');
-    if (!checkpoints || !proofs || !lineage || !consistency) return fail(`fleet.kernels[${g}]: checkpoints, inclusionProofs, capabilityLineage and consistencyProofs must be arrays`);
+    if (!checkpoints || !proofs || !lineage || !consistency)
+      return fail(`fleet.kernels[${g}]: checkpoints, inclusionProofs, capabilityLineage and consistencyProofs must be arrays`);
     const dir = `fleet/${kernelKey}`;
     const files = [
       { name: `${dir}/receipts.ndjson`, text: lines.join('\n') },

@@ -61,7 +61,10 @@ describe('capability lineage', () => {
 
   it('skips rows it cannot read and keeps the rest', () => {
     const c = new LineageCollector();
-    c.addText('{"capability_id":"cap-a","parent_capability_id":null,"delegation_depth":0,"grants_json":"{\\"grants\\":[{\\"server_id\\":\\"srv\\",\\"tool_name\\":\\"t\\"}]}"}', 'f');
+    c.addText(
+      '{"capability_id":"cap-a","parent_capability_id":null,"delegation_depth":0,"grants_json":"{\\"grants\\":[{\\"server_id\\":\\"srv\\",\\"tool_name\\":\\"t\\"}]}"}',
+      'f',
+    );
     c.addText('{not json', 'f');
     c.addText('{"subject_key":"no id"}', 'f');
     c.addText('[{"capability_id":"cap-b","parent_capability_id":"cap-a","issued_at":9007199254740993}, 7]', 'f');

@@ -119,7 +119,8 @@ function readCounters(tree: JsonObject, claims: ManifestFindings['claims'], mism
   if (pc !== undefined) {
     const c = isJsonObject(pc) ? u64(pc.get('checkpointedReceipts')) : null;
     const u = isJsonObject(pc) ? u64(pc.get('uncheckpointedReceipts')) : null;
-    if (c === null || u === null) mismatches.push(`manifest.json proofCoverage needs unsigned integers checkpointedReceipts and uncheckpointedReceipts, found ${clip(canonicalize(pc))}`);
+    if (c === null || u === null)
+      mismatches.push(`manifest.json proofCoverage needs unsigned integers checkpointedReceipts and uncheckpointedReceipts, found ${clip(canonicalize(pc))}`);
     else claims.proofCoverage = { checkpointedReceipts: c, uncheckpointedReceipts: u };
   }
   // Absent: the package predates the field (upstream reads all zeros and refuses one with tool receipts).
@@ -131,7 +132,10 @@ function readCounters(tree: JsonObject, claims: ManifestFindings['claims'], mism
       if (n !== null) counters[name] = n;
       return n === null;
     });
-    if (bad.length) mismatches.push(`manifest.json receiptSemantics needs the eight unsigned integer counters; ${bad.join(', ')} ${bad.length === 1 ? 'is' : 'are'} missing or not an unsigned integer`);
+    if (bad.length)
+      mismatches.push(
+        `manifest.json receiptSemantics needs the eight unsigned integer counters; ${bad.join(', ')} ${bad.length === 1 ? 'is' : 'are'} missing or not an unsigned integer`,
+      );
     else claims.receiptSemantics = counters;
   }
 }

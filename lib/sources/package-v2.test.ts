@@ -59,8 +59,14 @@ describe('the real 2026-09 packages (verification-v2.md §10)', () => {
   it('minimal-evidence: manifest, read_boundary (admin_all, no notice) and scope pass, in contract order', async () => {
     const r = await verifyDir(testdataPath(`${REAL}/minimal-evidence`), [REAL_KEY]);
     const pkg = r.packages[0]!;
-    expect(Object.entries(pkg.checks)).toEqual([['manifest', 'pass'], ['read_boundary', 'pass'], ['scope', 'pass']]);
-    expect(pkg.details!.manifest).toBe('12 listed files match; counts match; query.json = manifest query; proofCoverage recomputes; receiptSemantics recomputes');
+    expect(Object.entries(pkg.checks)).toEqual([
+      ['manifest', 'pass'],
+      ['read_boundary', 'pass'],
+      ['scope', 'pass'],
+    ]);
+    expect(pkg.details!.manifest).toBe(
+      '12 listed files match; counts match; query.json = manifest query; proofCoverage recomputes; receiptSemantics recomputes',
+    );
     expect(pkg.details!.read_boundary).toBe('admin_all, no disclosure notice');
     expect(pkg.details!.scope).toMatch(/^1 tool and 0 child receipts within the query \(no filters\); childReceiptScope full_query_window/);
     expect(r.problems).toEqual([]);
@@ -94,13 +100,17 @@ describe('manifest additions (part 2 §5.3): each forged field is a manifest_mis
 
   it('receiptSemantics without one of its counters', async () => {
     const r = await verifyDir(forgeReal('minimal-evidence', { manifest: (m) => delete (m.receiptSemantics as Plain).cannotSee }));
-    expect(messages(r, 'manifest_mismatch')).toEqual(['manifest.json receiptSemantics needs the eight unsigned integer counters; cannotSee is missing or not an unsigned integer']);
+    expect(messages(r, 'manifest_mismatch')).toEqual([
+      'manifest.json receiptSemantics needs the eight unsigned integer counters; cannotSee is missing or not an unsigned integer',
+    ]);
   });
 
   it('proofCoverage off by one', async () => {
     const r = await verifyDir(forgeReal('minimal-evidence', { manifest: (m) => ((m.proofCoverage as Plain).checkpointedReceipts = 1) }));
     expect(r.packages[0]!.checks.manifest).toBe('fail');
-    expect(messages(r, 'manifest_mismatch')).toEqual(['manifest.json proofCoverage.checkpointedReceipts says 1, but toolReceipts 1 − uncheckpointedReceipts 1 = 0']);
+    expect(messages(r, 'manifest_mismatch')).toEqual([
+      'manifest.json proofCoverage.checkpointedReceipts says 1, but toolReceipts 1 − uncheckpointedReceipts 1 = 0',
+    ]);
   });
 
   it('proofCoverage.uncheckpointedReceipts that disagrees with the counts', async () => {
@@ -114,7 +124,8 @@ describe('manifest additions (part 2 §5.3): each forged field is a manifest_mis
     expect(r.packages[0]!.checks.manifest).toBe('fail');
     expect(r.problems.find((p) => p.code === 'manifest_mismatch')).toMatchObject({
       file: 'query.json',
-      message: 'query.json is {"capabilityId":"cap-other","readBoundary":{"kind":"admin_all"}}, but manifest.json query is {"readBoundary":{"kind":"admin_all"}}',
+      message:
+        'query.json is {"capabilityId":"cap-other","readBoundary":{"kind":"admin_all"}}, but manifest.json query is {"readBoundary":{"kind":"admin_all"}}',
     });
     // The receipts are held to query.json, as upstream holds them to the bundle's query.
     expect(r.packages[0]!.checks.scope).toBe('fail');
@@ -159,7 +170,11 @@ describe('read_boundary (part 2 §5.3, §16.8.2)', () => {
   });
 
   it('tenant_scoped with its disclosure notice: pass', async () => {
-    const dir = forgePackage([tenantReceipt(1, 'tenant-a')], { query: TENANT_A, childReceiptScope: 'omitted_no_join_path', disclosureNotice: TENANT_SCOPED_DISCLOSURE_NOTICE });
+    const dir = forgePackage([tenantReceipt(1, 'tenant-a')], {
+      query: TENANT_A,
+      childReceiptScope: 'omitted_no_join_path',
+      disclosureNotice: TENANT_SCOPED_DISCLOSURE_NOTICE,
+    });
     const r = await verifyDir(dir);
     expect(r.packages[0]!.checks).toEqual({ manifest: 'pass', read_boundary: 'pass', scope: 'pass' });
     expect(r.packages[0]!.details!.read_boundary).toBe('tenant_scoped, tenant "tenant-a", with a disclosure notice');
@@ -170,7 +185,9 @@ describe('read_boundary (part 2 §5.3, §16.8.2)', () => {
     const without = await verifyDir(forgePackage([tenantReceipt(1, 'tenant-a')], { query: TENANT_A, childReceiptScope: 'omitted_no_join_path' }));
     expect(messages(without, 'manifest_mismatch')).toEqual(['manifest.json has no disclosureNotice, which a tenant_scoped package must carry']);
     const notice = { ...TENANT_SCOPED_DISCLOSURE_NOTICE, disclosedPublicationFields: ['entry_start_seq', 'entry_end_seq'] };
-    const off = await verifyDir(forgePackage([tenantReceipt(1, 'tenant-a')], { query: TENANT_A, childReceiptScope: 'omitted_no_join_path', disclosureNotice: notice }));
+    const off = await verifyDir(
+      forgePackage([tenantReceipt(1, 'tenant-a')], { query: TENANT_A, childReceiptScope: 'omitted_no_join_path', disclosureNotice: notice }),
+    );
     expect(messages(off, 'manifest_mismatch')).toEqual([
       'manifest.json disclosureNotice differs from the canonical tenant-scoped notice (disclosedPublicationFields is ["entry_start_seq","entry_end_seq"], expected ["entry_start_seq","entry_end_seq","log_tree_size"])',
     ]);
@@ -196,12 +213,23 @@ describe('read_boundary (part 2 §5.3, §16.8.2)', () => {
 describe('scope (part 2 §5.3): each receipt outside the query is a query_scope_violation at its file and line', () => {
   it('a tenant_scoped query with a receipt of another tenant, and one with no tenant', async () => {
     const rs = [tenantReceipt(1, 'tenant-a'), tenantReceipt(2, 'tenant-b'), genAReceipt({ seq: 3, key })];
-    const r = await verifyDir(forgePackage(rs, { query: TENANT_A, childReceiptScope: 'omitted_no_join_path', disclosureNotice: TENANT_SCOPED_DISCLOSURE_NOTICE }));
+    const r = await verifyDir(
+      forgePackage(rs, { query: TENANT_A, childReceiptScope: 'omitted_no_join_path', disclosureNotice: TENANT_SCOPED_DISCLOSURE_NOTICE }),
+    );
     expect(r.packages[0]!.checks.scope).toBe('fail');
     expect(r.packages[0]!.details!.scope).toBe('2 of 3 receipts lie outside the query (tenant: 2)');
     expect(r.problems.filter((p) => p.code === 'query_scope_violation')).toEqual([
-      expect.objectContaining({ receipt_id: 'rcpt-test-000002', file: 'receipts.ndjson', line: 2, message: 'rcpt-test-000002 lies outside the package query: tenant_id tenant-b is not the query\'s tenant tenant-a' }),
-      expect.objectContaining({ receipt_id: 'rcpt-test-000003', line: 3, message: 'rcpt-test-000003 lies outside the package query: no tenant_id, but the query is scoped to tenant tenant-a' }),
+      expect.objectContaining({
+        receipt_id: 'rcpt-test-000002',
+        file: 'receipts.ndjson',
+        line: 2,
+        message: "rcpt-test-000002 lies outside the package query: tenant_id tenant-b is not the query's tenant tenant-a",
+      }),
+      expect.objectContaining({
+        receipt_id: 'rcpt-test-000003',
+        line: 3,
+        message: 'rcpt-test-000003 lies outside the package query: no tenant_id, but the query is scoped to tenant tenant-a',
+      }),
     ]);
     // The receipts themselves are still verified: scope is the package's claim, not theirs.
     expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
@@ -209,7 +237,12 @@ describe('scope (part 2 §5.3): each receipt outside the query is a query_scope_
   });
 
   it('an admin_all query with a tenant filter holds receipts to it too', async () => {
-    const r = await verifyDir(forgePackage([tenantReceipt(1, 'acme'), tenantReceipt(2, 'other')], { query: { readBoundary: { kind: 'admin_all' }, tenant: 'acme' }, childReceiptScope: 'omitted_no_join_path' }));
+    const r = await verifyDir(
+      forgePackage([tenantReceipt(1, 'acme'), tenantReceipt(2, 'other')], {
+        query: { readBoundary: { kind: 'admin_all' }, tenant: 'acme' },
+        childReceiptScope: 'omitted_no_join_path',
+      }),
+    );
     expect(r.problems.filter((p) => p.code === 'query_scope_violation').map((p) => p.line)).toEqual([2]);
   });
 
@@ -230,7 +263,11 @@ describe('scope (part 2 §5.3): each receipt outside the query is a query_scope_
     const r = await verifyDir(forgePackage([genAReceipt({ seq: 1, key })], { query, childReceiptScope: 'omitted_no_join_path' }));
     expect(r.packages[0]!.checks.scope).toBe('fail');
     expect(r.problems).toEqual([
-      expect.objectContaining({ code: 'query_scope_violation', file: 'query.json', message: 'childReceiptScope says "omitted_no_join_path", but the query implies time_window_context_only' }),
+      expect.objectContaining({
+        code: 'query_scope_violation',
+        file: 'query.json',
+        message: 'childReceiptScope says "omitted_no_join_path", but the query implies time_window_context_only',
+      }),
     ]);
   });
 
@@ -239,23 +276,41 @@ describe('scope (part 2 §5.3): each receipt outside the query is a query_scope_
     const query = { readBoundary: { kind: 'admin_all' }, agentSubject: 'ab'.repeat(32) };
     const r = await verifyDir(forgePackage([genAReceipt({ seq: 1, key })], { query, childReceiptScope: 'omitted_no_join_path' }));
     expect(r.packages[0]!.checks.scope).toBe('fail');
-    expect(r.problems).toEqual([expect.objectContaining({ code: 'query_scope_violation', message: expect.stringMatching(/has no verified lineage to show its agent/) })]);
+    expect(r.problems).toEqual([
+      expect.objectContaining({ code: 'query_scope_violation', message: expect.stringMatching(/has no verified lineage to show its agent/) }),
+    ]);
     expect(r.ok).toBe(false);
   });
 
   it(`a million-receipt package cannot make a million problems: the first ${MAX_SCOPE_PROBLEMS}, then one counted summary`, async () => {
     const rs = Array.from({ length: MAX_SCOPE_PROBLEMS + 30 }, (_, i) => tenantReceipt(i + 1, 'tenant-b'));
-    const r = await verifyDir(forgePackage(rs, { query: TENANT_A, childReceiptScope: 'omitted_no_join_path', disclosureNotice: TENANT_SCOPED_DISCLOSURE_NOTICE }));
+    const r = await verifyDir(
+      forgePackage(rs, { query: TENANT_A, childReceiptScope: 'omitted_no_join_path', disclosureNotice: TENANT_SCOPED_DISCLOSURE_NOTICE }),
+    );
     const scope = r.problems.filter((p) => p.code === 'query_scope_violation');
     expect(scope).toHaveLength(MAX_SCOPE_PROBLEMS + 1);
-    expect(scope.at(-1)).toMatchObject({ line: MAX_SCOPE_PROBLEMS + 1, message: `… and 30 more receipts lie outside the package query (from receipts.ndjson:${MAX_SCOPE_PROBLEMS + 1} to line ${MAX_SCOPE_PROBLEMS + 30})` });
-    expect(r.packages[0]!.details!.scope).toBe(`${MAX_SCOPE_PROBLEMS + 30} of ${MAX_SCOPE_PROBLEMS + 30} receipts lie outside the query (tenant: ${MAX_SCOPE_PROBLEMS + 30})`);
+    expect(scope.at(-1)).toMatchObject({
+      line: MAX_SCOPE_PROBLEMS + 1,
+      message: `… and 30 more receipts lie outside the package query (from receipts.ndjson:${MAX_SCOPE_PROBLEMS + 1} to line ${MAX_SCOPE_PROBLEMS + 30})`,
+    });
+    expect(r.packages[0]!.details!.scope).toBe(
+      `${MAX_SCOPE_PROBLEMS + 30} of ${MAX_SCOPE_PROBLEMS + 30} receipts lie outside the query (tenant: ${MAX_SCOPE_PROBLEMS + 30})`,
+    );
   });
 });
 
 describe('receiptSemantics that cannot be recomputed exactly is undecided, never passed', () => {
   it('Gen A receipts (upstream counting UNCONFIRMED): a claim inside the possible range leaves manifest skipped', async () => {
-    const semantics = { mediatedDecisions: 1, traceObservations: 0, advisoryEvaluations: 0, prevent: 1, detectOnly: 0, advisoryOnly: 0, cannotSee: 0, authorized: 0 };
+    const semantics = {
+      mediatedDecisions: 1,
+      traceObservations: 0,
+      advisoryEvaluations: 0,
+      prevent: 1,
+      detectOnly: 0,
+      advisoryOnly: 0,
+      cannotSee: 0,
+      authorized: 0,
+    };
     const r = await verifyDir(forgePackage([genAReceipt({ seq: 1, key })], { query: {}, receiptSemantics: semantics }));
     expect(r.packages[0]!.checks.manifest).toBe('skipped');
     expect(r.packages[0]!.details!.manifest).toMatch(/^receiptSemantics cannot be recomputed exactly: 1 Gen A tool receipt/);

@@ -22,7 +22,11 @@ type Files = Map<string, Uint8Array>;
 
 function readPackage(rel: string): Files {
   const dir = testdataPath(rel);
-  return new Map(readdirSync(dir).sort().map((name) => [name, new Uint8Array(readFileSync(`${dir}/${name}`))]));
+  return new Map(
+    readdirSync(dir)
+      .sort()
+      .map((name) => [name, new Uint8Array(readFileSync(`${dir}/${name}`))]),
+  );
 }
 const MINIMAL = readPackage('chio/gen-a-upstream/examples/hello-receipt-verify/fixtures/minimal-evidence');
 const CORPUS_GOOD = readPackage('corpus/good');
@@ -58,7 +62,11 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('flip' as const), file: fc.nat(), at: fc.nat(), bit: fc.nat(7) }),
   fc.record({ op: fc.constant('garbage' as const), file: fc.nat(), bytes: fc.uint8Array({ maxLength: 200 }) }),
   fc.record({ op: fc.constant('manifest' as const), edits: fc.array(jsonEdit, { minLength: 1, maxLength: 3 }) }),
-  fc.record({ op: fc.constant('extra' as const), name: fc.constantFrom('notes.txt', 'sub/dir/x.ndjson', 'expected.json'), bytes: fc.uint8Array({ maxLength: 50 }) }),
+  fc.record({
+    op: fc.constant('extra' as const),
+    name: fc.constantFrom('notes.txt', 'sub/dir/x.ndjson', 'expected.json'),
+    bytes: fc.uint8Array({ maxLength: 50 }),
+  }),
 );
 
 function apply(files: Files, m: Mutation): Files {
@@ -251,15 +259,27 @@ describe('loadPackage on mutated real packages', () => {
       if (status === 'fail') expect(report.ok).toBe(false);
     });
 
-  it('the upstream minimal evidence package: never throws, and `manifest` passes exactly when the files match it', async () => {
-    await fc.assert(property(MINIMAL), fuzzParams(300, { caseTimeoutMs: 60_000 }));
-  }, fuzzTimeout());
+  it(
+    'the upstream minimal evidence package: never throws, and `manifest` passes exactly when the files match it',
+    async () => {
+      await fc.assert(property(MINIMAL), fuzzParams(300, { caseTimeoutMs: 60_000 }));
+    },
+    fuzzTimeout(),
+  );
 
-  it('the 2026-09 package with a signed lineage row: the same', async () => {
-    await fc.assert(property(SIGNED_LINEAGE), fuzzParams(100, { caseTimeoutMs: 60_000 }));
-  }, fuzzTimeout());
+  it(
+    'the 2026-09 package with a signed lineage row: the same',
+    async () => {
+      await fc.assert(property(SIGNED_LINEAGE), fuzzParams(100, { caseTimeoutMs: 60_000 }));
+    },
+    fuzzTimeout(),
+  );
 
-  it('the corpus package (280 receipts, 200 proofs): the same', async () => {
-    await fc.assert(property(CORPUS_GOOD), fuzzParams(10, { caseTimeoutMs: 60_000 }));
-  }, fuzzTimeout());
+  it(
+    'the corpus package (280 receipts, 200 proofs): the same',
+    async () => {
+      await fc.assert(property(CORPUS_GOOD), fuzzParams(10, { caseTimeoutMs: 60_000 }));
+    },
+    fuzzTimeout(),
+  );
 });

@@ -192,7 +192,11 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   const queryFile = listing.has('query.json') ? dir.open('query.json') : null;
   const queryBytes = queryFile ? await readSmall(queryFile, MAX_QUERY_BYTES) : null;
   if (queryBytes) stats.set('query.json', { sha256: sha256Hex(queryBytes), bytes: queryBytes.length, records: 0 });
-  const query: QueryFile | null = !queryFile ? null : queryBytes === null ? { error: `query.json is over ${MAX_QUERY_BYTES} bytes, too large to be a query` } : { text: decodeText(queryBytes) };
+  const query: QueryFile | null = !queryFile
+    ? null
+    : queryBytes === null
+      ? { error: `query.json is over ${MAX_QUERY_BYTES} bytes, too large to be a query` }
+      : { text: decodeText(queryBytes) };
 
   for (const [name, role] of [...PACKAGE_FILES, EXPORT_PROBLEMS_FILE]) {
     const file = listing.has(name) ? dir.open(name) : null;
@@ -245,7 +249,10 @@ export async function loadPackage(dir: SourceDir, verifier: LogSink, space: stri
   const claims: PackageClaims = { ...findings.claims, toolRecords: stats.get('receipts.ndjson')?.records ?? 0 };
   if (read) claims.covered = covered(read, query !== null && !('error' in query), findings);
   const checks: PackageReport['checks'] = { manifest: manifestStatus, ...(boundary ? { read_boundary: boundary.result.status } : {}) };
-  const details: NonNullable<PackageReport['details']> = { ...(detail ? { manifest: detail } : {}), ...(boundary?.result.detail !== undefined ? { read_boundary: boundary.result.detail } : {}) };
+  const details: NonNullable<PackageReport['details']> = {
+    ...(detail ? { manifest: detail } : {}),
+    ...(boundary?.result.detail !== undefined ? { read_boundary: boundary.result.detail } : {}),
+  };
   verifier.addPackage({ path: dir.path, space, checks, ...(Object.keys(details).length ? { details } : {}), claims }, problems);
 }
 
@@ -254,7 +261,8 @@ function covered(m: Manifest, queryCompared: boolean, findings: ManifestFindings
   const out = [`${m.files.length} listed file${m.files.length === 1 ? '' : 's'} match`];
   if ([...Object.values(COUNT_OF_FILE), 'uncheckpointedReceipts'].some((name) => m.counts.has(name))) out.push('counts match');
   if (queryCompared) out.push('query.json = manifest query');
-  if (findings.claims.scope && !('error' in findings.claims.scope.query) && findings.claims.scope.query.readBoundary?.kind === 'tenant_scoped') out.push('disclosure notice canonical');
+  if (findings.claims.scope && !('error' in findings.claims.scope.query) && findings.claims.scope.query.readBoundary?.kind === 'tenant_scoped')
+    out.push('disclosure notice canonical');
   return out;
 }
 

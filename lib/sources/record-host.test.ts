@@ -50,7 +50,12 @@ describe('RecordHost', () => {
   it('a receipt read out of a Claude Code transcript comes back alone, lays open as a receipt, and verifies alone', async () => {
     const file = join(__dirname, '../testdata/derived/envelopes/claude-code-stream.jsonl');
     const bytes = readFileSync(file);
-    const source = { name: 'claude-code-stream.jsonl', async *stream() { yield new Uint8Array(bytes); } };
+    const source = {
+      name: 'claude-code-stream.jsonl',
+      async *stream() {
+        yield new Uint8Array(bytes);
+      },
+    };
     const v = new LogVerifier();
     await loadFile(source, v, 'files', 'claude-code-stream.jsonl');
     const report = await v.finish();
@@ -74,7 +79,12 @@ describe('RecordHost', () => {
     const v = new LogVerifier();
     for (const name of ['receipt.json', 'checkpoint.json', 'inclusion.json']) {
       const bytes = new Uint8Array(readFileSync(join(dir, name)));
-      const source = { name, async *stream() { yield bytes; } };
+      const source = {
+        name,
+        async *stream() {
+          yield bytes;
+        },
+      };
       await loadFile(source, v, 'files', name);
       host.addFile(source, name);
     }
@@ -93,7 +103,10 @@ describe('RecordHost', () => {
     const host = new RecordHost('test');
     host.addPackage(nodeDir(dir, dir));
     const first = JSON.parse(readFileSync(join(dir, 'receipts.ndjson'), 'utf8').split('\n')[0]!).receipt.id as string;
-    expect(await host.bundle({ id: first, file: 'receipts.ndjson', line: 2 })).toEqual({ ok: false, message: expect.stringContaining(`receipts.ndjson:2 no longer holds receipt ${first}`) });
+    expect(await host.bundle({ id: first, file: 'receipts.ndjson', line: 2 })).toEqual({
+      ok: false,
+      message: expect.stringContaining(`receipts.ndjson:2 no longer holds receipt ${first}`),
+    });
   });
 
   describe('a demo SQLite store (claim log with child receipts, no stored proofs)', () => {

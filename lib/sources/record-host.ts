@@ -41,8 +41,8 @@ interface StoreContext {
 }
 
 /** `source`: the name of the source it belongs to (LogSink.beginSource), when the caller names them. */
-type Held = { source?: string } & (
-  /** The listing is read on the first request (loading the log already listed the folder once). */
+type Held = { source?: string } & /** The listing is read on the first request (loading the log already listed the folder once). */
+(
   | { kind: 'package'; dir: SourceDir; names?: Promise<Set<string>> }
   | { kind: 'file'; file: SourceFile; name: string }
   | { kind: 'store'; name: string; store: ChioStoreReader; context?: StoreContext }
@@ -104,7 +104,10 @@ export class RecordHost {
       else if (logSeq === undefined && role === 'tool' && h.kind === 'file') await this.attachProofByLeaf(bundle, found.item.value);
       return { ok: true, bundle, ...(found.whole ? {} : { note: 'extracted from a larger record of the source; shown re-serialized (canonical)' }) };
     }
-    return { ok: false, message: `${q.file}:${q.line}${q.source !== undefined ? ` in ${q.source}` : ''} no longer holds receipt ${q.id} in the opened sources` };
+    return {
+      ok: false,
+      message: `${q.file}:${q.line}${q.source !== undefined ? ` in ${q.source}` : ''} no longer holds receipt ${q.id} in the opened sources`,
+    };
   }
 
   /**
@@ -136,7 +139,12 @@ export class RecordHost {
     const root = norm(proof.item.value.get('merkle_root'));
     for (const [f, role] of files) {
       if (role !== 'checkpoint' && role !== 'auto') continue;
-      const named = (it: LogItem) => it.kind === 'checkpoint' && isJsonObject(it.value.get('body')) && u64((it.value.get('body') as JsonObject).get('checkpoint_seq')) === cpSeq && root !== null && norm((it.value.get('body') as JsonObject).get('merkle_root')) === root;
+      const named = (it: LogItem) =>
+        it.kind === 'checkpoint' &&
+        isJsonObject(it.value.get('body')) &&
+        u64((it.value.get('body') as JsonObject).get('checkpoint_seq')) === cpSeq &&
+        root !== null &&
+        norm((it.value.get('body') as JsonObject).get('merkle_root')) === root;
       const cp = await findRecord(f, role, null, named, cpSeq !== undefined ? `"checkpoint_seq":${cpSeq}` : undefined);
       if (cp) {
         bundle.checkpoint = cp.text;
@@ -260,7 +268,8 @@ function storeBundle(h: Extract<Held, { kind: 'store' }>, q: BundleQuery, source
   const bundle: ReceiptBundle = { v: 1, role, receipt: raw, origin };
   const { claimLog, checkpoints, order } = (h.context ??= storeContext(store));
   const claimKind = role === 'tool' ? 'tool_receipt' : 'child_receipt';
-  const logSeq = order === 'tool-seq' ? (role === 'tool' ? q.line : undefined) : claimLog.find((e) => e.receiptKind === claimKind && e.receiptId === q.id)?.entrySeq;
+  const logSeq =
+    order === 'tool-seq' ? (role === 'tool' ? q.line : undefined) : claimLog.find((e) => e.receiptKind === claimKind && e.receiptId === q.id)?.entrySeq;
   if (logSeq === undefined) return { ok: true, bundle, note: 'this store does not checkpoint child receipts' };
   bundle.logSeq = String(logSeq);
   const cp = checkpoints.find((c) => c.batchStartSeq <= logSeq && logSeq <= c.batchEndSeq);
@@ -269,7 +278,11 @@ function storeBundle(h: Extract<Held, { kind: 'store' }>, q: BundleQuery, source
   const proof = inclusionProofText(cp, logSeq, logSeq - cp.batchStartSeq, batchLeaves(store, claimLog, cp, order));
   if (!proof) return { ok: true, bundle, note: `the store lacks a readable receipt of checkpoint ${cp.checkpointSeq}'s batch, so no proof can be computed` };
   bundle.proof = proof;
-  return { ok: true, bundle, note: 'this store keeps no inclusion proofs: the proof was computed from the checkpoint\'s batch in the store, and is checked against the signed root like any other' };
+  return {
+    ok: true,
+    bundle,
+    note: "this store keeps no inclusion proofs: the proof was computed from the checkpoint's batch in the store, and is checked against the signed root like any other",
+  };
 }
 
 function storeContext(store: ChioStoreReader): StoreContext {

@@ -94,7 +94,11 @@ describe('a file that is not text is one problem, and is not read further', () =
       const pulled = { bytes: 0 };
       const events = await collect(splitRecords(name, seededBytes(7, 64 * MiB, MiB, pulled)));
       expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ kind: 'error', whole: true, message: expect.stringMatching(/^is not a text log: binary data at byte \d+; the rest of it was not read$/) });
+      expect(events[0]).toMatchObject({
+        kind: 'error',
+        whole: true,
+        message: expect.stringMatching(/^is not a text log: binary data at byte \d+; the rest of it was not read$/),
+      });
       expect(pulled.bytes).toBeLessThanOrEqual(2 * MiB);
     });
   }
@@ -124,9 +128,14 @@ describe('a file that is not text is one problem, and is not read further', () =
 describe('a file cut in the middle of a record', () => {
   it('NDJSON: the last line that opens and never closes says the file ends in the middle of a record', async () => {
     for (const tail of ['{"seq":3,"receipt":{"id":"r', '{"a":"x\\"}', '[1,2']) {
-      const events = await collect(splitRecords('cut.ndjson', (async function* () {
-        yield enc.encode(`{"a":1}\n{"a":2}\n${tail}`);
-      })()));
+      const events = await collect(
+        splitRecords(
+          'cut.ndjson',
+          (async function* () {
+            yield enc.encode(`{"a":1}\n{"a":2}\n${tail}`);
+          })(),
+        ),
+      );
       expect(events.slice(0, 2).map((e) => e.kind)).toEqual(['record', 'record']);
       expect(events[2]).toEqual({
         kind: 'error',
@@ -137,9 +146,15 @@ describe('a file cut in the middle of a record', () => {
   });
 
   it('a complete last line without a newline is a record; a line that is not JSON is left to the parser', async () => {
-    const run = async (text: string) => collect(splitRecords('x.ndjson', (async function* () {
-      yield enc.encode(text);
-    })()));
+    const run = async (text: string) =>
+      collect(
+        splitRecords(
+          'x.ndjson',
+          (async function* () {
+            yield enc.encode(text);
+          })(),
+        ),
+      );
     expect(await run('{"a":1}\n{"b":"}"}')).toEqual([
       { kind: 'record', text: '{"a":1}', line: 1, start: 0, end: 7 },
       { kind: 'record', text: '{"b":"}"}', line: 2, start: 8, end: 17 },

@@ -91,7 +91,9 @@ const name = fc.constantFrom('a.json', 'a.ndjson', 'a.JSONL', 'a', 'receipts.ndj
 const maxRecordBytes = fc.constantFrom(16, 64, 1 << 20);
 // Cuts anywhere, and often in the first bytes (inside a BOM, the first UTF-8 sequence, the first CRLF).
 const cutsFor = (b: Uint8Array) => fc.array(fc.oneof(fc.nat(b.length), fc.nat(Math.min(4, b.length))), { maxLength: 12 });
-const input = fc.tuple(logBytesMaybeBom, name, maxRecordBytes).chain(([bytes, n, max]) => fc.tuple(fc.constant(bytes), fc.constant(n), fc.constant(max), cutsFor(bytes)));
+const input = fc
+  .tuple(logBytesMaybeBom, name, maxRecordBytes)
+  .chain(([bytes, n, max]) => fc.tuple(fc.constant(bytes), fc.constant(n), fc.constant(max), cutsFor(bytes)));
 
 const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -99,7 +101,11 @@ describe('isUtf8', () => {
   it('says exactly what a fatal TextDecoder says, without decoding', () => {
     // Bytes around every boundary of the UTF-8 table (lead bytes, continuation ranges, overlongs, surrogates, past U+10FFFF).
     const edgy = fc.constantFrom(0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xee, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x41);
-    const bytes = fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.array(edgy, { maxLength: 12 }).map((a) => Uint8Array.from(a)), fc.string({ unit: 'binary' }).map((s) => enc.encode(s)));
+    const bytes = fc.oneof(
+      fc.uint8Array({ maxLength: 40 }),
+      fc.array(edgy, { maxLength: 12 }).map((a) => Uint8Array.from(a)),
+      fc.string({ unit: 'binary' }).map((s) => enc.encode(s)),
+    );
     fc.assert(
       fc.property(bytes, (b) => {
         let decodes = true;
@@ -116,104 +122,134 @@ describe('isUtf8', () => {
 });
 
 describe('splitRecords', () => {
-  it('yields the same events whatever the chunking, each with a line inside the file', async () => {
-    await fc.assert(
-      fc.asyncProperty(input, async ([bytes, n, max, cuts]) => {
-        const whole = await collect(splitRecords(n, chunksAt(bytes, []), { maxRecordBytes: max }));
-        const chunked = await collect(splitRecords(n, chunksAt(bytes, cuts), { maxRecordBytes: max }));
-        expect(chunked).toEqual(whole);
-        const reused = await collect(splitRecords(n, reusedChunksAt(bytes, cuts), { maxRecordBytes: max }));
-        expect(reused).toEqual(whole);
-        // Without the texts: the same events, and the texts are what the bytes at start/end decode to.
-        const textless = await collect(splitRecords(n, reusedChunksAt(bytes, cuts), { maxRecordBytes: max, textless: true }));
-        expect(textless).toEqual(whole.map((e) => (e.kind === 'record' && e.start !== undefined ? { ...e, text: '' } : e)));
-        for (const e of whole) if (e.kind === 'record' && e.start !== undefined) expect(strict.decode(bytes.subarray(e.start, e.end))).toBe(e.text);
-        const lines = lineCount(bytes);
-        for (const e of whole) {
-          expect(Number.isInteger(e.line) && e.line >= 1 && e.line <= lines, `line ${e.line} of ${lines}`).toBe(true);
-          if (e.kind === 'error') expect(e.message).not.toBe('');
-        }
-      }),
-      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it(
+    'yields the same events whatever the chunking, each with a line inside the file',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(input, async ([bytes, n, max, cuts]) => {
+          const whole = await collect(splitRecords(n, chunksAt(bytes, []), { maxRecordBytes: max }));
+          const chunked = await collect(splitRecords(n, chunksAt(bytes, cuts), { maxRecordBytes: max }));
+          expect(chunked).toEqual(whole);
+          const reused = await collect(splitRecords(n, reusedChunksAt(bytes, cuts), { maxRecordBytes: max }));
+          expect(reused).toEqual(whole);
+          // Without the texts: the same events, and the texts are what the bytes at start/end decode to.
+          const textless = await collect(splitRecords(n, reusedChunksAt(bytes, cuts), { maxRecordBytes: max, textless: true }));
+          expect(textless).toEqual(whole.map((e) => (e.kind === 'record' && e.start !== undefined ? { ...e, text: '' } : e)));
+          for (const e of whole) if (e.kind === 'record' && e.start !== undefined) expect(strict.decode(bytes.subarray(e.start, e.end))).toBe(e.text);
+          const lines = lineCount(bytes);
+          for (const e of whole) {
+            expect(Number.isInteger(e.line) && e.line >= 1 && e.line <= lines, `line ${e.line} of ${lines}`).toBe(true);
+            if (e.kind === 'error') expect(e.message).not.toBe('');
+          }
+        }),
+        fuzzParams(1500, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('NDJSON: the records and errors of a naive whole-file split by line', async () => {
-    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    const naive = (bytes: Uint8Array, max: number): RecordEvent[] => {
-      const out: RecordEvent[] = [];
-      let start = 0;
-      for (let line = 1; start <= bytes.length; line++) {
-        let end = bytes.indexOf(0x0a, start);
-        if (end === -1) end = bytes.length;
-        let b = bytes.subarray(start, end);
-        let at = start;
-        start = end + 1;
-        if (b.length > max) {
-          out.push({ kind: 'error', line, message: `record over ${formatLimit(max)} (${b.length} bytes): skipped without reading it whole` });
-          continue;
+  it(
+    'NDJSON: the records and errors of a naive whole-file split by line',
+    async () => {
+      const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+      const naive = (bytes: Uint8Array, max: number): RecordEvent[] => {
+        const out: RecordEvent[] = [];
+        let start = 0;
+        for (let line = 1; start <= bytes.length; line++) {
+          let end = bytes.indexOf(0x0a, start);
+          if (end === -1) end = bytes.length;
+          let b = bytes.subarray(start, end);
+          let at = start;
+          start = end + 1;
+          if (b.length > max) {
+            out.push({ kind: 'error', line, message: `record over ${formatLimit(max)} (${b.length} bytes): skipped without reading it whole` });
+            continue;
+          }
+          const size = b.length;
+          if (b[b.length - 1] === 0x0d) b = b.subarray(0, -1);
+          if (line === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+            b = b.subarray(3);
+            at += 3;
+          }
+          if (end === bytes.length && opensAndNeverCloses(b)) {
+            out.push({
+              kind: 'error',
+              line,
+              message: `the file ends in the middle of a record: line ${line} stops after ${size} bytes (the file is truncated)`,
+            });
+            continue;
+          }
+          if (b.every((c) => c === 0x20 || c === 0x09 || c === 0x0d)) continue; // blank
+          try {
+            // Where its bytes are: the browser's verify workers read them there again.
+            out.push({ kind: 'record', line, text: decoder.decode(b), start: at, end: at + b.length });
+          } catch {
+            out.push({ kind: 'error', line, message: 'line is not valid UTF-8' });
+          }
         }
-        const size = b.length;
-        if (b[b.length - 1] === 0x0d) b = b.subarray(0, -1);
-        if (line === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
-          b = b.subarray(3);
-          at += 3;
-        }
-        if (end === bytes.length && opensAndNeverCloses(b)) {
-          out.push({ kind: 'error', line, message: `the file ends in the middle of a record: line ${line} stops after ${size} bytes (the file is truncated)` });
-          continue;
-        }
-        if (b.every((c) => c === 0x20 || c === 0x09 || c === 0x0d)) continue; // blank
-        try {
-          // Where its bytes are: the browser's verify workers read them there again.
-          out.push({ kind: 'record', line, text: decoder.decode(b), start: at, end: at + b.length });
-        } catch {
-          out.push({ kind: 'error', line, message: 'line is not valid UTF-8' });
-        }
-      }
-      return out;
-    };
-    // A file that is not text at all is one problem (text-sniff.ts decides; its own tests say how).
-    const expected = (bytes: Uint8Array, max: number): RecordEvent[] => {
-      const binary = findBinary(bytes.subarray(0, SNIFF_BYTES + 4));
-      return binary ? [{ kind: 'error', line: binary.line, message: `is not a text log: ${binary.detail}; the rest of it was not read`, whole: true }] : naive(bytes, max);
-    };
-    await fc.assert(
-      fc.asyncProperty(input, async ([bytes, , max, cuts]) => {
-        expect(await collect(splitRecords('a.ndjson', chunksAt(bytes, cuts), { maxRecordBytes: max }))).toEqual(expected(bytes, max));
-      }),
-      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+        return out;
+      };
+      // A file that is not text at all is one problem (text-sniff.ts decides; its own tests say how).
+      const expected = (bytes: Uint8Array, max: number): RecordEvent[] => {
+        const binary = findBinary(bytes.subarray(0, SNIFF_BYTES + 4));
+        return binary
+          ? [{ kind: 'error', line: binary.line, message: `is not a text log: ${binary.detail}; the rest of it was not read`, whole: true }]
+          : naive(bytes, max);
+      };
+      await fc.assert(
+        fc.asyncProperty(input, async ([bytes, , max, cuts]) => {
+          expect(await collect(splitRecords('a.ndjson', chunksAt(bytes, cuts), { maxRecordBytes: max }))).toEqual(expected(bytes, max));
+        }),
+        fuzzParams(1500, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('a JSON array: one record per element, each parsing to that element', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(jsonText, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), async (docs, cuts) => {
-        const text = `[${docs.map((d) => d.text).join(',')}]`;
-        const bytes = enc.encode(text);
-        const events = await collect(splitRecords('a.json', chunksAt(bytes, cuts.map((c) => c % (bytes.length + 1)))));
-        expect(events.every((e) => e.kind === 'record')).toBe(true);
-        expect(events.map((e) => JSON.parse((e as { text: string }).text) as unknown)).toEqual(JSON.parse(text));
-      }),
-      fuzzParams(800, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it(
+    'a JSON array: one record per element, each parsing to that element',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(jsonText, { maxLength: 8 }), fc.array(fc.nat(), { maxLength: 10 }), async (docs, cuts) => {
+          const text = `[${docs.map((d) => d.text).join(',')}]`;
+          const bytes = enc.encode(text);
+          const events = await collect(
+            splitRecords(
+              'a.json',
+              chunksAt(
+                bytes,
+                cuts.map((c) => c % (bytes.length + 1)),
+              ),
+            ),
+          );
+          expect(events.every((e) => e.kind === 'record')).toBe(true);
+          expect(events.map((e) => JSON.parse((e as { text: string }).text) as unknown)).toEqual(JSON.parse(text));
+        }),
+        fuzzParams(800, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 });
 
 describe('loadFile', () => {
-  it('never throws, and every problem it reports names the file and a line', async () => {
-    await fc.assert(
-      fc.asyncProperty(input, async ([bytes, n, , cuts]) => {
-        const v = new LogVerifier();
-        await loadFile({ name: n, stream: () => chunksAt(bytes, cuts) }, v, 's');
-        const report = await v.finish();
-        for (const p of report.problems) {
-          if (p.code !== 'parse_error' && p.code !== 'duplicate_key') continue; // whole-log findings have no single line
-          expect(p.file).toBe(n);
-          expect(Number.isInteger(p.line) && p.line! >= 1 && p.line! <= lineCount(bytes), `line ${p.line}`).toBe(true);
-        }
-      }),
-      fuzzParams(800, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it(
+    'never throws, and every problem it reports names the file and a line',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(input, async ([bytes, n, , cuts]) => {
+          const v = new LogVerifier();
+          await loadFile({ name: n, stream: () => chunksAt(bytes, cuts) }, v, 's');
+          const report = await v.finish();
+          for (const p of report.problems) {
+            if (p.code !== 'parse_error' && p.code !== 'duplicate_key') continue; // whole-log findings have no single line
+            expect(p.file).toBe(n);
+            expect(Number.isInteger(p.line) && p.line! >= 1 && p.line! <= lineCount(bytes), `line ${p.line}`).toBe(true);
+          }
+        }),
+        fuzzParams(800, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 });

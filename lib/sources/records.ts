@@ -14,8 +14,7 @@ export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 /** `whole`: the error is about the file as a whole (its message reads after the file's name) and no record follows. */
 export type RecordEvent =
   /** `start`/`end`: where the text's UTF-8 bytes are in the stream (NDJSON lines; absent where a record is not one run of bytes). */
-  | { kind: 'record'; text: string; line: number; start?: number; end?: number }
-  | { kind: 'error'; line: number; message: string; whole?: true };
+  { kind: 'record'; text: string; line: number; start?: number; end?: number } | { kind: 'error'; line: number; message: string; whole?: true };
 
 export interface SplitOptions {
   maxRecordBytes?: number;
@@ -99,8 +98,7 @@ export function formatLimit(max: number): string {
   return max % (1 << 20) === 0 ? `${max / (1 << 20)} MiB` : `${max} bytes`;
 }
 
-const oversizedMessage = (what: string, max: number, size: number) =>
-  `${what} over ${formatLimit(max)} (${size} bytes): skipped without reading it whole`;
+const oversizedMessage = (what: string, max: number, size: number) => `${what} over ${formatLimit(max)} (${size} bytes): skipped without reading it whole`;
 
 /** The stream without a leading UTF-8 BOM, also when the BOM is split across the first chunks. */
 async function* withoutBom(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -199,7 +197,11 @@ export async function* splitLines(chunks: AsyncIterable<Uint8Array>, options: Sp
         start += 3;
       }
       if (!terminated && isUnfinished(bytes)) {
-        yield { kind: 'error', line: current, message: `the file ends in the middle of a record: line ${current} stops after ${size} bytes (the file is truncated)` };
+        yield {
+          kind: 'error',
+          line: current,
+          message: `the file ends in the middle of a record: line ${current} stops after ${size} bytes (the file is truncated)`,
+        };
       } else if (!isBlank(bytes)) {
         const text = options.textless ? (isUtf8(bytes) ? '' : null) : decodeRecord(bytes);
         if (text === null) yield { kind: 'error', line: current, message: 'line is not valid UTF-8' };
@@ -319,7 +321,11 @@ export async function* splitJsonArray(chunks: AsyncIterable<Uint8Array>, options
   }
   const end: string = state;
   if (end === 'element') {
-    yield { kind: 'error', line: elementLine, message: `the file ends in the middle of a record: the array element at line ${elementLine} never ends (the file is truncated)` };
+    yield {
+      kind: 'error',
+      line: elementLine,
+      message: `the file ends in the middle of a record: the array element at line ${elementLine} never ends (the file is truncated)`,
+    };
   } else if (end !== 'after') {
     yield { kind: 'error', line, message: end === 'before' ? 'the file is empty' : 'the file ends before the closing ]: it is truncated' };
   }
@@ -445,7 +451,10 @@ function prefix(chunks: Uint8Array[], n: number): Uint8Array {
 
 /** True when the first non-blank line is a balanced `{…}` with content after it (NDJSON). */
 function firstLineIsComplete(head: Uint8Array[]): boolean {
-  const bytes = concat(head, head.reduce((n, c) => n + c.length, 0));
+  const bytes = concat(
+    head,
+    head.reduce((n, c) => n + c.length, 0),
+  );
   const nl = bytes.indexOf(NL);
   if (nl === -1) return false;
   let depth = 0;

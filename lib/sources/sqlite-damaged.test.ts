@@ -44,7 +44,7 @@ describe('a store with a damaged b-tree page', () => {
     expect(leaves.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('each damaged leaf: the other leaves\' rows all come out in order, the lost range is one error naming the table and seq', () => {
+  it("each damaged leaf: the other leaves' rows all come out in order, the lost range is one error naming the table and seq", () => {
     const failures: string[] = [];
     for (const [i, leaf] of leaves.entries()) {
       const rows = toolRows(damagePage(image, leaf));
@@ -80,7 +80,10 @@ describe('a store with a damaged b-tree page', () => {
     r.store.close();
     const report = await verifier.finish();
     const problem = report.problems.find((p) => p.code === 'parse_error' && /could not be read/.test(p.message));
-    expect(problem).toMatchObject({ file: `${name}#chio_tool_receipts`, message: expect.stringMatching(/^receipts\.sqlite3#chio_tool_receipts row \d+: seq \d+ to \d+ could not be read \(database disk image is malformed\)/) });
+    expect(problem).toMatchObject({
+      file: `${name}#chio_tool_receipts`,
+      message: expect.stringMatching(/^receipts\.sqlite3#chio_tool_receipts row \d+: seq \d+ to \d+ could not be read \(database disk image is malformed\)/),
+    });
     const lost = /seq (\d+) to (\d+)/.exec(problem!.message)!.slice(1).map(Number);
     const lostIds = new Set(all.filter((x) => x.seq >= lost[0]! && x.seq <= lost[1]!).map((x) => x.receiptId));
     expect(report.receipts.filter((x) => x.type === 'tool').length).toBe(all.length - lostIds.size);

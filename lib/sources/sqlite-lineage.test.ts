@@ -31,12 +31,31 @@ const NEWER_COLUMNS = `
 type Cell = string | number | null;
 /** A store with `rows` of capability_lineage (each a column → value map), newer columns unless `old`. */
 function store(rows: Record<string, Cell>[], old = false): Uint8Array {
-  const db = new SQL.Database(createChioStore(SQL, { toolReceipts: [{ rawJson: JSON.stringify(receipt), receiptId: receipt.id as string, timestamp: receipt.timestamp as number, capabilityId: 'cap-test-1', toolServer: 'srv-files', toolName: 'file_read', decisionKind: 'allow', policyHash: 'policy-test-v1', contentHash: receipt.content_hash as string }] }));
+  const db = new SQL.Database(
+    createChioStore(SQL, {
+      toolReceipts: [
+        {
+          rawJson: JSON.stringify(receipt),
+          receiptId: receipt.id as string,
+          timestamp: receipt.timestamp as number,
+          capabilityId: 'cap-test-1',
+          toolServer: 'srv-files',
+          toolName: 'file_read',
+          decisionKind: 'allow',
+          policyHash: 'policy-test-v1',
+          contentHash: receipt.content_hash as string,
+        },
+      ],
+    }),
+  );
   try {
     if (!old) db.exec(NEWER_COLUMNS);
     for (const row of rows) {
       const cols = Object.keys(row);
-      db.run(`INSERT INTO capability_lineage (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`, cols.map((c) => row[c]!));
+      db.run(
+        `INSERT INTO capability_lineage (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+        cols.map((c) => row[c]!),
+      );
     }
     return db.export();
   } finally {
@@ -77,7 +96,17 @@ describe('capability_lineage of a local store', () => {
   });
 
   it('signed rows verify, legacy rows without a token stay context, every other row is judged as in a package', async () => {
-    const anchor: Record<string, Cell> = { capability_id: `fed-del-${'0'.repeat(64)}`, subject_key: subject, issuer_key: key.publicHex, issued_at: 1, expires_at: 2, grants_json: '{}', delegation_depth: 0, parent_capability_id: null, provenance: 'synthetic_anchor' };
+    const anchor: Record<string, Cell> = {
+      capability_id: `fed-del-${'0'.repeat(64)}`,
+      subject_key: subject,
+      issuer_key: key.publicHex,
+      issued_at: 1,
+      expires_at: 2,
+      grants_json: '{}',
+      delegation_depth: 0,
+      parent_capability_id: null,
+      provenance: 'synthetic_anchor',
+    };
     const { signed_capability: _, ...projection } = lineageRowOf(token('cap-legacy'));
     const rows: Record<string, Cell>[] = [
       columns(lineageRowOf(token('cap-test-1'))), // rowid 1: verified
@@ -113,7 +142,9 @@ describe('capability_lineage of a local store', () => {
     const rows = [columns(lineageRowOf(token('cap-a'))), columns(lineageRowOf(token('cap-b')))];
     rows[0]!.issued_at = 'soon';
     const r = await verifyStore(store(rows));
-    expect(r.problems.map((p) => [p.code, p.file, p.line, p.message])).toEqual([['parse_error', FILE, 1, `${FILE} row 1: issued_at is text, expected integer`]]);
+    expect(r.problems.map((p) => [p.code, p.file, p.line, p.message])).toEqual([
+      ['parse_error', FILE, 1, `${FILE} row 1: issued_at is text, expected integer`],
+    ]);
     expect(r.lineage!.map((l) => [l.capability_id, l.verdict])).toEqual([['cap-b', 'verified']]);
   });
 });

@@ -23,9 +23,17 @@ export interface LineageRowError {
 
 type Kind = 'int' | 'text';
 const COLUMNS: [string, Kind][] = [
-  ['capability_id', 'text'], ['subject_key', 'text'], ['issuer_key', 'text'], ['issued_at', 'int'], ['expires_at', 'int'],
-  ['grants_json', 'text'], ['delegation_depth', 'int'], ['parent_capability_id', 'text'],
-  ['federated_parent_capability_id', 'text'], ['provenance', 'text'], ['signed_capability_json', 'text'],
+  ['capability_id', 'text'],
+  ['subject_key', 'text'],
+  ['issuer_key', 'text'],
+  ['issued_at', 'int'],
+  ['expires_at', 'int'],
+  ['grants_json', 'text'],
+  ['delegation_depth', 'int'],
+  ['parent_capability_id', 'text'],
+  ['federated_parent_capability_id', 'text'],
+  ['provenance', 'text'],
+  ['signed_capability_json', 'text'],
 ];
 /** Left out of the record when the store does not have them (an older schema). */
 const OPTIONAL = new Set(['federated_parent_capability_id', 'provenance', 'signed_capability_json']);

@@ -11,13 +11,31 @@ import { CHIO_STORE_SCHEMA_SQL } from './chio-store-schema';
 export { CHIO_STORE_SCHEMA_SQL };
 
 export interface ToolReceiptInput {
-  rawJson: string; receiptId: string; timestamp: number; capabilityId: string; toolServer: string; toolName: string;
-  decisionKind: string; policyHash: string; contentHash: string;
-  tenantId?: string; subjectKey?: string; issuerKey?: string; grantIndex?: number;
+  rawJson: string;
+  receiptId: string;
+  timestamp: number;
+  capabilityId: string;
+  toolServer: string;
+  toolName: string;
+  decisionKind: string;
+  policyHash: string;
+  contentHash: string;
+  tenantId?: string;
+  subjectKey?: string;
+  issuerKey?: string;
+  grantIndex?: number;
 }
 export interface ChildReceiptInput {
-  rawJson: string; receiptId: string; timestamp: number; sessionId: string; parentRequestId: string; requestId: string;
-  operationKind: string; terminalState: string; policyHash: string; outcomeHash: string;
+  rawJson: string;
+  receiptId: string;
+  timestamp: number;
+  sessionId: string;
+  parentRequestId: string;
+  requestId: string;
+  operationKind: string;
+  terminalState: string;
+  policyHash: string;
+  outcomeHash: string;
 }
 /** A `capability_lineage` row (the schema's columns, camelCased). */
 export interface CapabilityLineageInput {
@@ -35,9 +53,16 @@ export interface CapabilityLineageInput {
 }
 
 export interface CheckpointInput {
-  checkpointSeq: number; batchStartSeq: number; batchEndSeq: number; treeSize: number;
+  checkpointSeq: number;
+  batchStartSeq: number;
+  batchEndSeq: number;
+  treeSize: number;
   /** Hex without 0x, as Chio stores it (the statement_json has the 0x form). */
-  merkleRoot: string; issuedAt: number; statementJson: string; signature: string; kernelKey: string;
+  merkleRoot: string;
+  issuedAt: number;
+  statementJson: string;
+  signature: string;
+  kernelKey: string;
 }
 export interface ChioStoreInput {
   toolReceipts: ToolReceiptInput[];
@@ -85,24 +110,48 @@ function exactText(text: string, field: string): Uint8Array {
 
 function toolParams(r: ToolReceiptInput): BindParams {
   return [
-    r.receiptId, int(r.timestamp, 'timestamp'), r.capabilityId, r.subjectKey ?? null, r.issuerKey ?? null,
-    r.grantIndex === undefined ? null : int(r.grantIndex, 'grantIndex'), r.toolServer, r.toolName, r.decisionKind,
-    r.policyHash, r.contentHash, exactText(r.rawJson, 'rawJson'), r.tenantId ?? null,
+    r.receiptId,
+    int(r.timestamp, 'timestamp'),
+    r.capabilityId,
+    r.subjectKey ?? null,
+    r.issuerKey ?? null,
+    r.grantIndex === undefined ? null : int(r.grantIndex, 'grantIndex'),
+    r.toolServer,
+    r.toolName,
+    r.decisionKind,
+    r.policyHash,
+    r.contentHash,
+    exactText(r.rawJson, 'rawJson'),
+    r.tenantId ?? null,
   ];
 }
 
 function childParams(r: ChildReceiptInput): BindParams {
   return [
-    r.receiptId, int(r.timestamp, 'timestamp'), r.sessionId, r.parentRequestId, r.requestId, r.operationKind,
-    r.terminalState, r.policyHash, r.outcomeHash, exactText(r.rawJson, 'rawJson'),
+    r.receiptId,
+    int(r.timestamp, 'timestamp'),
+    r.sessionId,
+    r.parentRequestId,
+    r.requestId,
+    r.operationKind,
+    r.terminalState,
+    r.policyHash,
+    r.outcomeHash,
+    exactText(r.rawJson, 'rawJson'),
   ];
 }
 
 function checkpointParams(c: CheckpointInput): BindParams {
   return [
-    int(c.checkpointSeq, 'checkpointSeq'), int(c.batchStartSeq, 'batchStartSeq'), int(c.batchEndSeq, 'batchEndSeq'),
-    int(c.treeSize, 'treeSize'), c.merkleRoot, int(c.issuedAt, 'issuedAt'), exactText(c.statementJson, 'statementJson'),
-    c.signature, c.kernelKey,
+    int(c.checkpointSeq, 'checkpointSeq'),
+    int(c.batchStartSeq, 'batchStartSeq'),
+    int(c.batchEndSeq, 'batchEndSeq'),
+    int(c.treeSize, 'treeSize'),
+    c.merkleRoot,
+    int(c.issuedAt, 'issuedAt'),
+    exactText(c.statementJson, 'statementJson'),
+    c.signature,
+    c.kernelKey,
   ];
 }
 

@@ -7,7 +7,11 @@ import { CHIO_STORE_SCHEMA_SQL, createChioStore, type ChioStoreInput } from './s
 const read = (rel: string) => new Uint8Array(readFileSync(new URL(`../testdata/chio/showcase/${rel}`, import.meta.url)));
 const store = (name: string) => read(`sqlite/${name}`);
 const ndjson = (name: string) =>
-  new TextDecoder().decode(read(`derived-from-sqlite/${name}`)).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+  new TextDecoder()
+    .decode(read(`derived-from-sqlite/${name}`))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 let SQL: SqlJsStatic;
 beforeAll(async () => {
@@ -94,7 +98,8 @@ describe('the Chio store schema and createChioStore', () => {
   const master = (db: Uint8Array, names?: Set<string>) => {
     const d = new SQL.Database(db);
     try {
-      const rows = d.exec("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name <> 'sqlite_sequence' ORDER BY rowid")[0]?.values ?? [];
+      const rows =
+        d.exec("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name <> 'sqlite_sequence' ORDER BY rowid")[0]?.values ?? [];
       return rows.filter((r) => !names || names.has(String(r[1])));
     } finally {
       d.close();
@@ -109,31 +114,61 @@ describe('the Chio store schema and createChioStore', () => {
   });
 
   const tool = (n: number, timestamp: number, rawJson = `{"id":"t${n}"}`) => ({
-    rawJson, receiptId: `t${n}`, timestamp, capabilityId: 'cap-1', toolServer: 'srv', toolName: 'tool',
-    decisionKind: 'allow', policyHash: 'p', contentHash: 'c',
+    rawJson,
+    receiptId: `t${n}`,
+    timestamp,
+    capabilityId: 'cap-1',
+    toolServer: 'srv',
+    toolName: 'tool',
+    decisionKind: 'allow',
+    policyHash: 'p',
+    contentHash: 'c',
   });
   const child = (n: number, timestamp: number) => ({
-    rawJson: `{"id":"c${n}"}`, receiptId: `c${n}`, timestamp, sessionId: 's', parentRequestId: 'pr', requestId: `r${n}`,
-    operationKind: 'op', terminalState: 'done', policyHash: 'p', outcomeHash: 'o',
+    rawJson: `{"id":"c${n}"}`,
+    receiptId: `c${n}`,
+    timestamp,
+    sessionId: 's',
+    parentRequestId: 'pr',
+    requestId: `r${n}`,
+    operationKind: 'op',
+    terminalState: 'done',
+    policyHash: 'p',
+    outcomeHash: 'o',
   });
   const input: ChioStoreInput = {
     // raw_json kept exactly: odd spacing, non-ASCII, an escape, an astral character, even a raw NUL.
     toolReceipts: [tool(1, 100, '{ "id" :"t1",\n "note":"é😀\\u0000" }'), tool(2, 300, '\uFEFF{"nul":"\u0000"}'), tool(3, 500)],
     childReceipts: [child(1, 200), child(2, 400)],
-    checkpoints: [{
-      checkpointSeq: 1, batchStartSeq: 1, batchEndSeq: 5, treeSize: 5, merkleRoot: 'ab'.repeat(32), issuedAt: 600,
-      statementJson: `{"checkpoint_seq":1,"merkle_root":"0x${'ab'.repeat(32)}"}`, signature: 'sig', kernelKey: 'key',
-    }],
+    checkpoints: [
+      {
+        checkpointSeq: 1,
+        batchStartSeq: 1,
+        batchEndSeq: 5,
+        treeSize: 5,
+        merkleRoot: 'ab'.repeat(32),
+        issuedAt: 600,
+        statementJson: `{"checkpoint_seq":1,"merkle_root":"0x${'ab'.repeat(32)}"}`,
+        signature: 'sig',
+        kernelKey: 'key',
+      },
+    ],
   };
 
   it('round trip: 3 tool + 2 child receipts and 1 checkpoint; the triggers fill the claim log in insert order', () => {
     const s = open(createChioStore(SQL, input));
     expect(s.counts().rows).toEqual({ chio_tool_receipts: 3, chio_child_receipts: 2, claim_receipt_log_entries: 5, kernel_checkpoints: 1 });
     expect([...s.toolReceipts()].map((r) => !isRowError(r) && r.rawJson)).toEqual(input.toolReceipts.map((r) => r.rawJson));
-    expect([...s.childReceipts()]).toEqual([{ seq: 1, receiptId: 'c1', rawJson: '{"id":"c1"}' }, { seq: 2, receiptId: 'c2', rawJson: '{"id":"c2"}' }]);
+    expect([...s.childReceipts()]).toEqual([
+      { seq: 1, receiptId: 'c1', rawJson: '{"id":"c1"}' },
+      { seq: 2, receiptId: 'c2', rawJson: '{"id":"c2"}' },
+    ]);
     expect([...s.claimLog()].map((e) => !isRowError(e) && [e.entrySeq, e.receiptKind, e.sourceSeq, e.receiptId])).toEqual([
-      [1, 'tool_receipt', 1, 't1'], [2, 'child_receipt', 1, 'c1'], [3, 'tool_receipt', 2, 't2'],
-      [4, 'child_receipt', 2, 'c2'], [5, 'tool_receipt', 3, 't3'],
+      [1, 'tool_receipt', 1, 't1'],
+      [2, 'child_receipt', 1, 'c1'],
+      [3, 'tool_receipt', 2, 't2'],
+      [4, 'child_receipt', 2, 'c2'],
+      [5, 'tool_receipt', 3, 't3'],
     ]);
     const cp = input.checkpoints![0]!;
     expect([...s.checkpoints()]).toEqual([{ ...cp }]);
@@ -147,7 +182,9 @@ describe('the Chio store schema and createChioStore', () => {
   it('the checkpoint trigger fills checkpoint_tree_heads and checkpoint_publication_metadata', () => {
     const d = new SQL.Database(createChioStore(SQL, input));
     expect(d.exec('SELECT checkpoint_seq, tree_size, previous_checkpoint_sha256 FROM checkpoint_tree_heads')[0]?.values).toEqual([[1, 5, null]]);
-    expect(d.exec('SELECT publication_schema, entry_start_seq, entry_end_seq FROM checkpoint_publication_metadata')[0]?.values).toEqual([['chio.checkpoint_publication.v1', 1, 5]]);
+    expect(d.exec('SELECT publication_schema, entry_start_seq, entry_end_seq FROM checkpoint_publication_metadata')[0]?.values).toEqual([
+      ['chio.checkpoint_publication.v1', 1, 5],
+    ]);
     d.close();
   });
 });
@@ -160,24 +197,43 @@ describe('openChioStore on hostile or wrong input: { ok: false } with a clear me
     ['a 60-byte prefix', () => provider.subarray(0, 60), /less than its 100-byte header/],
     ['a copy cut mid-page', () => provider.subarray(0, 50_000), /truncated SQLite database: 50000 bytes is not a whole number of 4096-byte pages/],
     ['a copy cut at a page boundary', () => provider.subarray(0, 40 * 4096), /truncated SQLite database: its header says 231 pages/],
-    ['a SQLite db without Chio tables', () => rawDb('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)'), /^no Chio tables: .*it has 1 table\(s\): notes$/],
-    ['a header followed by garbage pages', () => { const b = provider.slice(); b.fill(0xa5, 100); return b; }, /^malformed SQLite database: /],
-    ['chio_tool_receipts without raw_json', () => rawDb('CREATE TABLE chio_tool_receipts (seq INTEGER PRIMARY KEY, receipt_id TEXT)'), /chio_tool_receipts lacks column\(s\) raw_json/],
+    [
+      'a SQLite db without Chio tables',
+      () => rawDb('CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)'),
+      /^no Chio tables: .*it has 1 table\(s\): notes$/,
+    ],
+    [
+      'a header followed by garbage pages',
+      () => {
+        const b = provider.slice();
+        b.fill(0xa5, 100);
+        return b;
+      },
+      /^malformed SQLite database: /,
+    ],
+    [
+      'chio_tool_receipts without raw_json',
+      () => rawDb('CREATE TABLE chio_tool_receipts (seq INTEGER PRIMARY KEY, receipt_id TEXT)'),
+      /chio_tool_receipts lacks column\(s\) raw_json/,
+    ],
   ];
   for (const [label, make, message] of cases) {
     it(label, () => expect(failure(make())).toMatch(message));
   }
 
   it('a kernel and a sidecar table in one file is described as both', () => {
-    const s = open(rawDb(`CREATE TABLE chio_tool_receipts (seq INTEGER PRIMARY KEY, receipt_id TEXT, raw_json TEXT);
-      CREATE TABLE http_receipts (id TEXT PRIMARY KEY, receipt_json TEXT)`));
+    const s = open(
+      rawDb(`CREATE TABLE chio_tool_receipts (seq INTEGER PRIMARY KEY, receipt_id TEXT, raw_json TEXT);
+      CREATE TABLE http_receipts (id TEXT PRIMARY KEY, receipt_json TEXT)`),
+    );
     expect(s.kind).toBe('kernel+sidecar');
     s.close();
   });
 });
 
 describe('bad rows become error rows naming table and rowid; the rest still come out', () => {
-  const hostile = () => rawDb(`
+  const hostile = () =>
+    rawDb(`
     CREATE TABLE chio_tool_receipts (seq INTEGER PRIMARY KEY, receipt_id, raw_json TEXT); -- receipt_id: no affinity
     INSERT INTO chio_tool_receipts VALUES (1, 'a', '{"a":1}'), (2, 'b', NULL), (3, 'c', X'7b7d'),
       (4, 'd', 'x' || char(0) || 'y'), (5, 'e', CAST(X'7bff7d' AS TEXT)), (6, 'f', char(65279) || '{}'),
@@ -210,9 +266,11 @@ describe('bad rows become error rows naming table and rowid; the rest still come
 
   it('a UTF-16 store is decoded from its own encoding', () => {
     for (const enc of ['UTF-16le', 'UTF-16be']) {
-      const s = open(rawDb(`PRAGMA encoding = '${enc}';
+      const s = open(
+        rawDb(`PRAGMA encoding = '${enc}';
         CREATE TABLE chio_tool_receipts (seq INTEGER PRIMARY KEY, receipt_id TEXT, raw_json TEXT);
-        INSERT INTO chio_tool_receipts VALUES (1, 'a', '{"é":"😀"}');`));
+        INSERT INTO chio_tool_receipts VALUES (1, 'a', '{"é":"😀"}');`),
+      );
       expect([...s.toolReceipts()], enc).toEqual([{ seq: 1, receiptId: 'a', rawJson: '{"é":"😀"}' }]);
       s.close();
     }

@@ -14,27 +14,52 @@ import { resumeKey } from './sqlite-skip';
 import { type CapabilityLineage, MAX_LINEAGE, lineageRow } from './lineage';
 import { type LineageRecordRow, type LineageRowError, signedLineageRows } from './sqlite-lineage';
 
-export type ChioTable =
-  | 'chio_tool_receipts'
-  | 'chio_child_receipts'
-  | 'claim_receipt_log_entries'
-  | 'kernel_checkpoints'
-  | 'http_receipts';
+export type ChioTable = 'chio_tool_receipts' | 'chio_child_receipts' | 'claim_receipt_log_entries' | 'kernel_checkpoints' | 'http_receipts';
 /** 'kernel': has chio_tool_receipts; 'sidecar': has http_receipts; both if it has both. */
 export type StoreKind = 'kernel' | 'sidecar' | 'kernel+sidecar';
 
 /** A row that could not be read. `error` says what is wrong, without repeating table and rowid;
  * rowid is SQLite's exact decimal text (it may exceed 2^53), null when no row could be reached. */
-export interface RowError { error: string; table: ChioTable; rowid: string | null }
-export interface ReceiptRow { seq: number; receiptId: string; rawJson: string }
-export interface ClaimLogRow { entrySeq: number; receiptId: string; receiptKind: 'tool_receipt' | 'child_receipt'; sourceSeq: number }
-export interface CheckpointRow {
-  checkpointSeq: number; batchStartSeq: number; batchEndSeq: number; treeSize: number; merkleRoot: string;
-  issuedAt: number; statementJson: string; signature: string; kernelKey: string;
+export interface RowError {
+  error: string;
+  table: ChioTable;
+  rowid: string | null;
 }
-export interface HttpReceiptRow { id: string; receiptJson: string }
-export interface TableCounts { rows: Partial<Record<ChioTable, number>>; errors: RowError[] }
-export interface WalInfo { framesApplied: number; walIgnored?: string; tailIgnored?: string }
+export interface ReceiptRow {
+  seq: number;
+  receiptId: string;
+  rawJson: string;
+}
+export interface ClaimLogRow {
+  entrySeq: number;
+  receiptId: string;
+  receiptKind: 'tool_receipt' | 'child_receipt';
+  sourceSeq: number;
+}
+export interface CheckpointRow {
+  checkpointSeq: number;
+  batchStartSeq: number;
+  batchEndSeq: number;
+  treeSize: number;
+  merkleRoot: string;
+  issuedAt: number;
+  statementJson: string;
+  signature: string;
+  kernelKey: string;
+}
+export interface HttpReceiptRow {
+  id: string;
+  receiptJson: string;
+}
+export interface TableCounts {
+  rows: Partial<Record<ChioTable, number>>;
+  errors: RowError[];
+}
+export interface WalInfo {
+  framesApplied: number;
+  walIgnored?: string;
+  tailIgnored?: string;
+}
 
 export interface ChioStoreReader {
   kind: StoreKind;
@@ -79,8 +104,15 @@ const TABLES: Record<ChioTable, { order: string; columns: Record<string, ColumnT
   kernel_checkpoints: {
     order: 'checkpoint_seq',
     columns: {
-      checkpoint_seq: 'int', batch_start_seq: 'int', batch_end_seq: 'int', tree_size: 'int', merkle_root: 'text',
-      issued_at: 'int', statement_json: 'text', signature: 'text', kernel_key: 'text',
+      checkpoint_seq: 'int',
+      batch_start_seq: 'int',
+      batch_end_seq: 'int',
+      tree_size: 'int',
+      merkle_root: 'text',
+      issued_at: 'int',
+      statement_json: 'text',
+      signature: 'text',
+      kernel_key: 'text',
     },
   },
   http_receipts: { order: 'rowid', columns: { id: 'text', receipt_json: 'text' }, orderIsRowid: true },
@@ -88,7 +120,13 @@ const TABLES: Record<ChioTable, { order: string; columns: Record<string, ColumnT
 const KNOWN = Object.keys(TABLES) as ChioTable[];
 const DECODERS: Record<string, string> = { 'UTF-8': 'utf-8', 'UTF-16le': 'utf-16le', 'UTF-16be': 'utf-16be' };
 
-interface Ctx { db: Database; decoder: TextDecoder; tables: Set<ChioTable>; closed: boolean; open: Set<Statement> }
+interface Ctx {
+  db: Database;
+  decoder: TextDecoder;
+  tables: Set<ChioTable>;
+  closed: boolean;
+  open: Set<Statement>;
+}
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -114,7 +152,9 @@ function selectSql(table: ChioTable, from: boolean): string {
 /** Damaged regions skipped per table before reading it gives up. */
 const MAX_SKIPS = 64;
 
-interface Problem { problem: string }
+interface Problem {
+  problem: string;
+}
 
 /** One value: an INTEGER that is a safe JS integer, or TEXT whose bytes decode strictly. */
 function decodeValue(ctx: Ctx, col: string, type: ColumnType, sqlType: SqlValue, value: SqlValue): number | string | Problem {
@@ -215,9 +255,15 @@ function claimLogEntry(r: Row): ClaimLogRow | string {
 }
 
 const checkpoint = (r: Row): CheckpointRow => ({
-  checkpointSeq: r.checkpoint_seq as number, batchStartSeq: r.batch_start_seq as number, batchEndSeq: r.batch_end_seq as number,
-  treeSize: r.tree_size as number, merkleRoot: r.merkle_root as string, issuedAt: r.issued_at as number,
-  statementJson: r.statement_json as string, signature: r.signature as string, kernelKey: r.kernel_key as string,
+  checkpointSeq: r.checkpoint_seq as number,
+  batchStartSeq: r.batch_start_seq as number,
+  batchEndSeq: r.batch_end_seq as number,
+  treeSize: r.tree_size as number,
+  merkleRoot: r.merkle_root as string,
+  issuedAt: r.issued_at as number,
+  statementJson: r.statement_json as string,
+  signature: r.signature as string,
+  kernelKey: r.kernel_key as string,
 });
 
 function counts(ctx: Ctx): TableCounts {
@@ -257,7 +303,10 @@ function inspect(db: Database, walHint: string): { decoder: TextDecoder; tables:
   const names = (db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values ?? []).map((v) => String(v[0]));
   const tables = new Set(KNOWN.filter((t) => names.some((n) => n.toLowerCase() === t)));
   if (!tables.has('chio_tool_receipts') && !tables.has('http_receipts')) {
-    const listed = names.slice(0, 5).map((n) => n.slice(0, 64)).join(', ');
+    const listed = names
+      .slice(0, 5)
+      .map((n) => n.slice(0, 64))
+      .join(', ');
     const found = names.length === 0 ? 'it has no tables' : `it has ${names.length} table(s): ${listed}${names.length > 5 ? ', …' : ''}`;
     return `no Chio tables: found neither chio_tool_receipts (kernel store) nor http_receipts (sidecar store); ${found}${walHint}`;
   }
@@ -289,7 +338,9 @@ function readLineage(ctx: Ctx, name: string): { entries: CapabilityLineage[]; sk
   if (ctx.closed) return { entries, skipped };
   let stmt: Statement | null = null;
   try {
-    const names = (ctx.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND lower(name) = 'capability_lineage'")[0]?.values ?? []).map((v) => String(v[0]));
+    const names = (ctx.db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND lower(name) = 'capability_lineage'")[0]?.values ?? []).map((v) =>
+      String(v[0]),
+    );
     if (names.length === 0) return { entries, skipped };
     const have = new Set((ctx.db.exec(`SELECT lower(name) FROM pragma_table_info('capability_lineage')`)[0]?.values ?? []).map((v) => String(v[0])));
     if (!have.has('capability_id')) return { entries, skipped };

@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyWal, type WalResult } from './sqlite-wal';
 import { reseal, setU32, u32 } from '../../test/support/sqlite-wal-reseal';
 
-const fixture = (name: string) =>
-  new Uint8Array(readFileSync(new URL(`../testdata/chio/showcase/sqlite/${name}`, import.meta.url)));
+const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../testdata/chio/showcase/sqlite/${name}`, import.meta.url)));
 const SIDECAR_DB = fixture('settlement-sidecar-receipts.sqlite3');
 const SIDECAR_WAL = fixture('settlement-sidecar-receipts.sqlite3-wal');
 const PAGE = 4096;
@@ -105,7 +104,8 @@ describe('applyWal: the real settlement-sidecar WAL', () => {
   it('cut after every frame: applies up to the last commit at or before the cut, matching python3', () => {
     const failures: string[] = [];
     for (let n = 0; n <= 23; n++) {
-      for (const extra of [0, 24 + 100]) { // a clean cut, and a torn next frame
+      for (const extra of [0, 24 + 100]) {
+        // a clean cut, and a torn next frame
         const wal = SIDECAR_WAL.subarray(0, Math.min(SIDECAR_WAL.length, frameOff(n + 1) + (n < 23 ? extra : 0)));
         const want = lastCommitUpTo(SIDECAR_WAL, n);
         const r = applied(applyWal(SIDECAR_DB, wal));
@@ -191,10 +191,42 @@ describe('applyWal: unusable WAL headers are ignored with a note; mismatches are
   const ignored: [string, (w: Uint8Array) => Uint8Array, RegExp][] = [
     ['empty WAL', () => new Uint8Array(0), /empty/],
     ['31-byte WAL', (w) => w.subarray(0, 31), /shorter than its 32-byte header/],
-    ['bad magic', (w) => { const c = w.slice(); c[3] = 0x84; return c; }, /bad WAL magic 0x377f0684/],
-    ['bad version', (w) => { const c = w.slice(); setU32(c, 4, 3007001); return reseal(c); }, /format version 3007001/],
-    ['bad page size', (w) => { const c = w.slice(); setU32(c, 8, 1000); return c; }, /invalid WAL page size 1000/],
-    ['bad header checksum', (w) => { const c = w.slice(); c[31]! ^= 1; return c; }, /header checksum/],
+    [
+      'bad magic',
+      (w) => {
+        const c = w.slice();
+        c[3] = 0x84;
+        return c;
+      },
+      /bad WAL magic 0x377f0684/,
+    ],
+    [
+      'bad version',
+      (w) => {
+        const c = w.slice();
+        setU32(c, 4, 3007001);
+        return reseal(c);
+      },
+      /format version 3007001/,
+    ],
+    [
+      'bad page size',
+      (w) => {
+        const c = w.slice();
+        setU32(c, 8, 1000);
+        return c;
+      },
+      /invalid WAL page size 1000/,
+    ],
+    [
+      'bad header checksum',
+      (w) => {
+        const c = w.slice();
+        c[31]! ^= 1;
+        return c;
+      },
+      /header checksum/,
+    ],
   ];
   for (const [label, make, note] of ignored) {
     it(`${label}: the database comes back unchanged`, () => {
@@ -219,7 +251,10 @@ describe('applyWal: unusable WAL headers are ignored with a note; mismatches are
   });
 
   it('a database that is not SQLite is an error; so is an empty one', () => {
-    expect(applyWal(new TextEncoder().encode('hello world, not a db'), SIDECAR_WAL)).toMatchObject({ ok: false, message: expect.stringMatching(/not a SQLite database/) });
+    expect(applyWal(new TextEncoder().encode('hello world, not a db'), SIDECAR_WAL)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not a SQLite database/),
+    });
     expect(applyWal(new Uint8Array(0), SIDECAR_WAL)).toMatchObject({ ok: false, message: expect.stringMatching(/empty file/) });
     expect(applyWal(SIDECAR_DB.subarray(0, 40), SIDECAR_WAL)).toMatchObject({ ok: false, message: expect.stringMatching(/100-byte header/) });
   });

@@ -106,65 +106,90 @@ function damaged(original: Uint8Array, d: Damage, pageSize: number): Uint8Array 
 }
 
 describe('openChioStore never throws', () => {
-  it('on arbitrary bytes (with and without a WAL)', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 2000 }), fc.option(fc.uint8Array({ maxLength: 600 }), { nil: undefined }), (db, wal) => {
-        expectWellFormed(openChioStore(SQL, db, wal));
-      }),
-      fuzzParams(300),
-    );
-  }, fuzzTimeout());
+  it(
+    'on arbitrary bytes (with and without a WAL)',
+    () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 2000 }), fc.option(fc.uint8Array({ maxLength: 600 }), { nil: undefined }), (db, wal) => {
+          expectWellFormed(openChioStore(SQL, db, wal));
+        }),
+        fuzzParams(300),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('on the real provider store, damaged (bytes, cuts, pages zeroed, garbage or copied, header fields)', () => {
-    fc.assert(
-      fc.property(fc.array(damage, { minLength: 1, maxLength: 2 }), (ds) => {
-        expectWellFormed(openChioStore(SQL, ds.reduce<Uint8Array>((b, d) => damaged(b, d, PAGE), PROVIDER)));
-      }),
-      fuzzParams(80),
-    );
-  }, fuzzTimeout());
+  it(
+    'on the real provider store, damaged (bytes, cuts, pages zeroed, garbage or copied, header fields)',
+    () => {
+      fc.assert(
+        fc.property(fc.array(damage, { minLength: 1, maxLength: 2 }), (ds) => {
+          expectWellFormed(
+            openChioStore(
+              SQL,
+              ds.reduce<Uint8Array>((b, d) => damaged(b, d, PAGE), PROVIDER),
+            ),
+          );
+        }),
+        fuzzParams(80),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('on the real settlement sidecar with its WAL damaged (and sometimes re-sealed so the checksums pass)', () => {
-    fc.assert(
-      fc.property(fc.array(damage, { minLength: 1, maxLength: 2 }), fc.boolean(), (ds, resealed) => {
-        const wal = ds.reduce<Uint8Array>((b, d) => damaged(b, d, FRAME), SIDECAR_WAL);
-        expectWellFormed(openChioStore(SQL, SIDECAR_DB, resealed ? reseal(wal) : wal));
-      }),
-      fuzzParams(150),
-    );
-  }, fuzzTimeout());
+  it(
+    'on the real settlement sidecar with its WAL damaged (and sometimes re-sealed so the checksums pass)',
+    () => {
+      fc.assert(
+        fc.property(fc.array(damage, { minLength: 1, maxLength: 2 }), fc.boolean(), (ds, resealed) => {
+          const wal = ds.reduce<Uint8Array>((b, d) => damaged(b, d, FRAME), SIDECAR_WAL);
+          expectWellFormed(openChioStore(SQL, SIDECAR_DB, resealed ? reseal(wal) : wal));
+        }),
+        fuzzParams(150),
+      );
+    },
+    fuzzTimeout(),
+  );
 });
 
 describe('applyWal never throws', () => {
-  it('on arbitrary bytes', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 600 }), fc.uint8Array({ maxLength: 600 }), (db, wal) => {
-        applyWal(db, wal);
-        applyWal(SIDECAR_DB, wal);
-      }),
-      fuzzParams(500),
-    );
-  }, fuzzTimeout());
+  it(
+    'on arbitrary bytes',
+    () => {
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 600 }), fc.uint8Array({ maxLength: 600 }), (db, wal) => {
+          applyWal(db, wal);
+          applyWal(SIDECAR_DB, wal);
+        }),
+        fuzzParams(500),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('on the real WAL damaged, cut, re-sealed or with frames reordered and repeated: whole pages out', () => {
-    const frames = Math.floor((SIDECAR_WAL.length - 32) / FRAME);
-    const reorder = fc.array(fc.nat(frames - 1), { minLength: 1, maxLength: frames + 4 }).map((order) => {
-      const w = new Uint8Array(32 + order.length * FRAME);
-      w.set(SIDECAR_WAL.subarray(0, 32));
-      order.forEach((f, i) => w.set(SIDECAR_WAL.subarray(32 + f * FRAME, 32 + (f + 1) * FRAME), 32 + i * FRAME));
-      return w;
-    });
-    const wal = fc.oneof(
-      fc.array(damage, { minLength: 1, maxLength: 2 }).map((ds) => ds.reduce<Uint8Array>((b, d) => damaged(b, d, FRAME), SIDECAR_WAL)),
-      reorder,
-    );
-    fc.assert(
-      fc.property(wal, fc.boolean(), (w, resealed) => {
-        const r = applyWal(SIDECAR_DB, resealed ? reseal(w) : w);
-        if (!r.ok) expect(r.message.length).toBeGreaterThan(0);
-        else if (r.bytes !== SIDECAR_DB) expect(r.bytes.length % PAGE).toBe(0);
-      }),
-      fuzzParams(400),
-    );
-  }, fuzzTimeout());
+  it(
+    'on the real WAL damaged, cut, re-sealed or with frames reordered and repeated: whole pages out',
+    () => {
+      const frames = Math.floor((SIDECAR_WAL.length - 32) / FRAME);
+      const reorder = fc.array(fc.nat(frames - 1), { minLength: 1, maxLength: frames + 4 }).map((order) => {
+        const w = new Uint8Array(32 + order.length * FRAME);
+        w.set(SIDECAR_WAL.subarray(0, 32));
+        order.forEach((f, i) => w.set(SIDECAR_WAL.subarray(32 + f * FRAME, 32 + (f + 1) * FRAME), 32 + i * FRAME));
+        return w;
+      });
+      const wal = fc.oneof(
+        fc.array(damage, { minLength: 1, maxLength: 2 }).map((ds) => ds.reduce<Uint8Array>((b, d) => damaged(b, d, FRAME), SIDECAR_WAL)),
+        reorder,
+      );
+      fc.assert(
+        fc.property(wal, fc.boolean(), (w, resealed) => {
+          const r = applyWal(SIDECAR_DB, resealed ? reseal(w) : w);
+          if (!r.ok) expect(r.message.length).toBeGreaterThan(0);
+          else if (r.bytes !== SIDECAR_DB) expect(r.bytes.length % PAGE).toBe(0);
+        }),
+        fuzzParams(400),
+      );
+    },
+    fuzzTimeout(),
+  );
 });

@@ -76,7 +76,9 @@ describe('coverage order decided where the orders differ', () => {
     db.close();
     const report = await verifyPaths([copy], trust());
     const failedBatches = new Set(
-      report.receipts.filter((r) => r.type === 'tool' && r.checks.inclusion === 'fail').map((r) => cps.find((c) => Number(r.seq) >= c.batchStartSeq && Number(r.seq) <= c.batchEndSeq)?.checkpointSeq),
+      report.receipts
+        .filter((r) => r.type === 'tool' && r.checks.inclusion === 'fail')
+        .map((r) => cps.find((c) => Number(r.seq) >= c.batchStartSeq && Number(r.seq) <= c.batchEndSeq)?.checkpointSeq),
     );
     expect([...failedBatches]).toEqual([deciding.checkpointSeq]);
     expect(report.receipts.filter((r) => r.type === 'tool' && r.checks.inclusion === 'pass').length).toBe(cps.length * 100 - 100);

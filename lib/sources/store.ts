@@ -91,7 +91,14 @@ export async function loadStore(store: ChioStoreReader, name: string, verifier: 
   const lineageFile = `${name}#capability_lineage`;
   for (const row of store.signedLineage()) {
     const line = rowLine(row.rowid);
-    if ('error' in row) verifier.addProblem(makeProblem('parse_error', `${lineageFile} row ${row.rowid ?? '?'}: ${row.error}`, line !== undefined ? { file: lineageFile, line } : { file: lineageFile }));
+    if ('error' in row)
+      verifier.addProblem(
+        makeProblem(
+          'parse_error',
+          `${lineageFile} row ${row.rowid ?? '?'}: ${row.error}`,
+          line !== undefined ? { file: lineageFile, line } : { file: lineageFile },
+        ),
+      );
     else await verifier.addRecord(row.text, { file: lineageFile, line: line ?? 0, role: 'lineage', space, localStore: true });
   }
 
@@ -119,7 +126,11 @@ export const COVERAGE_TRIALS = 8;
  * claim log instead failed every batch of a store whose checkpoints cover tool seq, and made the
  * server leave every checkpoint out.) Reads only the rows up to the batches it tries.
  */
-export function coverageOrder(store: Pick<ChioStoreReader, 'toolReceipts' | 'childReceipts'>, claimLog: ClaimLogRow[], checkpoints: CheckpointRow[]): CoverageOrder {
+export function coverageOrder(
+  store: Pick<ChioStoreReader, 'toolReceipts' | 'childReceipts'>,
+  claimLog: ClaimLogRow[],
+  checkpoints: CheckpointRow[],
+): CoverageOrder {
   // The first claim-log entry where the orders part: a child receipt, or a tool receipt out of step.
   let parts = Infinity;
   for (const e of claimLog) if ((e.receiptKind !== 'tool_receipt' || e.sourceSeq !== e.entrySeq) && e.entrySeq < parts) parts = e.entrySeq;

@@ -93,23 +93,63 @@ describe('revealText', () => {
   });
 
   it('never loses or invents a character, and never throws', () => {
-    const alphabet = fc.constantFrom('a', 'p', 'Z', ' ', '<', '\u0430', '\u03bf', '\uff41', '\u202e', '\u2066', '\u200b', '\u200d', '\u0000', '\u0085', '\u0301', '\u0308', '\u{1f600}', '\u{e0068}', '\u05d0', '\u{1d429}');
+    const alphabet = fc.constantFrom(
+      'a',
+      'p',
+      'Z',
+      ' ',
+      '<',
+      '\u0430',
+      '\u03bf',
+      '\uff41',
+      '\u202e',
+      '\u2066',
+      '\u200b',
+      '\u200d',
+      '\u0000',
+      '\u0085',
+      '\u0301',
+      '\u0308',
+      '\u{1f600}',
+      '\u{e0068}',
+      '\u05d0',
+      '\u{1d429}',
+    );
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 60 }).map((a) => a.join('')), (s) => {
-        const segs = revealText(s);
-        expect(segs.map((x) => x.text).join('')).toBe(s);
-        expect(segs.every((x) => x.text.length > 0)).toBe(true);
-        // Whatever could hide or reorder text is never left inside a text segment.
-        for (const x of segs) if (x.kind === 'text') expect(x.text).not.toMatch(/[\u202e\u2066\u200b\u200d\u0000\u0085\u{e0068}]/u);
-      }),
+      fc.property(
+        fc.array(alphabet, { maxLength: 60 }).map((a) => a.join('')),
+        (s) => {
+          const segs = revealText(s);
+          expect(segs.map((x) => x.text).join('')).toBe(s);
+          expect(segs.every((x) => x.text.length > 0)).toBe(true);
+          // Whatever could hide or reorder text is never left inside a text segment.
+          for (const x of segs) if (x.kind === 'text') expect(x.text).not.toMatch(/[\u202e\u2066\u200b\u200d\u0000\u0085\u{e0068}]/u);
+        },
+      ),
       { numRuns: 2000 },
     );
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), (s) => void expect(revealText(s).map((x) => x.text).join('')).toBe(s)));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 80 }),
+        (s) =>
+          void expect(
+            revealText(s)
+              .map((x) => x.text)
+              .join(''),
+          ).toBe(s),
+      ),
+    );
   });
 
   it('keeps line feeds and tabs as layout in multi-line text, still marking the rest', () => {
     expect(revealText('{\n\t"a": 1\n}', { multiline: true })).toEqual([{ kind: 'text', text: '{\n\t"a": 1\n}' }]);
-    expect(marks('{\n  "p\u0430y": "\u202e"\r\n}')).toEqual([['control', 'U+000A'], ['lookalike', 'U+0430'], ['bidi', 'U+202E'], ['control', 'U+000D'], ['control', 'U+000A']]);
+    expect(marks('{\n  "p\u0430y": "\u202e"\r\n}')).toEqual([
+      ['control', 'U+000A'],
+      ['lookalike', 'U+0430'],
+      ['bidi', 'U+202E'],
+      ['control', 'U+000D'],
+      ['control', 'U+000A'],
+    ]);
     const segs = revealText('{\n  "p\u0430y": "\u202e"\r\n}', { multiline: true }).filter((x) => x.kind !== 'text');
     expect(segs.map((x) => x.kind)).toEqual(['lookalike', 'bidi', 'control']);
   });

@@ -93,7 +93,8 @@ function hiddenKind(ch: string): 'bidi' | 'invisible' | 'control' | null {
 function nameOf(cp: number, kind: MarkKind): string {
   const known = NAMES[cp];
   if (known) return known;
-  if (cp >= 0xe0000 && cp <= 0xe007f) return cp >= 0xe0020 && cp <= 0xe007e ? `TAG ${String.fromCodePoint(cp - 0xe0000)} (invisible)` : 'TAG CHARACTER (invisible)';
+  if (cp >= 0xe0000 && cp <= 0xe007f)
+    return cp >= 0xe0020 && cp <= 0xe007e ? `TAG ${String.fromCodePoint(cp - 0xe0000)} (invisible)` : 'TAG CHARACTER (invisible)';
   if (kind === 'control') return cp < 0x20 ? 'C0 CONTROL' : cp <= 0x9f ? 'C1 CONTROL' : 'CONTROL';
   if (kind === 'invisible') return 'INVISIBLE FORMAT CHARACTER';
   return 'DIRECTION CONTROL';

@@ -9,27 +9,37 @@ const hex32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map(hex);
 const u64 = fc.oneof(fc.constantFrom(0n, 1n, (1n << 53n) + 1n, U64_MAX), fc.bigInt({ min: 0n, max: U64_MAX }));
 
 /** One remembered head: any u64, optional predecessor link, unicode source labels, whole-ms times. */
-const remembered = fc.record({
-  key: hex32,
-  checkpointSeq: u64,
-  batchStartSeq: u64,
-  batchEndSeq: u64,
-  treeSize: u64,
-  merkleRootHex: hex32,
-  sha256: hex32,
-  previousSha256: fc.option(hex32, { nil: undefined }),
-  issuedAt: u64,
-  seenAtMs: fc.integer({ min: 0, max: Date.UTC(9999, 11, 31) }),
-  source: fc.string({ unit: 'grapheme', maxLength: 60 }),
-}).map(({ previousSha256, ...r }): RememberedCheckpoint => (previousSha256 === undefined ? r : { ...r, previousSha256 }));
+const remembered = fc
+  .record({
+    key: hex32,
+    checkpointSeq: u64,
+    batchStartSeq: u64,
+    batchEndSeq: u64,
+    treeSize: u64,
+    merkleRootHex: hex32,
+    sha256: hex32,
+    previousSha256: fc.option(hex32, { nil: undefined }),
+    issuedAt: u64,
+    seenAtMs: fc.integer({ min: 0, max: Date.UTC(9999, 11, 31) }),
+    source: fc.string({ unit: 'grapheme', maxLength: 60 }),
+  })
+  .map(({ previousSha256, ...r }): RememberedCheckpoint => (previousSha256 === undefined ? r : { ...r, previousSha256 }));
 
 /** Many logs (distinct keys) in one memory. */
 const memories = fc.uniqueArray(remembered, { selector: (r) => r.key, minLength: 1, maxLength: 40 }).map((list) => new Map(list.map((r) => [r.key, r])));
 
 const entry = (r: RememberedCheckpoint) => JSON.parse(checkpointFileText(new Map([[r.key, r]]))).logs[0] as Record<string, unknown>;
 const sample: RememberedCheckpoint = {
-  key: 'ab'.repeat(32), checkpointSeq: 24n, batchStartSeq: 2301n, batchEndSeq: 2400n, treeSize: 100n,
-  merkleRootHex: 'cd'.repeat(32), sha256: 'ef'.repeat(32), issuedAt: 1767225600n, seenAtMs: Date.UTC(2026, 0, 5), source: 'prod — ledger ✓ שלום',
+  key: 'ab'.repeat(32),
+  checkpointSeq: 24n,
+  batchStartSeq: 2301n,
+  batchEndSeq: 2400n,
+  treeSize: 100n,
+  merkleRootHex: 'cd'.repeat(32),
+  sha256: 'ef'.repeat(32),
+  issuedAt: 1767225600n,
+  seenAtMs: Date.UTC(2026, 0, 5),
+  source: 'prod — ledger ✓ שלום',
 };
 
 describe('checkpoint memory export and import', () => {
@@ -54,8 +64,24 @@ describe('checkpoint memory export and import', () => {
 
   it('adds logs it does not know and keeps the ones it does', () => {
     const other = { ...sample, key: '12'.repeat(32), sha256: '34'.repeat(32) };
-    const result = importCheckpointMemory(new Map([[sample.key, sample]]), checkpointFileText(new Map([[sample.key, sample], [other.key, other]])));
-    expect(result).toEqual({ ok: true, memory: new Map([[sample.key, sample], [other.key, other]]), added: [other.key], unchanged: [sample.key] });
+    const result = importCheckpointMemory(
+      new Map([[sample.key, sample]]),
+      checkpointFileText(
+        new Map([
+          [sample.key, sample],
+          [other.key, other],
+        ]),
+      ),
+    );
+    expect(result).toEqual({
+      ok: true,
+      memory: new Map([
+        [sample.key, sample],
+        [other.key, other],
+      ]),
+      added: [other.key],
+      unchanged: [sample.key],
+    });
   });
 
   it('never replaces a remembered checkpoint: a file that disagrees is refused, naming the key', () => {
@@ -63,7 +89,10 @@ describe('checkpoint memory export and import', () => {
     const forked = { ...sample, sha256: '00'.repeat(32), checkpointSeq: 30n };
     const result = importCheckpointMemory(current, checkpointFileText(new Map([[forked.key, forked]])));
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error).toBe(`it disagrees with what this browser remembers for ${sample.key} (the file has checkpoint 30, this browser remembers checkpoint 24); forget those keys first to take the file's`);
+    if (!result.ok)
+      expect(result.error).toBe(
+        `it disagrees with what this browser remembers for ${sample.key} (the file has checkpoint 30, this browser remembers checkpoint 24); forget those keys first to take the file's`,
+      );
     expect(current.get(sample.key)).toBe(sample);
   });
 

@@ -17,9 +17,7 @@ export const MAX_CHECKPOINT_FILE_BYTES = 8 << 20;
 /** Issues named in an error before "and N more". */
 const SHOWN_ISSUES = 3;
 
-export type MemoryImport =
-  | { ok: true; memory: Map<string, RememberedCheckpoint>; added: string[]; unchanged: string[] }
-  | { ok: false; error: string };
+export type MemoryImport = { ok: true; memory: Map<string, RememberedCheckpoint>; added: string[]; unchanged: string[] } | { ok: false; error: string };
 
 /** The file the /trust page exports (the stored form, one line). */
 export function checkpointFileText(memory: CheckpointMemory): string {
@@ -37,7 +35,9 @@ export function importCheckpointMemory(current: CheckpointMemory, text: string):
     return had !== undefined && had.sha256 !== r.sha256;
   });
   if (conflicts.length > 0) {
-    const keys = conflicts.map((r) => `${r.key} (the file has checkpoint ${r.checkpointSeq}, this browser remembers checkpoint ${current.get(r.key)!.checkpointSeq})`);
+    const keys = conflicts.map(
+      (r) => `${r.key} (the file has checkpoint ${r.checkpointSeq}, this browser remembers checkpoint ${current.get(r.key)!.checkpointSeq})`,
+    );
     return { ok: false, error: `it disagrees with what this browser remembers for ${listed(keys)}; forget those keys first to take the file's` };
   }
   const memory = new Map(current);

@@ -80,7 +80,8 @@ function parseEntry(raw: unknown): RememberedCheckpoint | string {
   const end = u64(e.batch_end_seq);
   const size = u64(e.tree_size);
   const issuedAt = u64(e.issued_at);
-  if (seq === null || start === null || end === null || size === null || issuedAt === null) return 'a sequence number, tree size or issued_at is not a decimal u64';
+  if (seq === null || start === null || end === null || size === null || issuedAt === null)
+    return 'a sequence number, tree size or issued_at is not a decimal u64';
   if (!isSha256Hex(e.merkle_root) || !isSha256Hex(e.checkpoint_sha256)) return 'merkle_root or checkpoint_sha256 is not 64 lowercase hex characters';
   if (e.previous_checkpoint_sha256 !== undefined && typeof e.previous_checkpoint_sha256 !== 'string') return 'previous_checkpoint_sha256 is not a string';
   const seenAtMs = typeof e.seen_at === 'string' && /^\d{4}-\d\d-\d\dT/.test(e.seen_at) ? Date.parse(e.seen_at) : NaN;
@@ -88,7 +89,8 @@ function parseEntry(raw: unknown): RememberedCheckpoint | string {
   if (typeof e.source !== 'string' || e.source.length > MAX_SOURCE_CHARS) return 'source is not a short string';
   const chain = chainFieldsOf(e);
   if (typeof chain === 'string') return chain;
-  if (chain.chainFrontier && chain.chainFrontier.reduce((n, f) => n + f.size, 0n) !== seq) return 'chain_frontier does not cover checkpoints 1 to checkpoint_seq';
+  if (chain.chainFrontier && chain.chainFrontier.reduce((n, f) => n + f.size, 0n) !== seq)
+    return 'chain_frontier does not cover checkpoints 1 to checkpoint_seq';
   return {
     ...chain,
     key,
@@ -106,13 +108,18 @@ function parseEntry(raw: unknown): RememberedCheckpoint | string {
 }
 
 /** The optional v2 fields (a memory written before them has none). */
-function chainFieldsOf(e: Record<string, unknown>): Pick<RememberedCheckpoint, 'schema' | 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> | string {
+function chainFieldsOf(
+  e: Record<string, unknown>,
+): Pick<RememberedCheckpoint, 'schema' | 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> | string {
   const out: Pick<RememberedCheckpoint, 'schema' | 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> = {};
   if (e.schema !== undefined) {
     if (typeof e.schema !== 'string' || e.schema.length > 100) return 'schema is not a short string';
     out.schema = e.schema;
   }
-  for (const [k, field] of [['chain_leaf', 'chainLeafHex'], ['chain_root', 'chainRootHex']] as const) {
+  for (const [k, field] of [
+    ['chain_leaf', 'chainLeafHex'],
+    ['chain_root', 'chainRootHex'],
+  ] as const) {
     if (e[k] === undefined) continue;
     if (!isSha256Hex(e[k])) return `${k} is not 64 lowercase hex characters`;
     out[field] = e[k];
@@ -129,7 +136,8 @@ function chainFieldsOf(e: Record<string, unknown>): Pick<RememberedCheckpoint, '
       const size = typeof x === 'object' && x !== null ? u64((x as { size?: unknown }).size) : null;
       const hash = typeof x === 'object' && x !== null ? (x as { hash?: unknown }).hash : undefined;
       // Spans are strictly decreasing powers of two (an append-only frontier, §16.3).
-      if (size === null || size === 0n || (size & (size - 1n)) !== 0n || !isSha256Hex(hash)) return 'chain_frontier holds a subtree that is not {size: a power of two, hash}';
+      if (size === null || size === 0n || (size & (size - 1n)) !== 0n || !isSha256Hex(hash))
+        return 'chain_frontier holds a subtree that is not {size: a power of two, hash}';
       if (frontier.length > 0 && frontier[frontier.length - 1]!.size <= size) return 'chain_frontier sizes do not decrease';
       frontier.push({ size, hashHex: hash });
     }

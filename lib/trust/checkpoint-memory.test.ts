@@ -42,10 +42,12 @@ async function load(paths: string[], trust?: TrustStore): Promise<VerifiedCheckp
 
 /** The lines of a package's checkpoints.ndjson whose seq is in [from, to], unchanged, as a file of their own. */
 function slice(which: 'a' | 'b', from: number, to: number): string {
-  const lines = readFileSync(demo[which].checkpoints, 'utf8').split('\n').filter((l) => {
-    const seq = l ? (JSON.parse(l) as { body: { checkpoint_seq: number } }).body.checkpoint_seq : 0;
-    return seq >= from && seq <= to;
-  });
+  const lines = readFileSync(demo[which].checkpoints, 'utf8')
+    .split('\n')
+    .filter((l) => {
+      const seq = l ? (JSON.parse(l) as { body: { checkpoint_seq: number } }).body.checkpoint_seq : 0;
+      return seq >= from && seq <= to;
+    });
   const file = path.join(dir, `${which}-${from}-${to}.ndjson`);
   writeFileSync(file, lines.join('\n') + '\n');
   return file;
@@ -63,7 +65,10 @@ function only(outcomes: ContinuityOutcome[]): ContinuityOutcome {
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'ra-fork-'));
-  for (const [which, count] of [['a', 2437], ['b', 2500]] as const) {
+  for (const [which, count] of [
+    ['a', 2437],
+    ['b', 2500],
+  ] as const) {
     const out = path.join(dir, which);
     const { storePath } = await generateDemoStore({ count, seed: DEMO_SEED_DEFAULT, out });
     await exportDemoPackage(storePath, path.join(out, 'package'));
@@ -73,15 +78,20 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('verifiedCheckpoints', () => {
-  it('hashes each checkpoint as the chain does: the independent producer\'s link and the derived publications agree', async () => {
+  it("hashes each checkpoint as the chain does: the independent producer's link and the derived publications agree", async () => {
     // corpus/good: checkpoint 2's previous_checkpoint_sha256 was written by a producer that shares no code with us.
     const corpus = await load([testdataPath('corpus/good/checkpoints.ndjson')]);
-    expect(corpus.map((c) => [c.key, c.checkpointSeq])).toEqual([[CORPUS_KEY, 1n], [CORPUS_KEY, 2n]]);
+    expect(corpus.map((c) => [c.key, c.checkpointSeq])).toEqual([
+      [CORPUS_KEY, 1n],
+      [CORPUS_KEY, 2n],
+    ]);
     expect(corpus[1]!.previousSha256).toBe(corpus[0]!.sha256);
     // derived-checkpoints: the publication records name each checkpoint_sha256 and root.
     const pkg = 'chio/derived-checkpoints/checkpoint-batch-v1';
     const derived = await load([testdataPath(`${pkg}/checkpoints.ndjson`)]);
-    const published = readFileSync(testdataPath(`${pkg}/checkpoint-publications.ndjson`), 'utf8').trim().split('\n')
+    const published = readFileSync(testdataPath(`${pkg}/checkpoint-publications.ndjson`), 'utf8')
+      .trim()
+      .split('\n')
       .map((l) => JSON.parse(l) as { checkpoint_seq: number; checkpoint_sha256: string; merkle_root: string; kernel_key: string });
     expect(derived.map((c) => [c.key, c.checkpointSeq, c.sha256, '0x' + c.merkleRootHex])).toEqual(
       published.map((p) => [p.kernel_key, BigInt(p.checkpoint_seq), p.checkpoint_sha256, p.merkle_root]),
@@ -162,7 +172,11 @@ describe('compareWithMemory', () => {
 
   it('an older part of the same history is a rollback: with the predecessor checked, or unchecked', async () => {
     const memory = await memoryOf([demo.a.checkpoints]);
-    expect(only(compareWithMemory(memory, await load([slice('a', 1, 23)]), DAY2).outcomes)).toMatchObject({ kind: 'rollback', predecessor: 'matches', head: { checkpointSeq: 23n } });
+    expect(only(compareWithMemory(memory, await load([slice('a', 1, 23)]), DAY2).outcomes)).toMatchObject({
+      kind: 'rollback',
+      predecessor: 'matches',
+      head: { checkpointSeq: 23n },
+    });
     const { outcomes, memory: after } = compareWithMemory(memory, await load([slice('a', 1, 10)]), DAY2);
     expect(only(outcomes)).toMatchObject({ kind: 'rollback', predecessor: 'unchecked', head: { checkpointSeq: 10n } });
     expect(after).toEqual(memory);
@@ -170,9 +184,12 @@ describe('compareWithMemory', () => {
 
   // The demo's checkpoints 13–24 are v2: a load of only 11–24 continues because their chain roots
   // recompute from the chain frontier remembered with checkpoint 10 (contract part 2 §12).
-  it('a newer load continues through the same checkpoint or its successor\'s link, and the memory advances', async () => {
+  it("a newer load continues through the same checkpoint or its successor's link, and the memory advances", async () => {
     const memory = await memoryOf([slice('a', 1, 10)]);
-    for (const [file, via] of [[demo.a.checkpoints, 'same_checkpoint'], [slice('a', 11, 24), 'chain']] as const) {
+    for (const [file, via] of [
+      [demo.a.checkpoints, 'same_checkpoint'],
+      [slice('a', 11, 24), 'chain'],
+    ] as const) {
       const { outcomes, memory: after } = compareWithMemory(memory, await load([file]), DAY2);
       expect(only(outcomes), via).toMatchObject({ kind: 'continues', via, remembered: { checkpointSeq: 10n }, head: { checkpointSeq: 24n } });
       expect(after.get(DEMO_KEY), via).toMatchObject({ checkpointSeq: 24n, seenAtMs: DAY2.atMs, source: 'day 2' });

@@ -76,7 +76,12 @@ export interface Comparison {
  * signed a receipt or a checkpoint of the load (verified or not), normalized as the memory's keys
  * are; a remembered one among them whose load has no verified checkpoint is a rollback (§12).
  */
-export function compareWithMemory(memory: CheckpointMemory, loaded: readonly VerifiedCheckpoint[], ctx: LoadContext, signers: Iterable<string> = []): Comparison {
+export function compareWithMemory(
+  memory: CheckpointMemory,
+  loaded: readonly VerifiedCheckpoint[],
+  ctx: LoadContext,
+  signers: Iterable<string> = [],
+): Comparison {
   const next = new Map(memory);
   const outcomes: ContinuityOutcome[] = [];
   const groups = groupByKey(loaded);
@@ -86,7 +91,8 @@ export function compareWithMemory(memory: CheckpointMemory, loaded: readonly Ver
   }
   for (const [key, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const r = memory.get(key) ?? null;
-    const outcome = list.length === 0 ? { kind: 'rollback' as const, key, remembered: r!, head: null, predecessor: 'unchecked' as const } : compareKey(r, key, list, ctx);
+    const outcome =
+      list.length === 0 ? { kind: 'rollback' as const, key, remembered: r!, head: null, predecessor: 'unchecked' as const } : compareKey(r, key, list, ctx);
     outcomes.push(outcome);
     if (outcome.kind === 'new') next.set(key, remember(outcome.head, ctx));
     else if (outcome.kind === 'continues' && outcome.head.checkpointSeq > outcome.remembered.checkpointSeq) next.set(key, remember(outcome.head, ctx));
@@ -123,14 +129,27 @@ function compareKey(r: RememberedCheckpoint | null, key: string, list: VerifiedC
  * Otherwise the load is a fork for this browser, whatever the digest links say: a digest binds the
  * previous body, not the earlier chain leaves a later chain_root commits to.
  */
-function requireChainExtension(r: RememberedCheckpoint, key: string, list: VerifiedCheckpoint[], ctx: LoadContext, outcome: ContinuityOutcome): ContinuityOutcome {
+function requireChainExtension(
+  r: RememberedCheckpoint,
+  key: string,
+  list: VerifiedCheckpoint[],
+  ctx: LoadContext,
+  outcome: ContinuityOutcome,
+): ContinuityOutcome {
   if (outcome.kind !== 'continues' && outcome.kind !== 'unconnected') return outcome;
   const highest = list[list.length - 1]!;
   const laterV2 = list.filter((c) => c.checkpointSeq > r.checkpointSeq && c.chainRootHex !== undefined);
   if (laterV2.length === 0) return outcome;
   const bySeq = new Map(list.map((c) => [c.checkpointSeq, c]));
-  const fork = (how: ForkHow, c: VerifiedCheckpoint, found: string): ContinuityOutcome =>
-    ({ kind: 'fork', key, remembered: r, how, seq: c.checkpointSeq, known: { sha256: r.sha256, source: r.source, seenAtMs: r.seenAtMs }, found: { sha256: found, source: inLoad(ctx, c) } });
+  const fork = (how: ForkHow, c: VerifiedCheckpoint, found: string): ContinuityOutcome => ({
+    kind: 'fork',
+    key,
+    remembered: r,
+    how,
+    seq: c.checkpointSeq,
+    known: { sha256: r.sha256, source: r.source, seenAtMs: r.seenAtMs },
+    found: { sha256: found, source: inLoad(ctx, c) },
+  });
   const rememberedLeaf = r.chainLeafHex;
   // The whole prefix is in this load: the remembered checkpoint's leaf must be at its place.
   const atSeq = bySeq.get(r.checkpointSeq);
@@ -175,8 +194,15 @@ function compareKeyV1(r: RememberedCheckpoint | null, key: string, list: Verifie
 
   const known = (sha256: string): ForkSide => ({ sha256, source: r.source, seenAtMs: r.seenAtMs });
   const found = (sha256: string, c: VerifiedCheckpoint): ForkSide => ({ sha256, source: inLoad(ctx, c) });
-  const fork = (how: ForkHow, seq: bigint, knownSha: string, foundSha: string, c: VerifiedCheckpoint): ContinuityOutcome =>
-    ({ kind: 'fork', key, remembered: r, how, seq, known: known(knownSha), found: found(foundSha, c) });
+  const fork = (how: ForkHow, seq: bigint, knownSha: string, foundSha: string, c: VerifiedCheckpoint): ContinuityOutcome => ({
+    kind: 'fork',
+    key,
+    remembered: r,
+    how,
+    seq,
+    known: known(knownSha),
+    found: found(foundSha, c),
+  });
 
   const same = bySeq.get(r.checkpointSeq);
   if (same) {
@@ -216,7 +242,8 @@ function walk(from: VerifiedCheckpoint, bySeq: Map<bigint, VerifiedCheckpoint>):
 function unconnectedReason(r: RememberedCheckpoint, after: VerifiedCheckpoint | undefined, lowest: VerifiedCheckpoint): string {
   const seq = r.checkpointSeq;
   if (after && after.previousSha256 === undefined) return `checkpoint ${seq + 1n} names no previous_checkpoint_sha256, so nothing ties it to checkpoint ${seq}`;
-  if (after) return `checkpoint ${seq + 1n} names checkpoint ${seq} as its predecessor, but its batch starts at ${after.batchStartSeq}, not at ${r.batchEndSeq + 1n}`;
+  if (after)
+    return `checkpoint ${seq + 1n} names checkpoint ${seq} as its predecessor, but its batch starts at ${after.batchStartSeq}, not at ${r.batchEndSeq + 1n}`;
   if (lowest.checkpointSeq > seq) return `this load starts at checkpoint ${lowest.checkpointSeq}; checkpoints ${seq} and ${seq + 1n} are not in it`;
   return `this load holds checkpoints before and after ${seq}, but neither ${seq} nor ${seq + 1n}`;
 }

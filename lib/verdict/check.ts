@@ -34,7 +34,15 @@ export type CheckpointCheckName = 'signature' | 'structure' | 'continuity' | 'ch
 
 /** Report order of receipt checks. */
 export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
-  'parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'content_hash', 'delivery', 'inclusion', 'signer_trusted',
+  'parse',
+  'signature',
+  'receipt_id',
+  'semantics',
+  'parameter_hash',
+  'content_hash',
+  'delivery',
+  'inclusion',
+  'signer_trusted',
 ];
 /**
  * Checks of other runtimes' receipts (lib/dialects/audit.ts), reported after `parse` and
@@ -43,8 +51,18 @@ export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
  * `schema` and the draft's consistency rules.
  */
 export const DIALECT_CHECK_ORDER = [
-  'claims', 'schema', 'diff_fingerprint', 'unresolved_risk', 'checks_run', 'review_gate',
-  'reasoning_custody', 'tool_lineage', 'event_sequence', 'approvals', 'duration', 'claim_ceiling',
+  'claims',
+  'schema',
+  'diff_fingerprint',
+  'unresolved_risk',
+  'checks_run',
+  'review_gate',
+  'reasoning_custody',
+  'tool_lineage',
+  'event_sequence',
+  'approvals',
+  'duration',
+  'claim_ceiling',
 ] as const;
 /** Every receipt check, Chio's then the dialects', in report order. */
 export const ALL_RECEIPT_CHECKS: readonly string[] = [...RECEIPT_CHECK_ORDER, ...DIALECT_CHECK_ORDER];
@@ -85,7 +103,13 @@ export const SKIP_REASON = {
 } as const;
 
 /** `content_hash`/`delivery` skipped because the envelope carried nothing to check (part 2 §6). */
-const FOR_WANT_OF_OUTPUT: ReadonlySet<string> = new Set([SKIP_REASON.noOutput, SKIP_REASON.streamOutput, SKIP_REASON.redactedProfile, SKIP_REASON.noDelivery, SKIP_REASON.approvalMembersUnknown]);
+const FOR_WANT_OF_OUTPUT: ReadonlySet<string> = new Set([
+  SKIP_REASON.noOutput,
+  SKIP_REASON.streamOutput,
+  SKIP_REASON.redactedProfile,
+  SKIP_REASON.noDelivery,
+  SKIP_REASON.approvalMembersUnknown,
+]);
 
 /**
  * A skip that leaves a receipt's verdict as it is (contract §6, part 2 §6): `inclusion` for the

@@ -73,7 +73,9 @@ export const ENVELOPE_PROBLEM_CODES: readonly ProblemCode[] = ['content_hash_mis
  */
 export const TRUST_PROBLEM_CODES: readonly ProblemCode[] = ['signer_not_pinned'];
 /** The codes a tampered evidence package can raise: the package adversary (test/support/adversary.ts) must require each. */
-export const PACKAGE_PROBLEM_CODES: readonly ProblemCode[] = CHIO_PROBLEM_CODES.filter((c) => !ENVELOPE_PROBLEM_CODES.includes(c) && !TRUST_PROBLEM_CODES.includes(c));
+export const PACKAGE_PROBLEM_CODES: readonly ProblemCode[] = CHIO_PROBLEM_CODES.filter(
+  (c) => !ENVELOPE_PROBLEM_CODES.includes(c) && !TRUST_PROBLEM_CODES.includes(c),
+);
 
 /** A short plain-English headline per code; the problem's message adds the specifics. */
 export const PROBLEM_TITLE: Record<ProblemCode, string> = {

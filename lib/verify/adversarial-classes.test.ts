@@ -3,4 +3,7 @@
 import { TAMPER_CLASSES } from '../../test/support/adversary';
 import { FIRST_FILE_CLASSES, adversarialCorpus } from '../../test/support/adversary-suite';
 
-adversarialCorpus(TAMPER_CLASSES.filter((c) => !FIRST_FILE_CLASSES.includes(c)), false);
+adversarialCorpus(
+  TAMPER_CLASSES.filter((c) => !FIRST_FILE_CLASSES.includes(c)),
+  false,
+);

@@ -62,7 +62,9 @@ describe('export bundles: uncheckpointedReceipts (§16.7)', () => {
     );
     expect(problems(r)).toEqual([
       [
-        'manifest_mismatch', 'export.json', 1,
+        'manifest_mismatch',
+        'export.json',
+        1,
         "the bundle's uncheckpointedReceipts does not match its proofs: it lists seq 5 (rcpt-test-000005) twice; it lists seq 2 (rcpt-test-000002), which has an inclusion proof; it lists seq 9 (rcpt-nowhere), which is not a tool receipt of the bundle; tool receipt seq 6 (rcpt-test-000006) has no inclusion proof but is not listed",
       ],
     ]);
@@ -72,13 +74,30 @@ describe('export bundles: uncheckpointedReceipts (§16.7)', () => {
   });
 
   it('a pair whose id is not the receipt at that seq', async () => {
-    const r = await verify(bundleText((b, rs) => (b.uncheckpointedReceipts = [{ seq: 5, receiptId: rs[5]!.id }, { seq: 6, receiptId: rs[5]!.id }])));
-    expect(r.problems[0]!.message).toMatch(/it lists seq 5 \(rcpt-test-000006\), which is not a tool receipt of the bundle; tool receipt seq 5 \(rcpt-test-000005\) has no inclusion proof but is not listed$/);
+    const r = await verify(
+      bundleText(
+        (b, rs) =>
+          (b.uncheckpointedReceipts = [
+            { seq: 5, receiptId: rs[5]!.id },
+            { seq: 6, receiptId: rs[5]!.id },
+          ]),
+      ),
+    );
+    expect(r.problems[0]!.message).toMatch(
+      /it lists seq 5 \(rcpt-test-000006\), which is not a tool receipt of the bundle; tool receipt seq 5 \(rcpt-test-000005\) has no inclusion proof but is not listed$/,
+    );
   });
 
   it('a malformed list is a problem, never a throw', async () => {
     const r = await verify(bundleText((b) => (b.uncheckpointedReceipts = [{ seq: '5' }])));
-    expect(problems(r)).toEqual([['manifest_mismatch', 'export.json', 1, "the bundle's uncheckpointedReceipts does not match its proofs: uncheckpointedReceipts[0] needs an unsigned integer seq and a string receiptId"]]);
+    expect(problems(r)).toEqual([
+      [
+        'manifest_mismatch',
+        'export.json',
+        1,
+        "the bundle's uncheckpointedReceipts does not match its proofs: uncheckpointedReceipts[0] needs an unsigned integer seq and a string receiptId",
+      ],
+    ]);
   });
 });
 
@@ -101,13 +120,20 @@ describe('export bundles: scope', () => {
   it('two bundles in one file are each held to their own query', async () => {
     const key = goodLog(1, 0).key;
     const one = (tenant: string, seq: number) => ({
-      bundle: { query: { tenant }, toolReceipts: [{ seq, receipt: genAReceipt({ seq, key, extra: { tenant_id: 'acme' } }) }], childReceiptScope: 'omitted_no_join_path', uncheckpointedReceipts: [{ seq, receiptId: `rcpt-test-00000${seq}` }] },
+      bundle: {
+        query: { tenant },
+        toolReceipts: [{ seq, receipt: genAReceipt({ seq, key, extra: { tenant_id: 'acme' } }) }],
+        childReceiptScope: 'omitted_no_join_path',
+        uncheckpointedReceipts: [{ seq, receiptId: `rcpt-test-00000${seq}` }],
+      },
     });
     const r = await verify(JSON.stringify([one('acme', 1), one('other', 2)]));
-    expect(problems(r)).toEqual([['query_scope_violation', 'export.json', 1, "rcpt-test-000002 lies outside the package query: tenant_id acme is not the query's tenant other"]]);
+    expect(problems(r)).toEqual([
+      ['query_scope_violation', 'export.json', 1, "rcpt-test-000002 lies outside the package query: tenant_id acme is not the query's tenant other"],
+    ]);
   });
 
-  it('a receipt beside a bundle in the same document is not the bundle\'s', async () => {
+  it("a receipt beside a bundle in the same document is not the bundle's", async () => {
     const key = goodLog(1, 0).key;
     const bundle = { bundle: { query: { tenant: 'acme' }, toolReceipts: [], childReceiptScope: 'omitted_no_join_path', uncheckpointedReceipts: [] } };
     const r = await verify(JSON.stringify([bundle, { seq: 7, receipt: genAReceipt({ seq: 7, key }) }]));

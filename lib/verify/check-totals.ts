@@ -3,7 +3,20 @@
 // order, for the CLI summary and the page alike; per receipt family when the
 // log mixes Chio receipts with ZeroClaw or CodeWhale ones.
 
-export const CHECK_ORDER = ['parse', 'signature', 'receipt_id', 'semantics', 'parameter_hash', 'content_hash', 'delivery', 'inclusion', 'structure', 'continuity', 'chain', 'signer_trusted'];
+export const CHECK_ORDER = [
+  'parse',
+  'signature',
+  'receipt_id',
+  'semantics',
+  'parameter_hash',
+  'content_hash',
+  'delivery',
+  'inclusion',
+  'structure',
+  'continuity',
+  'chain',
+  'signer_trusted',
+];
 
 export interface CheckTotal {
   name: string;
@@ -50,7 +63,9 @@ export interface FamilyTotals {
 }
 
 /** The families present, each with its verdict counts and per-check totals; null when every receipt is Chio's (one table then). */
-export function familyTotals(receipts: readonly { type: string; verdict: Verdict; checks: Record<string, string>; details?: Record<string, string> }[]): FamilyTotals[] | null {
+export function familyTotals(
+  receipts: readonly { type: string; verdict: Verdict; checks: Record<string, string>; details?: Record<string, string> }[],
+): FamilyTotals[] | null {
   const members = RECEIPT_FAMILIES.map(() => [] as (typeof receipts)[number][]);
   const ofType = new Map(RECEIPT_FAMILIES.flatMap((f, i) => f.types.map((t) => [t, i] as const)));
   for (const r of receipts) {

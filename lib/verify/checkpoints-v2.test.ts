@@ -63,7 +63,14 @@ describe('real v2 data (chio-format.md §16.3 worked example 1, contract part 2 
   });
 
   it('receipt, checkpoint and proof as one log: verified; the bare receipt finds its proof by leaf, seqs 1–2 absent is no problem', async () => {
-    const r = await verify([{ raw: receiptText, file: 'receipt.json' }, { raw: cpText, file: 'checkpoint.json' }, { raw: proofText, file: 'inclusion.json' }], ['d2072964672757fb65d05f2ba4bddb3ba832f7e1f3bf2353dd9a49b064245e1f']);
+    const r = await verify(
+      [
+        { raw: receiptText, file: 'receipt.json' },
+        { raw: cpText, file: 'checkpoint.json' },
+        { raw: proofText, file: 'inclusion.json' },
+      ],
+      ['d2072964672757fb65d05f2ba4bddb3ba832f7e1f3bf2353dd9a49b064245e1f'],
+    );
     expect(r.problems).toEqual([]);
     expect(r.ok).toBe(true);
     expect(r.receipts[0]!.id).toMatch(/^85711492/);
@@ -90,20 +97,36 @@ describe('strict checkpoint parsing (contract part 2 §2, §3)', () => {
     ['an unknown wrapper key', () => ({ ...cp1, note: 'x' }), /unknown wrapper key "note"/],
     ['an explicit null previous_checkpoint_sha256', () => resign({ ...cp1.body, previous_checkpoint_sha256: null }), /explicit null/],
     ['an explicit null chain_root', () => resign({ ...cp1.body, chain_root: null }), /explicit null/],
-    ['merkle_root without 0x (signed over the typed spelling)', () => {
-      const cp = resign(cp1.body);
-      return { body: { ...cp.body, merkle_root: String(cp.body.merkle_root).slice(2) }, signature: cp.signature };
-    }, /merkle_root is not written as "0x" \+ 64 lowercase hex/],
-    ['chain_root in upper case', () => {
-      const cp = resign(cp1.body);
-      return { body: { ...cp.body, chain_root: '0x' + String(cp.body.chain_root).slice(2).toUpperCase() }, signature: cp.signature };
-    }, /chain_root is not written/],
+    [
+      'merkle_root without 0x (signed over the typed spelling)',
+      () => {
+        const cp = resign(cp1.body);
+        return { body: { ...cp.body, merkle_root: String(cp.body.merkle_root).slice(2) }, signature: cp.signature };
+      },
+      /merkle_root is not written as "0x" \+ 64 lowercase hex/,
+    ],
+    [
+      'chain_root in upper case',
+      () => {
+        const cp = resign(cp1.body);
+        return { body: { ...cp.body, chain_root: '0x' + String(cp.body.chain_root).slice(2).toUpperCase() }, signature: cp.signature };
+      },
+      /chain_root is not written/,
+    ],
     ['a v1 body carrying chain_root', () => resign({ ...cp1.body, schema: 'chio.checkpoint_statement.v1' }), /v1 checkpoint must not carry chain_root/],
-    ['a v2 checkpoint 1 without chain_root', () => {
-      const { chain_root: _, ...body } = cp1.body;
-      return resign(body);
-    }, /v2 checkpoint 1 must carry chain_root/],
-    ['a v2 checkpoint 1 whose chain_root is not its own leaf', () => resign({ ...cp1.body, chain_root: '0x' + '11'.repeat(32) }), /not its own chain leaf hash/],
+    [
+      'a v2 checkpoint 1 without chain_root',
+      () => {
+        const { chain_root: _, ...body } = cp1.body;
+        return resign(body);
+      },
+      /v2 checkpoint 1 must carry chain_root/,
+    ],
+    [
+      'a v2 checkpoint 1 whose chain_root is not its own leaf',
+      () => resign({ ...cp1.body, chain_root: '0x' + '11'.repeat(32) }),
+      /not its own chain leaf hash/,
+    ],
     ['issued_at 0', () => resign({ ...cp1.body, issued_at: 0 }), /issued_at must be greater than 0/],
     ['an unknown schema', () => resign({ ...cp1.body, schema: 'chio.checkpoint_statement.v3' }), /unsupported schema/],
   ];
@@ -169,8 +192,18 @@ describe('continuity by body digest (contract part 2 §5.1)', () => {
 
   it('after two equivocating checkpoints 2, checkpoint 3 is judged by the digest it names', async () => {
     const { receipts, cps, chain } = chainV2(3);
-    const alt = checkpointV2({ seq: 2, start: 3, leaves: [good(3), { ...good(4), tool_name: 'other' }].map(leafOf), key, chainBefore: chain.slice(0, 1), previous: cps[0]!.body });
-    const r = await verify([{ value: cps[0] }, { value: alt }, { value: cps[1] }, { value: cps[2] }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 }))], [key.publicHex]);
+    const alt = checkpointV2({
+      seq: 2,
+      start: 3,
+      leaves: [good(3), { ...good(4), tool_name: 'other' }].map(leafOf),
+      key,
+      chainBefore: chain.slice(0, 1),
+      previous: cps[0]!.body,
+    });
+    const r = await verify(
+      [{ value: cps[0] }, { value: alt }, { value: cps[1] }, { value: cps[2] }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 }))],
+      [key.publicHex],
+    );
     expect(cpOf(r, 2).map((c) => c.verdict)).toEqual(['failed', 'failed']);
     const c3 = cpOf(r, 3)[0]!;
     expect(c3.checks.continuity).toBe('pass');
@@ -260,9 +293,21 @@ describe('consistency records (chio-format.md §16.4)', () => {
   it('the worked example of §16.4 has the shape our builder derives for 1 → 2', () => {
     const rec = buildConsistencyRecordV2(withDigest[0]!, withDigest[1]!, chain)!;
     expect([...rec.keys()]).toEqual([
-      'schema', 'log_id', 'from_checkpoint_seq', 'to_checkpoint_seq', 'from_checkpoint_sha256', 'to_checkpoint_sha256', 'from_log_tree_size',
-      'to_log_tree_size', 'appended_entry_start_seq', 'appended_entry_end_seq', 'from_chain_root', 'to_chain_root', 'chain_proof_hashes',
-      'from_leaf_inclusion', 'to_leaf_inclusion',
+      'schema',
+      'log_id',
+      'from_checkpoint_seq',
+      'to_checkpoint_seq',
+      'from_checkpoint_sha256',
+      'to_checkpoint_sha256',
+      'from_log_tree_size',
+      'to_log_tree_size',
+      'appended_entry_start_seq',
+      'appended_entry_end_seq',
+      'from_chain_root',
+      'to_chain_root',
+      'chain_proof_hashes',
+      'from_leaf_inclusion',
+      'to_leaf_inclusion',
     ]);
     expect(rec.get('chain_proof_hashes')).toEqual(['0x' + toHex(chain[1]!)]);
     expect(canonicalize(rec.get('to_leaf_inclusion')!)).toBe(`{"audit_path":["0x${toHex(chain[0]!)}"],"leaf_index":1,"tree_size":2}`);
@@ -304,21 +349,45 @@ describe('consistency records (chio-format.md §16.4)', () => {
 
 describe('equivocation records, re-derived (format §9.5, §16.5)', () => {
   const { receipts, cps, chain } = chainV2(2);
-  const alt = checkpointV2({ seq: 2, start: 3, leaves: [good(3), { ...good(4), tool_name: 'other' }].map(leafOf), key, chainBefore: chain.slice(0, 1), previous: cps[0]!.body });
+  const alt = checkpointV2({
+    seq: 2,
+    start: 3,
+    leaves: [good(3), { ...good(4), tool_name: 'other' }].map(leafOf),
+    key,
+    chainBefore: chain.slice(0, 1),
+    previous: cps[0]!.body,
+  });
   const [d1, d2, dAlt] = [cps[0]!, cps[1]!, alt].map(decoded);
   const record = (first: typeof d1, second: typeof d1, kind: string) => ({
-    schema: 'chio.checkpoint_equivocation.v1', kind, first_checkpoint_seq: Number(first!.cp.checkpointSeq), second_checkpoint_seq: Number(second!.cp.checkpointSeq),
-    first_checkpoint_sha256: first!.sha256, second_checkpoint_sha256: second!.sha256,
+    schema: 'chio.checkpoint_equivocation.v1',
+    kind,
+    first_checkpoint_seq: Number(first!.cp.checkpointSeq),
+    second_checkpoint_seq: Number(second!.cp.checkpointSeq),
+    first_checkpoint_sha256: first!.sha256,
+    second_checkpoint_sha256: second!.sha256,
   });
 
   it("a true record (two signed checkpoints 2) is the exporter's admission: checkpoint_equivocation, not a mismatch", async () => {
-    const r = await verify([{ value: cps[0] }, { value: cps[1] }, { value: alt }, { value: record(d2, dAlt, 'conflicting_checkpoint_seq'), file: 'checkpoint-equivocations.ndjson' }]);
+    const r = await verify([
+      { value: cps[0] },
+      { value: cps[1] },
+      { value: alt },
+      { value: record(d2, dAlt, 'conflicting_checkpoint_seq'), file: 'checkpoint-equivocations.ndjson' },
+    ]);
     expect(codes(r)).toContain('checkpoint_equivocation');
     expect(codes(r)).not.toContain('transparency_record_mismatch');
   });
 
   it('a false record naming two honest checkpoints is a transparency mismatch; both checkpoints and their receipts stay verified', async () => {
-    const r = await verify([{ value: cps[0] }, { value: cps[1] }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), { value: record(d1, d2, 'conflicting_checkpoint_seq'), file: 'checkpoint-equivocations.ndjson' }], [key.publicHex]);
+    const r = await verify(
+      [
+        { value: cps[0] },
+        { value: cps[1] },
+        ...receipts.map((x, i) => ({ value: x, seq: i + 1 })),
+        { value: record(d1, d2, 'conflicting_checkpoint_seq'), file: 'checkpoint-equivocations.ndjson' },
+      ],
+      [key.publicHex],
+    );
     expect(codes(r)).toEqual(['transparency_record_mismatch']);
     expect(r.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'verified']);
     expect(r.receipts.every((x) => x.verdict === 'verified')).toBe(true);
@@ -331,7 +400,13 @@ describe('inclusion bound to the checkpoint (contract part 2 §5.2)', () => {
     const rs = [good(1), good(2, other)];
     const leaves = rs.map(leafOf);
     const cp = checkpointV2({ seq: 1, start: 1, leaves, key, chainBefore: [] });
-    const r = await verify([{ value: cp }, { value: rs[0], seq: 1 }, { value: rs[1], seq: 2 }, { value: proof(cp, 1, leaves, 0) }, { value: proof(cp, 2, leaves, 1) }]);
+    const r = await verify([
+      { value: cp },
+      { value: rs[0], seq: 1 },
+      { value: rs[1], seq: 2 },
+      { value: proof(cp, 1, leaves, 0) },
+      { value: proof(cp, 2, leaves, 1) },
+    ]);
     expect(r.receipts[1]!.checks.inclusion).toBe('fail');
     expect(r.receipts[1]!.details?.inclusion).toMatch(/receipt signer differs from checkpoint signer/);
     expect(r.receipts[0]!.checks.inclusion).toBe('pass');
@@ -346,7 +421,10 @@ describe('inclusion bound to the checkpoint (contract part 2 §5.2)', () => {
     const cp = checkpointV2({ seq: 1, start: 1, leaves, key, chainBefore: [] });
     const p = proof(cp, 1, leaves, 0) as { proof: { tree_size: number } };
     p.proof.tree_size = 4; // index 0's path in a tree of 3 also reaches the root for a claimed 4
-    const r = await verify([{ value: cp }, ...rs.map((x, i) => ({ value: x, seq: i + 1 })), { value: p }, { value: proof(cp, 2, leaves, 1) }, { value: proof(cp, 3, leaves, 2) }], [key.publicHex]);
+    const r = await verify(
+      [{ value: cp }, ...rs.map((x, i) => ({ value: x, seq: i + 1 })), { value: p }, { value: proof(cp, 2, leaves, 1) }, { value: proof(cp, 3, leaves, 2) }],
+      [key.publicHex],
+    );
     expect(r.receipts[0]!.checks.inclusion).toBe('pass');
     expect(codes(r)).toEqual(['inclusion_position_mismatch']);
     expect(r.ok).toBe(true);
@@ -357,7 +435,18 @@ describe('inclusion bound to the checkpoint (contract part 2 §5.2)', () => {
     const leaves = rs.map(leafOf);
     const cp = checkpointV2({ seq: 1, start: 1, leaves, key, chainBefore: [] });
     const moved = { ...proof(cp, 3, leaves, 0) };
-    const r = await verify([{ value: cp }, { value: rs[0], seq: 1 }, { value: rs[1], seq: 2 }, { value: rs[0], seq: 3 }, { value: proof(cp, 1, leaves, 0) }, { value: proof(cp, 2, leaves, 1) }, { value: moved }], [key.publicHex]);
+    const r = await verify(
+      [
+        { value: cp },
+        { value: rs[0], seq: 1 },
+        { value: rs[1], seq: 2 },
+        { value: rs[0], seq: 3 },
+        { value: proof(cp, 1, leaves, 0) },
+        { value: proof(cp, 2, leaves, 1) },
+        { value: moved },
+      ],
+      [key.publicHex],
+    );
     expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'failed']);
     expect(codes(r)).toContain('inclusion_position_mismatch');
   });

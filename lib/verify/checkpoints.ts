@@ -137,10 +137,15 @@ class SpaceEvaluation {
     const atPrevSeq = this.bySeq.get(cp.checkpointSeq - 1n) ?? [];
     if (atPrevSeq.length > 0) {
       const which = atPrevSeq.map((p) => `${p.file}:${p.line}`).join(', ');
-      return broken(`previous_checkpoint_sha256 names a body this log does not hold; the checkpoint ${cp.checkpointSeq - 1n} it holds (${which}) has a different digest`);
+      return broken(
+        `previous_checkpoint_sha256 names a body this log does not hold; the checkpoint ${cp.checkpointSeq - 1n} it holds (${which}) has a different digest`,
+      );
     }
     c.checks.continuity = skipped(SKIP_REASON.predecessorNotSupplied);
-    this.warnPrefix(c, `the checkpoint its previous_checkpoint_sha256 names (checkpoint ${cp.checkpointSeq - 1n}) is not in the log, so its continuity could not be checked`);
+    this.warnPrefix(
+      c,
+      `the checkpoint its previous_checkpoint_sha256 names (checkpoint ${cp.checkpointSeq - 1n}) is not in the log, so its continuity could not be checked`,
+    );
   }
 
   /** Decodes the supplied consistency records and checks each against the pair it names. */

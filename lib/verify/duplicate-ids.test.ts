@@ -56,7 +56,10 @@ describe('duplicate_receipt_id', () => {
     const copies = r.receipts.filter((x) => x.id === 'rcpt-test-000002');
     expect(copies.map((c) => `${c.file}:${c.line} ${c.verdict}`)).toEqual(['receipts.ndjson:2 verified', 'forged.ndjson:2 failed']);
     const ps = dupes(r);
-    expect(ps.map((p) => `${p.severity} ${p.receipt_id} ${p.file}:${p.line}`)).toEqual(['error rcpt-test-000002 forged.ndjson:2', 'error rcpt-test-000002 receipts.ndjson:2']);
+    expect(ps.map((p) => `${p.severity} ${p.receipt_id} ${p.file}:${p.line}`)).toEqual([
+      'error rcpt-test-000002 forged.ndjson:2',
+      'error rcpt-test-000002 receipts.ndjson:2',
+    ]);
     for (const p of ps) {
       expect(p.message).toContain('receipts.ndjson:2 in genuine-pkg');
       expect(p.message).toContain('forged.ndjson:2');
@@ -95,7 +98,9 @@ describe('duplicate_receipt_id', () => {
     const r = await v.finish();
     expect(dupes(r).map((p) => `${p.severity} ${p.file}:${p.line}`)).toEqual(['warning receipts.ndjson:1', 'warning receipts.ndjson:4']);
     // One source: not named (the command line and the page name it differently, and their reports must agree).
-    expect(dupes(r)[0]!.message).toBe('receipt id rcpt-test-000001 names 2 receipts in one source: this one at receipts.ndjson:1, also receipts.ndjson:4; they are byte-identical copies of one receipt');
+    expect(dupes(r)[0]!.message).toBe(
+      'receipt id rcpt-test-000001 names 2 receipts in one source: this one at receipts.ndjson:1, also receipts.ndjson:4; they are byte-identical copies of one receipt',
+    );
     expect(r.problems.some((p) => p.code === 'inclusion_failed' && p.line === 4)).toBe(true);
   });
 
@@ -103,7 +108,8 @@ describe('duplicate_receipt_id', () => {
     const receipt = genAReceipt({ seq: 1, key: kernel });
     const outcome = { state: 'completed', evidence: 'verified', requestId: 'req-1', receipt };
     const v = new LogVerifier();
-    for (const [i, text] of [JSON.stringify(outcome), JSON.stringify(outcome)].entries()) await v.addRecord(text, { file: 'outcomes.ndjson', line: i + 1, role: 'auto', space: 'files' });
+    for (const [i, text] of [JSON.stringify(outcome), JSON.stringify(outcome)].entries())
+      await v.addRecord(text, { file: 'outcomes.ndjson', line: i + 1, role: 'auto', space: 'files' });
     const r = await v.finish();
     expect(r.receipts).toHaveLength(1);
     expect(dupes(r)).toEqual([]);

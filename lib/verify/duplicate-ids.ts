@@ -79,9 +79,7 @@ export function duplicateIdProblems(receipts: readonly ReceiptEntry[], sourceOf:
       const place = source !== undefined && source !== c.file ? `${at} in ${source}` : at;
       return differ ? `${place} (signed by ${c.kernelKey === null ? 'no valid key' : shortKey(c.kernelKey)})` : place;
     };
-    const what = differ
-      ? `they differ, so at most one of them is the receipt this id names`
-      : `they are byte-identical copies of one receipt`;
+    const what = differ ? `they differ, so at most one of them is the receipt this id names` : `they are byte-identical copies of one receipt`;
     const shown = Math.min(copies.length, MAX_PER_ID);
     for (let k = 0; k < shown; k++) {
       const c = copies[k]!;
@@ -97,7 +95,14 @@ export function duplicateIdProblems(receipts: readonly ReceiptEntry[], sourceOf:
     }
   }
   if (idsLeft > 0) {
-    problems.push(makeProblem('duplicate_receipt_id', `and ${idsLeft} more receipt ids name more than one receipt (${copiesLeft} receipts), not listed one by one`, {}, !leftDiffer));
+    problems.push(
+      makeProblem(
+        'duplicate_receipt_id',
+        `and ${idsLeft} more receipt ids name more than one receipt (${copiesLeft} receipts), not listed one by one`,
+        {},
+        !leftDiffer,
+      ),
+    );
   }
   return problems;
 }

@@ -7,8 +7,10 @@ import { verifiedOutput } from '../../test/support/verified-output';
 import { EntryCompactor } from './entry-compactor';
 
 describe('EntryCompactor', () => {
-  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-  it.each(cases)('%s: every field keeps its value; equal check results and the leaf hashes\' storage are shared', async (name) => {
+  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  it.each(cases)("%s: every field keeps its value; equal check results and the leaf hashes' storage are shared", async (name) => {
     const entries = structuredClone((await verifiedOutput(testdataPath(`corpus/${name}`))).receipts);
     expect(entries.length).toBeGreaterThan(100);
     const before = structuredClone(entries);

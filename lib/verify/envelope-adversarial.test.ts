@@ -28,7 +28,9 @@ let results: number[];
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'ra-env-adv-'));
   const { storePath } = await generateDemoStore({ count: 2437, out: path.join(dir, 'store') });
-  lines = readFileSync(path.join(path.dirname(storePath), 'claude-code-session.jsonl'), 'utf8').trim().split('\n');
+  lines = readFileSync(path.join(path.dirname(storePath), 'claude-code-session.jsonl'), 'utf8')
+    .trim()
+    .split('\n');
   results = lines.flatMap((l, i) => ((JSON.parse(l) as { type: string }).type === 'user' ? [i] : []));
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,27 +80,63 @@ function variants(n: number): Variant[] {
     const kind = rng.pick(['result', 'delivery', 'requestId', 'claims', 'signed', 'second body'] as const);
     if (kind === 'result') {
       // What the tool returned, changed: it is no longer what the kernel bound.
-      one(`line ${i + 1}: the carried result changed`, i, editOutcome(lines[i]!, (o) => at(o, 'result', 'structuredContent').set('tampered', true)), 'failed', ['content_hash_mismatch']);
+      one(
+        `line ${i + 1}: the carried result changed`,
+        i,
+        editOutcome(lines[i]!, (o) => at(o, 'result', 'structuredContent').set('tampered', true)),
+        'failed',
+        ['content_hash_mismatch'],
+      );
     } else if (kind === 'delivery') {
       const field = rng.pick(['requestId', 'requestHash', 'receiptId', 'resultHash', 'acknowledgement'] as const);
       if (field === 'acknowledgement' && rng.chance(0.5)) {
         // How the kernel computes its acknowledgement is not published (UNCONFIRMED): another
         // well-formed value cannot be told from the real one, and it vouches for nothing we count.
-        one(`line ${i + 1}: delivery.acknowledgement replaced by another well-formed value (opaque, not checkable)`, i, editOutcome(lines[i]!, (o) => at(o, 'delivery').set(field, changed(at(o, 'delivery').get(field), rng))), 'verified', []);
+        one(
+          `line ${i + 1}: delivery.acknowledgement replaced by another well-formed value (opaque, not checkable)`,
+          i,
+          editOutcome(lines[i]!, (o) => at(o, 'delivery').set(field, changed(at(o, 'delivery').get(field), rng))),
+          'verified',
+          [],
+        );
       } else {
         const malformed = (v: JsonValue | undefined) => (field === 'acknowledgement' ? `${String(v).slice(0, 40)}!` : changed(v, rng));
-        one(`line ${i + 1}: delivery.${field} changed`, i, editOutcome(lines[i]!, (o) => at(o, 'delivery').set(field, malformed(at(o, 'delivery').get(field)))), 'failed', ['delivery_mismatch']);
+        one(
+          `line ${i + 1}: delivery.${field} changed`,
+          i,
+          editOutcome(lines[i]!, (o) => at(o, 'delivery').set(field, malformed(at(o, 'delivery').get(field)))),
+          'failed',
+          ['delivery_mismatch'],
+        );
       }
     } else if (kind === 'requestId') {
-      one(`line ${i + 1}: the outcome's requestId changed`, i, editOutcome(lines[i]!, (o) => o.set('requestId', changed(o.get('requestId'), rng))), 'failed', ['envelope_invalid']);
+      one(
+        `line ${i + 1}: the outcome's requestId changed`,
+        i,
+        editOutcome(lines[i]!, (o) => o.set('requestId', changed(o.get('requestId'), rng))),
+        'failed',
+        ['envelope_invalid'],
+      );
     } else if (kind === 'claims') {
       // The wrapper's words flipped: claims, never verdicts.
-      one(`line ${i + 1}: state and evidence claims flipped`, i, editOutcome(lines[i]!, (o) => {
-        o.set('state', rng.pick(['denied', 'unknown', 'not_dispatched']));
-        o.set('evidence', 'unverified');
-      }), 'verified', []);
+      one(
+        `line ${i + 1}: state and evidence claims flipped`,
+        i,
+        editOutcome(lines[i]!, (o) => {
+          o.set('state', rng.pick(['denied', 'unknown', 'not_dispatched']));
+          o.set('evidence', 'unverified');
+        }),
+        'verified',
+        [],
+      );
     } else if (kind === 'signed') {
-      one(`line ${i + 1}: a signed field of the receipt changed`, i, editOutcome(lines[i]!, (o) => at(o, 'receipt').set('tool_name', 'exfiltrate')), 'failed', ['signature_invalid']);
+      one(
+        `line ${i + 1}: a signed field of the receipt changed`,
+        i,
+        editOutcome(lines[i]!, (o) => at(o, 'receipt').set('tool_name', 'exfiltrate')),
+        'failed',
+        ['signature_invalid'],
+      );
     } else {
       // Another body under the same id, signed by an attacker, on a line of its own.
       const forged = editOutcome(lines[i]!, (o) => {
@@ -108,7 +146,11 @@ function variants(n: number): Variant[] {
         r.set('id', at(obj(JSON.parse(lines[i]!).message.content[0].content[0].text), 'receipt').get('id')!);
       });
       const copy = [...lines, forged];
-      out.push({ name: `line ${i + 1}: a second body under its id`, lines: copy, targets: new Map([[copy.length, { verdict: 'failed', codes: ['envelope_invalid'] }]]) });
+      out.push({
+        name: `line ${i + 1}: a second body under its id`,
+        lines: copy,
+        targets: new Map([[copy.length, { verdict: 'failed', codes: ['envelope_invalid'] }]]),
+      });
     }
   }
   return out;

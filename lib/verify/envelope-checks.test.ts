@@ -16,7 +16,11 @@ import { requestHash } from './envelope-checks';
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
 const ID = '9be6277d4770f9cf7c3f03f58c5075c3fdf23c7a120e46deb070da5fe64f2ac2';
 const REAL = readTestdataText('chio/realworld-2026-09/claude-code-tool-result-text.json');
-type Outcome = Record<string, unknown> & { receipt: Record<string, unknown> & { metadata: Record<string, unknown> }; result: Record<string, unknown>; delivery: Record<string, unknown> };
+type Outcome = Record<string, unknown> & {
+  receipt: Record<string, unknown> & { metadata: Record<string, unknown> };
+  result: Record<string, unknown>;
+  delivery: Record<string, unknown>;
+};
 const outcome = (): Outcome => JSON.parse(REAL) as Outcome;
 const derived = (name: string) => readTestdataText(`derived/envelopes/${name}`);
 
@@ -37,7 +41,17 @@ describe('the real vector and its transcripts (part 2 §10)', () => {
     expect(r.receipts[0]).toMatchObject({
       id: ID,
       verdict: 'verified',
-      checks: { parse: 'pass', signature: 'pass', receipt_id: 'pass', semantics: 'pass', parameter_hash: 'pass', content_hash: 'pass', delivery: 'pass', inclusion: 'skipped', signer_trusted: 'pass' },
+      checks: {
+        parse: 'pass',
+        signature: 'pass',
+        receipt_id: 'pass',
+        semantics: 'pass',
+        parameter_hash: 'pass',
+        content_hash: 'pass',
+        delivery: 'pass',
+        inclusion: 'skipped',
+        signer_trusted: 'pass',
+      },
       details: { inclusion: 'uncheckpointed' },
       envelope: { kind: 'chio-bridge-outcome', state: 'completed', evidence: 'verified', claimed: true },
     });
@@ -89,7 +103,11 @@ describe('tampered envelopes fail their own check; the receipt keeps its checks'
     ['resultHash', (d: Record<string, unknown>) => (d.resultHash = '0'.repeat(64)), /resultHash "0000.*is not the signed content_hash/],
     ['requestHash', (d: Record<string, unknown>) => (d.requestHash = 'f'.repeat(64)), /requestHash "ffff.* is not bb7854d0/],
     ['receiptId', (d: Record<string, unknown>) => (d.receiptId = 'rcpt-other'), /receiptId "rcpt-other" is not the receipt's id/],
-    ['acknowledgement format', (d: Record<string, unknown>) => (d.acknowledgement = 'wVweRTfb+C5iX2wiFkJqc2I9WW0VBzp2RxbkXFu5HyW8'), /acknowledgement .* is not 43 base64url characters/],
+    [
+      'acknowledgement format',
+      (d: Record<string, unknown>) => (d.acknowledgement = 'wVweRTfb+C5iX2wiFkJqc2I9WW0VBzp2RxbkXFu5HyW8'),
+      /acknowledgement .* is not 43 base64url characters/,
+    ],
     ['schema', (d: Record<string, unknown>) => (d.schema = 'chio.mcp.delivery-ack.v2'), /schema is "chio\.mcp\.delivery-ack\.v2"/],
     ['requestId', (d: Record<string, unknown>) => (d.requestId = 'other-request'), /requestId "other-request" is not the bridge outcome's/],
   ])('delivery %s changed: delivery_mismatch naming that binding', async (_, change, why) => {
@@ -107,7 +125,9 @@ describe('tampered envelopes fail their own check; the receipt keeps its checks'
     o.requestId = 'f992702d-1761-4371-a733-33cb64117d6e:another-call';
     const r = await verify([JSON.stringify(o)]);
     expect(codes(r).sort()).toEqual(['delivery_mismatch', 'envelope_invalid']);
-    expect(r.problems.find((p) => p.code === 'envelope_invalid')!.message).toMatch(/requestId ".*another-call" differs from the signed metadata\.receipt_context\.request_id/);
+    expect(r.problems.find((p) => p.code === 'envelope_invalid')!.message).toMatch(
+      /requestId ".*another-call" differs from the signed metadata\.receipt_context\.request_id/,
+    );
     expect(r.receipts[0]!.checks.signature).toBe('pass');
     expect(r.ok).toBe(false);
   });
@@ -141,7 +161,11 @@ describe('skipped for want of output does not make a receipt unverified (part 2 
     delete (o as Partial<Outcome>).delivery;
     o.state = 'denied';
     const r = await verify([JSON.stringify(o)]);
-    expect(r.receipts[0]).toMatchObject({ verdict: 'verified', checks: { content_hash: 'skipped', delivery: 'skipped' }, details: { content_hash: 'no_output', delivery: 'no_delivery' } });
+    expect(r.receipts[0]).toMatchObject({
+      verdict: 'verified',
+      checks: { content_hash: 'skipped', delivery: 'skipped' },
+      details: { content_hash: 'no_output', delivery: 'no_delivery' },
+    });
     expect(r.ok).toBe(true);
   });
 

@@ -37,7 +37,10 @@ export function checkEnvelope(r: DecodedToolReceipt, env: Envelope): EnvelopeOut
   if (requestId === undefined) {
     problems.push({ code: 'envelope_invalid', message: `the ${kindName(env)} has no requestId string (${show(env.requestId)})` });
   } else if (signedRequestId !== undefined && signedRequestId !== requestId) {
-    problems.push({ code: 'envelope_invalid', message: `the ${kindName(env)}'s requestId ${show(requestId)} differs from the signed metadata.receipt_context.request_id ${show(signedRequestId)}` });
+    problems.push({
+      code: 'envelope_invalid',
+      message: `the ${kindName(env)}'s requestId ${show(requestId)} differs from the signed metadata.receipt_context.request_id ${show(signedRequestId)}`,
+    });
   }
   if (env.kind === 'mcp-tool-result' && env.schema !== EVIDENCE_SCHEMA) {
     problems.push({ code: 'envelope_invalid', message: `_meta.chioEvidence.schema is ${show(env.schema)}, not ${EVIDENCE_SCHEMA}` });
@@ -72,7 +75,9 @@ export function checkContentHash(r: DecodedToolReceipt, env: Envelope): CheckRes
   const got = sha256Hex(canonicalBytes(env.output));
   if (got === r.contentHash) return pass();
   const what = env.kind === 'chio-bridge-outcome' ? "the bridge outcome's result" : '_meta.chioEvidence.output';
-  return fail(`sha256 of the canonical JSON of ${what} is ${got}, but the signed content_hash is ${show(r.contentHash)}: this is not the output the kernel signed for`);
+  return fail(
+    `sha256 of the canonical JSON of ${what} is ${got}, but the signed content_hash is ${show(r.contentHash)}: this is not the output the kernel signed for`,
+  );
 }
 
 /** A denial under the redacted delivery-mismatch profile commits to a digest, not to an output (part 2 §5.4). */
@@ -109,7 +114,10 @@ export function checkDelivery(r: DecodedToolReceipt, env: Envelope, requestId: s
       // A governed call's request carried approval members (chioGovernedIntent, chioApprovalToken)
       // that no envelope holds: its hash cannot be recomputed here, which is not a mismatch.
       if (isGoverned(r)) requestHashUnknown = true;
-      else wrong.push(`requestHash ${show(d.get('requestHash'))} is not ${expected}, the sha256 of the canonical tools/call request (name ${show(r.toolName)}, the signed parameters, _meta.chioRequestId)`);
+      else
+        wrong.push(
+          `requestHash ${show(d.get('requestHash'))} is not ${expected}, the sha256 of the canonical tools/call request (name ${show(r.toolName)}, the signed parameters, _meta.chioRequestId)`,
+        );
     }
   }
   const ack = d.get('acknowledgement');
@@ -126,8 +134,19 @@ function isGoverned(r: DecodedToolReceipt): boolean {
 /** sha256 hex of RFC 8785 `{"method":"tools/call","params":{"name","arguments","_meta":{"chioRequestId"}}}` (chio-format-v2.md §16.10.2). */
 export function requestHash(toolName: string, parameters: JsonValue, requestId: string): string {
   const meta = jsonObject([['chioRequestId', requestId]]);
-  const params = jsonObject([['name', toolName], ['arguments', parameters], ['_meta', meta]]);
-  return sha256Hex(canonicalBytes(jsonObject([['method', 'tools/call'], ['params', params]])));
+  const params = jsonObject([
+    ['name', toolName],
+    ['arguments', parameters],
+    ['_meta', meta],
+  ]);
+  return sha256Hex(
+    canonicalBytes(
+      jsonObject([
+        ['method', 'tools/call'],
+        ['params', params],
+      ]),
+    ),
+  );
 }
 
 /** What the report shows of an envelope: its claims, marked as claims. */

@@ -9,12 +9,16 @@ describe('envelope claims, as the command line and the page word them', () => {
     expect(envelopeLabel(bridge)).toBe('a chio-bridge outcome in a Codex exec --json transcript');
     expect(envelopeLabel({ kind: 'mcp-tool-result', claimed: true })).toBe('an MCP tool result');
     expect(claimsText(bridge)).toBe('state completed, evidence verified');
-    expect(claimsText({ kind: 'mcp-tool-result', state: 'completed', output_kind: 'value', decision: 'allow', claimed: true })).toBe('state completed, output_kind value, decision allow');
+    expect(claimsText({ kind: 'mcp-tool-result', state: 'completed', output_kind: 'value', decision: 'allow', claimed: true })).toBe(
+      'state completed, output_kind value, decision allow',
+    );
   });
 
   it('a success claim is contradicted only by a failed verdict; no claim lifts or lowers a verdict', () => {
     expect(isContradicted({ verdict: 'failed', envelope: bridge })).toBe(true);
-    expect(isContradicted({ verdict: 'failed', envelope: { kind: 'chio-bridge-outcome', state: 'denied', evidence: 'unverified', claimed: true } })).toBe(false);
+    expect(isContradicted({ verdict: 'failed', envelope: { kind: 'chio-bridge-outcome', state: 'denied', evidence: 'unverified', claimed: true } })).toBe(
+      false,
+    );
     expect(isContradicted({ verdict: 'failed', envelope: { kind: 'chio-bridge-outcome', state: 'unknown', evidence: 'verified', claimed: true } })).toBe(true);
     expect(isContradicted({ verdict: 'unverified', envelope: bridge })).toBe(false);
     expect(isContradicted({ verdict: 'verified', envelope: bridge })).toBe(false);

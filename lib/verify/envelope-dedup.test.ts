@@ -39,7 +39,8 @@ async function verify(records: [string, string][], keys?: string[]): Promise<Ver
   return v.finish();
 }
 
-const summary = (r: VerificationReport) => r.receipts.map((x) => [x.id.slice(0, 8), x.verdict, `${x.file}:${x.line}`, x.checks.content_hash, x.checks.delivery, x.checks.inclusion]);
+const summary = (r: VerificationReport) =>
+  r.receipts.map((x) => [x.id.slice(0, 8), x.verdict, `${x.file}:${x.line}`, x.checks.content_hash, x.checks.delivery, x.checks.inclusion]);
 
 describe('one receipt reached twice is one record', () => {
   it('the real text, the Claude and Codex transcripts and the MCP result together: one receipt, nothing failed', async () => {
@@ -56,14 +57,21 @@ describe('one receipt reached twice is one record', () => {
   });
 
   it('a transcript that repeats the tool result on another line is not a replay: one record, inclusion still the uncheckpointed tail', async () => {
-    const r = await verify([['claude.jsonl', CLAUDE[2]!], ['claude.jsonl', CLAUDE[2]!], ['claude.jsonl', CLAUDE[2]!]]);
+    const r = await verify([
+      ['claude.jsonl', CLAUDE[2]!],
+      ['claude.jsonl', CLAUDE[2]!],
+      ['claude.jsonl', CLAUDE[2]!],
+    ]);
     expect(summary(r)).toEqual([['9be6277d', 'verified', 'claude.jsonl:1', 'pass', 'pass', 'skipped']]);
     expect(r.problems).toEqual([]);
   });
 
   it('a transcript beside the plain receipt: the plain copy stays (a package keeps its seq) and gains the envelope checks', async () => {
     const receipt = JSON.stringify(outcome().receipt);
-    const r = await verify([['codex.jsonl', CODEX[3]!], ['receipts.ndjson', JSON.stringify({ seq: 7, receipt: JSON.parse(receipt) as unknown })]]);
+    const r = await verify([
+      ['codex.jsonl', CODEX[3]!],
+      ['receipts.ndjson', JSON.stringify({ seq: 7, receipt: JSON.parse(receipt) as unknown })],
+    ]);
     expect(summary(r)).toEqual([['9be6277d', 'verified', 'receipts.ndjson:1', 'pass', 'pass', 'skipped']]);
     expect(r.receipts[0]!.seq).toBe(7n);
     expect(r.receipts[0]!.envelope).toMatchObject({ host: 'codex-exec-json' });
@@ -72,14 +80,20 @@ describe('one receipt reached twice is one record', () => {
 
   it('the plain receipt twice is still a replay (no envelope, no merge)', async () => {
     const receipt = JSON.stringify(outcome().receipt);
-    const r = await verify([['r.ndjson', receipt], ['r.ndjson', receipt]]);
+    const r = await verify([
+      ['r.ndjson', receipt],
+      ['r.ndjson', receipt],
+    ]);
     expect(r.receipts.map((x) => x.checks.inclusion)).toEqual(['fail', 'fail']);
   });
 
   it("a copy's envelope that fails joins the record: content_hash fails, named at the copy's line", async () => {
     const o = outcome();
     o.result = { ...o.result, isError: true };
-    const r = await verify([['a.jsonl', REAL], ['a.jsonl', JSON.stringify(o)]]);
+    const r = await verify([
+      ['a.jsonl', REAL],
+      ['a.jsonl', JSON.stringify(o)],
+    ]);
     expect(summary(r)).toEqual([['9be6277d', 'failed', 'a.jsonl:1', 'fail', 'pass', 'skipped']]);
     expect(r.problems.map((p) => [p.code, p.line])).toEqual([['content_hash_mismatch', 2]]);
   });
@@ -110,7 +124,10 @@ describe('one receipt reached twice is one record', () => {
   it('two different bodies under one id: envelope_invalid, both verified on their own, and neither placed by a checkpoint', async () => {
     const o = outcome();
     o.receipt.tool_name = 'delete_file';
-    const r = await verify([['a.jsonl', REAL], ['b.jsonl', JSON.stringify(o)]]);
+    const r = await verify([
+      ['a.jsonl', REAL],
+      ['b.jsonl', JSON.stringify(o)],
+    ]);
     // The replay rule (inclusion.ts) still holds: two uncheckpointed copies under one id are not two entries.
     expect(r.receipts.map((x) => [x.file, x.verdict, x.checks.signature, x.checks.content_hash, x.checks.inclusion])).toEqual([
       ['a.jsonl', 'failed', 'pass', 'pass', 'fail'],
@@ -140,7 +157,12 @@ describe('across Web Workers', () => {
     o.receipt = { ...o.receipt, tool_name: 'delete_file' };
     const lines = [...CLAUDE, ...CODEX, REAL, CLAUDE[2]!, JSON.stringify(o), REAL];
     const bytes = new TextEncoder().encode(lines.join('\n') + '\n');
-    const file = (): SourceFile => ({ name: 'host.jsonl', stream: async function* () { yield bytes; } });
+    const file = (): SourceFile => ({
+      name: 'host.jsonl',
+      stream: async function* () {
+        yield bytes;
+      },
+    });
 
     const singleViews: ReceiptView[] = [];
     const single = new LogVerifier({ trust: trust(), onViews: (v) => singleViews.push(...v) });

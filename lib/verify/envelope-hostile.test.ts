@@ -79,7 +79,9 @@ describe('hostile transcripts', () => {
     const r = await verifyStream('repeat.jsonl', async function* () {
       for (let i = 0; i < 10_000; i++) yield line;
     });
-    expect(r.receipts.map((x) => [x.id, x.verdict, x.line, x.checks.content_hash, x.checks.delivery, x.checks.inclusion])).toEqual([[ID, 'verified', 1, 'pass', 'pass', 'skipped']]);
+    expect(r.receipts.map((x) => [x.id, x.verdict, x.line, x.checks.content_hash, x.checks.delivery, x.checks.inclusion])).toEqual([
+      [ID, 'verified', 1, 'pass', 'pass', 'skipped'],
+    ]);
     expect(r.problems).toEqual([]);
     expect(r.summary.receipts).toBe(1);
   }, 120_000);
@@ -101,7 +103,7 @@ describe('hostile transcripts', () => {
     ]);
   }, 120_000);
 
-  it("copies whose envelope says something else: the problem at the first of them, once", async () => {
+  it('copies whose envelope says something else: the problem at the first of them, once', async () => {
     const o = JSON.parse(readTestdataText('chio/realworld-2026-09/claude-code-tool-result-text.json')) as { result: { isError: boolean } };
     o.result.isError = true;
     const r = await verifyStream('mixed.jsonl', async function* () {

@@ -18,12 +18,17 @@ function items(text: string) {
 
 describe('the derived transcripts (lib/testdata/derived/envelopes/README.md)', () => {
   it('carry the real outcome text byte for byte, and its receipt, result and delivery unchanged', () => {
-    const claude = JSON.parse(lines('claude-code-stream.jsonl')[2]!) as { message: { content: { content: { text: string }[] }[] }; tool_use_result: { text: string }[] };
+    const claude = JSON.parse(lines('claude-code-stream.jsonl')[2]!) as {
+      message: { content: { content: { text: string }[] }[] };
+      tool_use_result: { text: string }[];
+    };
     expect(claude.message.content[0]!.content[0]!.text).toBe(REAL);
     expect(claude.tool_use_result[0]!.text).toBe(REAL);
     const codex = JSON.parse(lines('codex-exec.jsonl')[3]!) as { item: { result: { content: { text: string }[] } } };
     expect(codex.item.result.content[0]!.text).toBe(REAL);
-    const mcp = JSON.parse(readTestdataText('derived/envelopes/mcp-tool-result.json')) as { _meta: { chioEvidence: Record<string, unknown>; chioDelivery: unknown; chio: Record<string, unknown> } };
+    const mcp = JSON.parse(readTestdataText('derived/envelopes/mcp-tool-result.json')) as {
+      _meta: { chioEvidence: Record<string, unknown>; chioDelivery: unknown; chio: Record<string, unknown> };
+    };
     const o = outcome();
     expect(mcp._meta.chioEvidence.receipt).toEqual(o.receipt);
     expect(mcp._meta.chio.receipt).toEqual(o.receipt);
@@ -80,7 +85,13 @@ describe('envelopes and host transcripts (contract part 2 §2)', () => {
     const r = items(readTestdataText('derived/envelopes/mcp-tool-result.json'));
     expect(r.items).toHaveLength(1);
     expect(r.items[0]!.path).toBe('$._meta.chioEvidence.receipt');
-    expect(r.items[0]!.envelopes![0]).toMatchObject({ kind: 'mcp-tool-result', state: 'completed', outputKind: 'value', decision: 'allow', schema: 'chio.mcp.execution-evidence.v1' });
+    expect(r.items[0]!.envelopes![0]).toMatchObject({
+      kind: 'mcp-tool-result',
+      state: 'completed',
+      outputKind: 'value',
+      decision: 'allow',
+      schema: 'chio.mcp.execution-evidence.v1',
+    });
     expect(r.items[0]!.envelopes![0]!.host).toBeUndefined();
   });
 
@@ -100,7 +111,10 @@ describe('envelopes and host transcripts (contract part 2 §2)', () => {
   });
 
   it('outcomes without a receipt and plain text results are skipped silently', () => {
-    expect(items(JSON.stringify({ state: 'not_dispatched', evidence: 'unverified', requestId: 'r-1', reason: 'kernel unavailable' }))).toEqual({ ok: true, items: [] });
+    expect(items(JSON.stringify({ state: 'not_dispatched', evidence: 'unverified', requestId: 'r-1', reason: 'kernel unavailable' }))).toEqual({
+      ok: true,
+      items: [],
+    });
     const line = JSON.parse(lines('claude-code-stream.jsonl')[2]!) as { message: { content: { content: { text: string }[] }[] }; tool_use_result: unknown };
     for (const text of ['Successfully wrote to /workspace/x.txt', '{"stdout":"ok"}', '{ not json at all', '[1, 2, 3]']) {
       line.message.content[0]!.content[0]!.text = text;
@@ -132,7 +146,10 @@ describe('envelopes and host transcripts (contract part 2 §2)', () => {
       ['consistency', '$.transparency.consistency_proofs[0]'],
     ]);
     expect(r.items.every((i) => i.envelopes === undefined)).toBe(true);
-    expect(intakeRecord(JSON.stringify({ bundle: { toolReceipts: [] }, transparency: [] }), 'auto')).toMatchObject({ ok: false, issue: { path: '$.transparency' } });
+    expect(intakeRecord(JSON.stringify({ bundle: { toolReceipts: [] }, transparency: [] }), 'auto')).toMatchObject({
+      ok: false,
+      issue: { path: '$.transparency' },
+    });
   });
 
   it('a bridge outcome whose receipt is not an object is a located parse_error', () => {

@@ -224,7 +224,13 @@ function readMcpResult(v: JsonObject, path: string, host: HostKind | undefined, 
   const mpath = `${path}._meta`;
   const evidence = meta.get('chioEvidence');
   if (!isJsonObject(evidence)) {
-    out.issues.push({ code: 'envelope_invalid', message: `_meta.chioEvidence must be an object, found ${jsonTypeName(evidence)}`, path: `${mpath}.chioEvidence`, line: 1, column: 1 });
+    out.issues.push({
+      code: 'envelope_invalid',
+      message: `_meta.chioEvidence must be an object, found ${jsonTypeName(evidence)}`,
+      path: `${mpath}.chioEvidence`,
+      line: 1,
+      column: 1,
+    });
     return;
   }
   const chio = meta.get('chio');
@@ -241,13 +247,20 @@ function readMcpResult(v: JsonObject, path: string, host: HostKind | undefined, 
   const inProjection = projection?.get('receipt');
   const primary = isJsonObject(inEvidence) ? inEvidence : isJsonObject(inProjection) ? inProjection : undefined;
   if (!primary) {
-    out.issues.push({ code: 'envelope_invalid', message: '_meta.chioEvidence carries no receipt object (nor does _meta.chio)', path: `${mpath}.chioEvidence.receipt`, line: 1, column: 1 });
+    out.issues.push({
+      code: 'envelope_invalid',
+      message: '_meta.chioEvidence carries no receipt object (nor does _meta.chio)',
+      path: `${mpath}.chioEvidence.receipt`,
+      line: 1,
+      column: 1,
+    });
     return;
   }
   const primaryPath = primary === inEvidence ? `${mpath}.chioEvidence.receipt` : `${mpath}.chio.receipt`;
   if (primary !== inEvidence) envelope.issues.push('_meta.chioEvidence carries no receipt; the one in _meta.chio was verified');
   const receiptId = projection?.get('receiptId');
-  if (receiptId !== undefined && receiptId !== primary.get('id')) envelope.issues.push(`_meta.chio.receiptId ${show(receiptId)} is not the receipt's id ${show(primary.get('id'))}`);
+  if (receiptId !== undefined && receiptId !== primary.get('id'))
+    envelope.issues.push(`_meta.chio.receiptId ${show(receiptId)} is not the receipt's id ${show(primary.get('id'))}`);
   out.receipts.push({ value: primary, path: primaryPath, envelopes: [envelope] });
 
   // The projection's copy, when it is not the same receipt, is verified too: as what it is, with no output of its own.

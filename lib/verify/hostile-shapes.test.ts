@@ -20,7 +20,11 @@ function honestLog(): { lines: string[]; cp: { body: Plain; signature: string } 
   const receipts = [1, 2, 3, 4].map((seq) => genAReceipt({ seq, key }));
   const leaves = receipts.map(leafOf);
   const cp = checkpoint({ seq: 1, start: 1, leaves, key });
-  const lines = [JSON.stringify(cp), ...receipts.map((r, i) => JSON.stringify({ seq: i + 1, receipt: r })), ...leaves.map((_, i) => JSON.stringify(proof(cp, i + 1, leaves, i)))];
+  const lines = [
+    JSON.stringify(cp),
+    ...receipts.map((r, i) => JSON.stringify({ seq: i + 1, receipt: r })),
+    ...leaves.map((_, i) => JSON.stringify(proof(cp, i + 1, leaves, i))),
+  ];
   return { lines, cp };
 }
 
@@ -28,7 +32,16 @@ async function verifyLines(name: string, lines: string[]): Promise<VerificationR
   const text = new TextEncoder().encode(lines.join('\n') + '\n');
   // The log's key pinned: a receipt is `verified` only under a pinned key (contract part 2 §11).
   const v = pinnedVerifier([key.publicHex]);
-  await loadFile({ name, async *stream() { yield text; } }, v, 'files');
+  await loadFile(
+    {
+      name,
+      async *stream() {
+        yield text;
+      },
+    },
+    v,
+    'files',
+  );
   return v.finish();
 }
 
@@ -38,7 +51,13 @@ describe('proofs with absurd path lengths', () => {
   it('an inclusion proof of 10,000 levels is refused at its file and line; the rest of the log verifies', async () => {
     const { lines, cp } = honestLog();
     const deep = (receiptSeq: number) =>
-      JSON.stringify({ checkpoint_seq: 1, receipt_seq: receiptSeq, leaf_index: 1, merkle_root: cp.body.merkle_root, proof: { tree_size: 4, leaf_index: 1, audit_path: hashes(10_000) } });
+      JSON.stringify({
+        checkpoint_seq: 1,
+        receipt_seq: receiptSeq,
+        leaf_index: 1,
+        merkle_root: cp.body.merkle_root,
+        proof: { tree_size: 4, leaf_index: 1, audit_path: hashes(10_000) },
+      });
     // One names an honest receipt (a second proof would fail it), one names no receipt.
     const all = [...lines, deep(2), deep(99)];
     const report = await verifyLines('deep.ndjson', all);
@@ -47,7 +66,9 @@ describe('proofs with absurd path lengths', () => {
       ['parse_error', 'deep.ndjson', lines.length + 1],
       ['parse_error', 'deep.ndjson', lines.length + 2],
     ]);
-    expect(report.problems[0]!.message).toBe(`$.proof.audit_path: 10000 entries; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}, so this proof cannot be honest`);
+    expect(report.problems[0]!.message).toBe(
+      `$.proof.audit_path: 10000 entries; a tree of at most 2^64 leaves needs at most ${MAX_PROOF_LEVELS}, so this proof cannot be honest`,
+    );
   });
 
   it('a consistency record of 10,000 chain hashes fails without its path being kept', async () => {
@@ -121,12 +142,23 @@ describe('problems per code and file are capped', () => {
     const first = lines.length + 1;
     const noise: string[] = [];
     for (let i = 0; i < 250; i++) {
-      noise.push(JSON.stringify({ checkpoint_seq: 1, receipt_seq: 1000 + i, leaf_index: 0, merkle_root: `0x${'00'.repeat(32)}`, proof: { tree_size: 1, leaf_index: 0, audit_path: [] } }));
+      noise.push(
+        JSON.stringify({
+          checkpoint_seq: 1,
+          receipt_seq: 1000 + i,
+          leaf_index: 0,
+          merkle_root: `0x${'00'.repeat(32)}`,
+          proof: { tree_size: 1, leaf_index: 0, audit_path: [] },
+        }),
+      );
       noise.push(JSON.stringify({ schema: 'chio.checkpoint_witness.v1', checkpoint_seq: 1000 + i }));
     }
     const report = await verifyLines('noise.ndjson', [...lines, ...noise]);
     expect(report.summary).toMatchObject({ receipts: 4, verified: 4, failed: 0 });
-    for (const [code, offset] of [['missing_receipt', 0], ['transparency_record_mismatch', 1]] as const) {
+    for (const [code, offset] of [
+      ['missing_receipt', 0],
+      ['transparency_record_mismatch', 1],
+    ] as const) {
       const list = report.problems.filter((p) => p.code === code);
       expect(list).toHaveLength(101);
       // The first hundred by line, then the summary at the first line left out.
@@ -175,7 +207,9 @@ describe('many tiny items', () => {
     assembler.add(out);
     const report = assembler.finish(false);
     expect(report.problems).toHaveLength(101);
-    expect(report.problems.at(-1)!.message).toMatch(/^… and 599900 more transparency_record_mismatch problems in tiny\.ndjson \(first at line 101, last at line 600000\)/);
+    expect(report.problems.at(-1)!.message).toMatch(
+      /^… and 599900 more transparency_record_mismatch problems in tiny\.ndjson \(first at line 101, last at line 600000\)/,
+    );
   });
 });
 

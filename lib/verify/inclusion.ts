@@ -152,11 +152,15 @@ export class InclusionIndex {
       }
       if (targets.length === 0) {
         const { proof } = pe;
-        const problem = makeProblem('missing_receipt', `the inclusion proof for receipt seq ${proof.receiptSeq} (checkpoint ${proof.checkpointSeq}) points at no receipt in the log`, {
-          checkpoint_seq: proof.checkpointSeq,
-          file: pe.file,
-          line: pe.line,
-        });
+        const problem = makeProblem(
+          'missing_receipt',
+          `the inclusion proof for receipt seq ${proof.receiptSeq} (checkpoint ${proof.checkpointSeq}) points at no receipt in the log`,
+          {
+            checkpoint_seq: proof.checkpointSeq,
+            file: pe.file,
+            line: pe.line,
+          },
+        );
         if (!this.take(problem)) this.problems.push(problem);
         continue;
       }
@@ -207,7 +211,9 @@ export class InclusionIndex {
           if (r.checks.inclusion?.status !== 'skipped' && !displaced(r)) continue;
           const others = copies.filter((o) => o !== r).map((o) => (o.logSeq !== undefined ? `seq ${o.logSeq}` : `${o.file}:${o.line}`));
           const why = displaced(r) ? 'its proof places it at another position than its seq' : 'no checkpoint places this copy';
-          const result = fail(`receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); ${why}, and a copy of a receipt is not a new entry`);
+          const result = fail(
+            `receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); ${why}, and a copy of a receipt is not a new entry`,
+          );
           r.checks.inclusion = result;
           this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
         }
@@ -240,7 +246,8 @@ export class InclusionIndex {
     let batch = batchRoots.get(cp);
     if (!batch) batchRoots.set(cp, (batch = this.batchRootCheck(cp, s, this.notes.get(r.space))));
     const cpKey = cp.cp.kernelKeyNormalized ?? cp.cp.kernelKey;
-    if (batch.status === 'pass' && r.kernelKey !== cpKey) return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.cp.checkpointSeq} ${cpKey}`);
+    if (batch.status === 'pass' && r.kernelKey !== cpKey)
+      return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.cp.checkpointSeq} ${cpKey}`);
     return batch;
   }
 
@@ -251,7 +258,9 @@ export class InclusionIndex {
     if (cp.merkleRoot === null) return fail(`checkpoint ${cp.checkpointSeq} has no usable root`);
     const size = cp.batchEndSeq - cp.batchStartSeq + 1n;
     if (size > MAX_BATCH_ENUMERATION || size > BigInt(s.receipts.size) + 1000n) {
-      this.problems.push(makeProblem('missing_receipt', `checkpoint ${cp.checkpointSeq} covers ${size} receipts, but the log holds only ${s.receipts.size}`, where));
+      this.problems.push(
+        makeProblem('missing_receipt', `checkpoint ${cp.checkpointSeq} covers ${size} receipts, but the log holds only ${s.receipts.size}`, where),
+      );
       return fail(`the receipts of checkpoint ${cp.checkpointSeq}'s batch are not all in the log, so its root cannot be recomputed`);
     }
     const leaves: Uint8Array[] = [];
@@ -270,7 +279,9 @@ export class InclusionIndex {
     if (missing > 0) return fail(`${missing} receipt(s) of checkpoint ${cp.checkpointSeq}'s batch are missing, so its root cannot be recomputed`);
     const root = rootFromLeafHashes(leaves);
     if (root && bytesEqual(root, cp.merkleRoot)) return pass(`batch root recomputed from the stored receipts (${LEAF_KERNEL}${note ? `; ${note}` : ''})`);
-    return fail(`the root recomputed from the stored receipts of checkpoint ${cp.checkpointSeq}'s batch differs from the signed root: a stored receipt differs from what was checkpointed`);
+    return fail(
+      `the root recomputed from the stored receipts of checkpoint ${cp.checkpointSeq}'s batch differs from the signed root: a stored receipt differs from what was checkpointed`,
+    );
   }
 }
 
@@ -334,7 +345,8 @@ function positionMismatch(pe: ProofEntry, r: ReceiptEntry, checkpoint: Checkpoin
   const seq = r.logSeq ?? proof.receiptSeq;
   const parts: string[] = [];
   if (proof.treeSize !== cp.treeSize) parts.push(`tree_size ${proof.treeSize}, checkpoint ${cp.checkpointSeq} has ${cp.treeSize}`);
-  if (proof.leafIndex !== seq - cp.batchStartSeq) parts.push(`leaf_index ${proof.leafIndex}, but seq ${seq} is leaf ${seq - cp.batchStartSeq} of batch ${cp.batchStartSeq}–${cp.batchEndSeq}`);
+  if (proof.leafIndex !== seq - cp.batchStartSeq)
+    parts.push(`leaf_index ${proof.leafIndex}, but seq ${seq} is leaf ${seq - cp.batchStartSeq} of batch ${cp.batchStartSeq}–${cp.batchEndSeq}`);
   return parts.length ? `the proof at ${pe.file}:${pe.line} has ${parts.join(', and ')}` : null;
 }
 
@@ -349,7 +361,8 @@ export function checkProof(pe: ProofEntry, r: ReceiptEntry, checkpoint: Checkpoi
   }
   // The checkpoint's kernel vouches only for receipts its own key signed (§16.7).
   const cpKey = cp.kernelKeyNormalized ?? cp.kernelKey;
-  if (r.kernelKey !== cpKey) return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.checkpointSeq} ${cpKey}`);
+  if (r.kernelKey !== cpKey)
+    return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.checkpointSeq} ${cpKey}`);
   if (proof.leafIndex !== proof.proofLeafIndex) return fail(`${where} gives two different leaf indexes`);
   if (proof.leafIndex >= proof.treeSize) return fail(`${where} has leaf_index ${proof.leafIndex} outside a tree of ${proof.treeSize}`);
   if (r.logSeq !== undefined && (r.logSeq < cp.batchStartSeq || r.logSeq > cp.batchEndSeq)) {

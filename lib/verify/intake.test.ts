@@ -22,7 +22,13 @@ describe('intakeRecord: record shapes (contract §2)', () => {
 
   it('an evidence-export bundle expands to its own claims, then its receipts, checkpoints and proofs', () => {
     const bundle = { bundle: { toolReceipts: [{ seq: 1, receipt: receipt('a') }], childReceipts: [], checkpoints: [], inclusionProofs: [] } };
-    expect(intakeRecord(JSON.stringify(bundle), 'auto')).toMatchObject({ ok: true, items: [{ kind: 'bundle', path: '$.bundle', items: 1 }, { kind: 'tool', seq: 1n }] });
+    expect(intakeRecord(JSON.stringify(bundle), 'auto')).toMatchObject({
+      ok: true,
+      items: [
+        { kind: 'bundle', path: '$.bundle', items: 1 },
+        { kind: 'tool', seq: 1n },
+      ],
+    });
   });
 
   it('something that is no Chio record is a shape error, not a guess', () => {

@@ -24,7 +24,11 @@ export function linkLineage(lineage: readonly LineageEntry[], receipts: readonly
     const first = rows.get(e.capabilityId);
     if (!first) rows.set(e.capabilityId, e);
     else if (first.provenance !== e.provenance || first.subjectKey !== e.subjectKey || first.issuerKey !== e.issuerKey) {
-      addFailure(e.failures, 'lineage_mismatch', `another row for this capability_id (${first.file}:${first.line}) names another provenance, subject or issuer`);
+      addFailure(
+        e.failures,
+        'lineage_mismatch',
+        `another row for this capability_id (${first.file}:${first.line}) names another provenance, subject or issuer`,
+      );
     }
   }
   for (const r of receipts) {
@@ -34,14 +38,23 @@ export function linkLineage(lineage: readonly LineageEntry[], receipts: readonly
     const row = rows.get(r.capabilityId);
     const where = { receipt_id: r.id, file: r.file, line: r.line };
     if (!row) {
-      if (packageSpaces.has(r.space)) problems.push(makeProblem('lineage_missing', `${r.id}: its capability ${r.capabilityId} has no row in the package's capability lineage`, where));
+      if (packageSpaces.has(r.space))
+        problems.push(makeProblem('lineage_missing', `${r.id}: its capability ${r.capabilityId} has no row in the package's capability lineage`, where));
       continue;
     }
     const differ: string[] = [];
-    if (r.attributionSubjectKey !== undefined && r.attributionSubjectKey !== row.subjectKey) differ.push(`subject_key ${short(r.attributionSubjectKey)} (the row says ${short(row.subjectKey)})`);
-    if (r.attributionIssuerKey !== undefined && r.attributionIssuerKey !== row.issuerKey) differ.push(`issuer_key ${short(r.attributionIssuerKey)} (the row says ${short(row.issuerKey)})`);
+    if (r.attributionSubjectKey !== undefined && r.attributionSubjectKey !== row.subjectKey)
+      differ.push(`subject_key ${short(r.attributionSubjectKey)} (the row says ${short(row.subjectKey)})`);
+    if (r.attributionIssuerKey !== undefined && r.attributionIssuerKey !== row.issuerKey)
+      differ.push(`issuer_key ${short(r.attributionIssuerKey)} (the row says ${short(row.issuerKey)})`);
     if (differ.length > 0) {
-      problems.push(makeProblem('attribution_mismatch', `${r.id}: metadata.attribution has ${differ.join(' and ')}, unlike the lineage row of ${r.capabilityId} at ${row.file}:${row.line}`, where));
+      problems.push(
+        makeProblem(
+          'attribution_mismatch',
+          `${r.id}: metadata.attribution has ${differ.join(' and ')}, unlike the lineage row of ${r.capabilityId} at ${row.file}:${row.line}`,
+          where,
+        ),
+      );
     }
   }
   for (const e of lineage) {

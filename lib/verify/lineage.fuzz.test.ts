@@ -46,8 +46,17 @@ function claims(text: string): string | null {
   const r = row.row;
   return JSON.stringify([
     // The signature as bytes: its hex may be spelled in either case.
-    canonicalize(token.token.signingBody), signatureBytes(token.token.signature), r.capabilityId, r.subjectKey, r.issuerKey, String(r.issuedAt), String(r.expiresAt),
-    grants.ok ? canonicalize(grants.value) : null, String(r.delegationDepth), r.parentCapabilityId, r.provenance,
+    canonicalize(token.token.signingBody),
+    signatureBytes(token.token.signature),
+    r.capabilityId,
+    r.subjectKey,
+    r.issuerKey,
+    String(r.issuedAt),
+    String(r.expiresAt),
+    grants.ok ? canonicalize(grants.value) : null,
+    String(r.delegationDepth),
+    r.parentCapabilityId,
+    r.provenance,
   ]);
 }
 
@@ -66,39 +75,58 @@ describe('mutated signed lineage rows', () => {
     for (const s of SAMPLES) expect((await verifyRow(s)).lineage!.map((l) => l.verdict)).toEqual(['verified']);
   });
 
-  it('a single-character mutation is verified only if what the row claims is unchanged', async () => {
-    const alphabet = '0123456789abcdef"{}[],:.-eE \\ntrfalsu'.split('');
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...SAMPLES), fc.nat(), fc.constantFrom(...alphabet), fc.constantFrom('replace', 'insert', 'delete'), async (line, at, ch, op) => {
-        const i = at % line.length;
-        const mutated = op === 'replace' ? line.slice(0, i) + ch + line.slice(i + 1) : op === 'insert' ? line.slice(0, i) + ch + line.slice(i) : line.slice(0, i) + line.slice(i + 1);
-        const report = await verifyRow(mutated);
-        expectWellFormed(report);
-        const row = report.lineage?.[0];
-        if (row?.verdict === 'verified' && row.provenance === 'signed_token') expect(claims(mutated)).toBe(claims(line));
-      }),
-      fuzzParams(800, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it(
+    'a single-character mutation is verified only if what the row claims is unchanged',
+    async () => {
+      const alphabet = '0123456789abcdef"{}[],:.-eE \\ntrfalsu'.split('');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...SAMPLES),
+          fc.nat(),
+          fc.constantFrom(...alphabet),
+          fc.constantFrom('replace', 'insert', 'delete'),
+          async (line, at, ch, op) => {
+            const i = at % line.length;
+            const mutated =
+              op === 'replace'
+                ? line.slice(0, i) + ch + line.slice(i + 1)
+                : op === 'insert'
+                  ? line.slice(0, i) + ch + line.slice(i)
+                  : line.slice(0, i) + line.slice(i + 1);
+            const report = await verifyRow(mutated);
+            expectWellFormed(report);
+            const row = report.lineage?.[0];
+            if (row?.verdict === 'verified' && row.provenance === 'signed_token') expect(claims(mutated)).toBe(claims(line));
+          },
+        ),
+        fuzzParams(800, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('structured mutations: the same', async () => {
-    let verified = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...SAMPLES), fc.array(jsonEdit, { minLength: 1, maxLength: 3 }), async (sample, edits) => {
-        const mutated = mutateJson(sample, edits);
-        if (mutated === null || mutated.includes('\n')) return;
-        const report = await verifyRow(mutated);
-        expectWellFormed(report);
-        const row = report.lineage?.[0];
-        if (row?.verdict === 'verified' && row.provenance === 'signed_token') {
-          expect(claims(mutated)).toBe(claims(sample));
-          verified++;
-        }
-      }),
-      fuzzParams(800, { caseTimeoutMs: 60_000 }),
-    );
-    // Some mutations leave the claims alone (a key the row does not read, a number's spelling),
-    // or the `verified` branch above was never exercised.
-    expect(verified).toBeGreaterThan(0);
-  }, fuzzTimeout());
+  it(
+    'structured mutations: the same',
+    async () => {
+      let verified = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...SAMPLES), fc.array(jsonEdit, { minLength: 1, maxLength: 3 }), async (sample, edits) => {
+          const mutated = mutateJson(sample, edits);
+          if (mutated === null || mutated.includes('\n')) return;
+          const report = await verifyRow(mutated);
+          expectWellFormed(report);
+          const row = report.lineage?.[0];
+          if (row?.verdict === 'verified' && row.provenance === 'signed_token') {
+            expect(claims(mutated)).toBe(claims(sample));
+            verified++;
+          }
+        }),
+        fuzzParams(800, { caseTimeoutMs: 60_000 }),
+      );
+      // Some mutations leave the claims alone (a key the row does not read, a number's spelling),
+      // or the `verified` branch above was never exercised.
+      expect(verified).toBeGreaterThan(0);
+    },
+    fuzzTimeout(),
+  );
 });

@@ -29,7 +29,8 @@ const realRow = () => JSON.parse(realRowText) as Plain & { signed_capability: Pl
 const issuerKey = keyFromSeed(11);
 const subjectKey = keyFromSeed(12);
 const otherKey = keyFromSeed(13);
-const token = (o: Partial<Parameters<typeof capabilityToken>[0]> = {}) => capabilityToken({ id: 'cap-forged-1', key: issuerKey, subject: subjectKey.publicHex, ...o });
+const token = (o: Partial<Parameters<typeof capabilityToken>[0]> = {}) =>
+  capabilityToken({ id: 'cap-forged-1', key: issuerKey, subject: subjectKey.publicHex, ...o });
 
 /** `keys`: pinned; the key of this file's receipts by default (a receipt is verified only under a pinned key). */
 async function verifyPackageDir(dir: string, keys: string[] = [keyFromSeed(11).publicHex]): Promise<VerificationReport> {
@@ -54,7 +55,15 @@ describe('the real vectors (verification-v2.md §10)', () => {
   it('minimal-evidence: the signed_token row verifies, the log is ok, summary counts it', async () => {
     const r = await verifyPackageDir(testdataPath(`${REAL}/minimal-evidence`), [KERNEL]);
     expect(r.lineage).toEqual([
-      { capability_id: 'cap-01a08c9d-54ba-7cf2-83d1-6fbd326a9b21', provenance: 'signed_token', verdict: 'verified', checks: { lineage: 'pass' }, problems: [], file: 'capability-lineage.ndjson', line: 1 },
+      {
+        capability_id: 'cap-01a08c9d-54ba-7cf2-83d1-6fbd326a9b21',
+        provenance: 'signed_token',
+        verdict: 'verified',
+        checks: { lineage: 'pass' },
+        problems: [],
+        file: 'capability-lineage.ndjson',
+        line: 1,
+      },
     ]);
     expect(r.summary).toEqual({ receipts: 1, verified: 1, failed: 0, unverified: 0, checkpoints: 0, lineage: 1, lineage_failed: 0 });
     expect(r.problems).toEqual([]);
@@ -120,7 +129,11 @@ describe('forged tokens (re-signed with test keys)', () => {
   });
 
   it('a token re-issued under another key, row rewritten to match: verified as intact, but the receipt attribution says otherwise', async () => {
-    const receipt = genAReceipt({ seq: 1, key: issuerKey, extra: { capability_id: 'cap-forged-1', metadata: { attribution: { subject_key: subjectKey.publicHex, issuer_key: issuerKey.publicHex } } } });
+    const receipt = genAReceipt({
+      seq: 1,
+      key: issuerKey,
+      extra: { capability_id: 'cap-forged-1', metadata: { attribution: { subject_key: subjectKey.publicHex, issuer_key: issuerKey.publicHex } } },
+    });
     const r = await pkg([lineageRowOf(token({ key: otherKey }))], [receipt]);
     // The token is intact under its own issuer; nothing pins who that issuer must be (reported as a gap).
     expect(verdicts(r)).toEqual(['verified']);
@@ -132,14 +145,24 @@ describe('forged tokens (re-signed with test keys)', () => {
     const t = token();
     const reordered = '{"grants":[{"operations":["invoke"],"tool_name":"read_file","server_id":"*"}]}';
     const widened = '{"grants":[{"server_id":"*","tool_name":"*","operations":["invoke"]}]}';
-    const r = await pkg([lineageRowOf(t, { grants_json: reordered }), lineageRowOf(token({ id: 'cap-2' }), { grants_json: widened }), lineageRowOf(token({ id: 'cap-3' }), { grants_json: '{"grants":' })]);
+    const r = await pkg([
+      lineageRowOf(t, { grants_json: reordered }),
+      lineageRowOf(token({ id: 'cap-2' }), { grants_json: widened }),
+      lineageRowOf(token({ id: 'cap-3' }), { grants_json: '{"grants":' }),
+    ]);
     expect(rowCodes(r)).toEqual([[], ['lineage_mismatch'], ['lineage_mismatch']]);
     expect(r.lineage![1]!.details!.lineage).toBe("grants_json differs from the token's scope");
     expect(r.lineage![2]!.details!.lineage).toMatch(/^grants_json is not JSON/);
   });
 
   it('a depth or parent lie is a mismatch against the signed delegation chain', async () => {
-    const link = { capability_id: 'cap-root', delegator: issuerKey.publicHex, delegatee: subjectKey.publicHex, timestamp: 1789065000, signature: '00'.repeat(64) };
+    const link = {
+      capability_id: 'cap-root',
+      delegator: issuerKey.publicHex,
+      delegatee: subjectKey.publicHex,
+      timestamp: 1789065000,
+      signature: '00'.repeat(64),
+    };
     const delegated = token({ chain: [link] });
     const r = await pkg([
       lineageRowOf(delegated),
@@ -175,7 +198,9 @@ describe('forged tokens (re-signed with test keys)', () => {
     expect(r.lineage![1]!.details!.lineage).toMatch(/rejects non-empty caveats/);
     expect(r.lineage![2]!.details!.lineage).toMatch(/subject is not written as Chio writes keys/);
     // Rust drops an unknown key before checking the signature, so it verifies: the key itself is what is refused.
-    expect(r.lineage![3]!.details!.lineage).toBe('its token fails schema validation: carries "note", outside the chio.capability.v1 fields (not covered by its signature)');
+    expect(r.lineage![3]!.details!.lineage).toBe(
+      'its token fails schema validation: carries "note", outside the chio.capability.v1 fields (not covered by its signature)',
+    );
     const wrongSchema = { ...token({ id: 'cap-5' }), schema: 'chio.capability.v2' };
     const r2 = await pkg([lineageRowOf(wrongSchema)]);
     expect(r2.lineage![0]!.details!.lineage).toMatch(/schema is "chio.capability.v2", not chio.capability.v1/);
@@ -183,7 +208,10 @@ describe('forged tokens (re-signed with test keys)', () => {
 
   it('an unreadable token fails rule 2 and leaves rule 3 unevaluated', async () => {
     const { subject: _, ...noSubject } = token();
-    const r = await pkg([lineageRowOf(token(), { signed_capability: 'not a token' }), lineageRowOf({ ...noSubject, id: 'cap-2' }, { subject_key: subjectKey.publicHex })]);
+    const r = await pkg([
+      lineageRowOf(token(), { signed_capability: 'not a token' }),
+      lineageRowOf({ ...noSubject, id: 'cap-2' }, { subject_key: subjectKey.publicHex }),
+    ]);
     expect(rowCodes(r)).toEqual([['lineage_signature_invalid'], ['lineage_signature_invalid']]);
     expect(r.lineage![1]!.details!.lineage).toBe('its token cannot be read: subject: expected a string, found missing');
   });
@@ -244,7 +272,10 @@ describe('row shape: a bad row never stops the log', () => {
 
   it('a row that is not an object, or a line that is not JSON, is a parse_error with its line', async () => {
     const r = await pkg(['[1]', '{"capability_id":', realRow()]);
-    expect(r.problems.map((p) => [p.code, p.line])).toEqual([['parse_error', 1], ['parse_error', 2]]);
+    expect(r.problems.map((p) => [p.code, p.line])).toEqual([
+      ['parse_error', 1],
+      ['parse_error', 2],
+    ]);
     expect(verdicts(r)).toEqual(['verified']);
   });
 });
@@ -254,8 +285,16 @@ describe('synthetic anchors and federated parents', () => {
   let n = 0;
   /** An anchor with an id of its own (rows of one capability must agree with each other). */
   const anchor = (o: Plain = {}): Plain => ({
-    capability_id: `fed-del-${(n++).toString(16).padStart(64, '0')}`, subject_key: subjectKey.publicHex, issuer_key: issuerKey.publicHex, issued_at: 10, expires_at: 20,
-    grants_json: '{"grants":[]}', delegation_depth: 0, parent_capability_id: null, provenance: 'synthetic_anchor', ...o,
+    capability_id: `fed-del-${(n++).toString(16).padStart(64, '0')}`,
+    subject_key: subjectKey.publicHex,
+    issuer_key: issuerKey.publicHex,
+    issued_at: 10,
+    expires_at: 20,
+    grants_json: '{"grants":[]}',
+    delegation_depth: 0,
+    parent_capability_id: null,
+    provenance: 'synthetic_anchor',
+    ...o,
   });
 
   it('a well-formed anchor passes, described as an unsigned federation anchor', async () => {
@@ -284,7 +323,10 @@ describe('synthetic anchors and federated parents', () => {
   });
 
   it('a row that is its own federated parent is a mismatch, whatever its provenance', async () => {
-    const r = await pkg([lineageRowOf(token(), { federated_parent_capability_id: 'cap-forged-1' }), anchor({ capability_id: anchorId, federated_parent_capability_id: anchorId })]);
+    const r = await pkg([
+      lineageRowOf(token(), { federated_parent_capability_id: 'cap-forged-1' }),
+      anchor({ capability_id: anchorId, federated_parent_capability_id: anchorId }),
+    ]);
     expect(rowCodes(r)).toEqual([['lineage_mismatch'], ['lineage_mismatch']]);
   });
 });
@@ -314,9 +356,16 @@ describe('linking receipts to lineage (warnings, beyond upstream)', () => {
 
   it('a second row for the same capability naming another provenance, subject or issuer is a mismatch; a repeated row is not', async () => {
     const t = token();
-    const r = await pkg([lineageRowOf(t), lineageRowOf(t), lineageRowOf(t, { provenance: 'legacy_projection' }), lineageRowOf(t, { subject_key: otherKey.publicHex })]);
+    const r = await pkg([
+      lineageRowOf(t),
+      lineageRowOf(t),
+      lineageRowOf(t, { provenance: 'legacy_projection' }),
+      lineageRowOf(t, { subject_key: otherKey.publicHex }),
+    ]);
     expect(rowCodes(r)).toEqual([[], [], ['lineage_downgraded', 'lineage_mismatch'], ['lineage_mismatch']]);
-    expect(r.lineage![2]!.details!.lineage).toMatch(/another row for this capability_id \(capability-lineage.ndjson:1\) names another provenance, subject or issuer/);
+    expect(r.lineage![2]!.details!.lineage).toMatch(
+      /another row for this capability_id \(capability-lineage.ndjson:1\) names another provenance, subject or issuer/,
+    );
   });
 });
 
@@ -329,7 +378,11 @@ describe("a package query's agentSubject is held to the verified lineage", () =>
     cpSync(testdataPath(`${REAL}/${lineageFrom}/capability-lineage.ndjson`), path.join(dir, 'capability-lineage.ndjson'));
     const query = { agentSubject, readBoundary: { kind: 'admin_all' } };
     writeFileSync(path.join(dir, 'query.json'), JSON.stringify(query));
-    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { query: unknown; childReceiptScope: string; files: { path: string; sha256: string; bytes: number }[] };
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as {
+      query: unknown;
+      childReceiptScope: string;
+      files: { path: string; sha256: string; bytes: number }[];
+    };
     manifest.query = query;
     manifest.childReceiptScope = 'omitted_no_join_path';
     for (const f of manifest.files) {
@@ -364,7 +417,10 @@ describe('an evidence-export bundle carries lineage too', () => {
     const v = new LogVerifier();
     await v.addRecord(bundle, { file: 'export.json', line: 1, role: 'auto', space: 'bundle' });
     const r = await v.finish();
-    expect(r.lineage!.map((l) => [l.capability_id, l.verdict])).toEqual([['cap-01a08c9d-54ba-7cf2-83d1-6fbd326a9b21', 'verified'], ['cap-other', 'failed']]);
+    expect(r.lineage!.map((l) => [l.capability_id, l.verdict])).toEqual([
+      ['cap-01a08c9d-54ba-7cf2-83d1-6fbd326a9b21', 'verified'],
+      ['cap-other', 'failed'],
+    ]);
     expect(r.problems.every((p) => p.file === 'export.json' && p.line === 1 && p.message.startsWith('capability cap-other: '))).toBe(true);
   });
 });
@@ -387,7 +443,9 @@ describe('scale', () => {
     expect(r.lineage![99_999]).toMatchObject({ capability_id: 'cap-99999', line: 100_000, problems: ['lineage_downgraded'] });
     // One lineage_downgraded a row, capped per file (problem-cap.ts): each row's verdict and codes are in r.lineage.
     expect(r.problems.length).toBe(101);
-    expect(r.problems.at(-1)!.message).toBe('… and 98900 more lineage_downgraded problems in capability-lineage.ndjson (first at line 103, last at line 100000); only the first 100 are listed');
+    expect(r.problems.at(-1)!.message).toBe(
+      '… and 98900 more lineage_downgraded problems in capability-lineage.ndjson (first at line 103, last at line 100000); only the first 100 are listed',
+    );
     // About 5 s on two busy shared cores; a quadratic step would take hours.
     expect(ms).toBeLessThan(30_000);
   }, 120_000);

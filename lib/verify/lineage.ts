@@ -60,7 +60,8 @@ export function judgeLineageRow(row: DecodedLineageRow, local: boolean): Lineage
   }
   if (!hasToken) {
     // Only signed_token gets here (legacy without a token stops at rule 1).
-    if (row.provenance === 'signed_token') addFailure(failures, 'lineage_signature_invalid', 'it claims signed_token provenance but carries no signed_capability');
+    if (row.provenance === 'signed_token')
+      addFailure(failures, 'lineage_signature_invalid', 'it claims signed_token provenance but carries no signed_capability');
     return { context: false, failures };
   }
   if (row.tokenUnreadable !== undefined) {
@@ -68,7 +69,8 @@ export function judgeLineageRow(row: DecodedLineageRow, local: boolean): Lineage
     return { context: false, failures };
   }
   const decoded = decodeCapabilityToken(row.token!);
-  for (const issue of decoded.issues) addFailure(failures, 'lineage_signature_invalid', `its token ${decoded.ok ? 'fails schema validation' : 'cannot be read'}: ${issue}`);
+  for (const issue of decoded.issues)
+    addFailure(failures, 'lineage_signature_invalid', `its token ${decoded.ok ? 'fails schema validation' : 'cannot be read'}: ${issue}`);
   if (!decoded.ok) return { context: false, failures };
   for (const why of projectionBreaks(row, decoded.token)) addFailure(failures, 'lineage_mismatch', why);
   return { context: false, failures, token: decoded.token };
@@ -93,9 +95,12 @@ function projectionBreaks(row: DecodedLineageRow, t: DecodedCapabilityToken): st
   else if (canonicalize(grants.value) !== canonicalize(t.scope)) out.push("grants_json differs from the token's scope");
   const parent = t.chain.length > 0 ? t.chain[t.chain.length - 1]! : null;
   if (row.parentCapabilityId !== parent) {
-    out.push(`parent_capability_id ${JSON.stringify(row.parentCapabilityId)} differs from the token's delegation chain (${parent === null ? 'empty: a root capability' : `last link ${JSON.stringify(parent)}`})`);
+    out.push(
+      `parent_capability_id ${JSON.stringify(row.parentCapabilityId)} differs from the token's delegation chain (${parent === null ? 'empty: a root capability' : `last link ${JSON.stringify(parent)}`})`,
+    );
   }
-  if (row.delegationDepth !== BigInt(t.chain.length)) out.push(`delegation_depth ${row.delegationDepth} differs from the token's delegation chain of ${t.chain.length} link(s)`);
+  if (row.delegationDepth !== BigInt(t.chain.length))
+    out.push(`delegation_depth ${row.delegationDepth} differs from the token's delegation chain of ${t.chain.length} link(s)`);
   return out;
 }
 
@@ -106,9 +111,13 @@ function anchorBreaks(row: DecodedLineageRow, hasToken: boolean): string[] {
   const out: string[] = [];
   if (hasToken) out.push('a synthetic anchor must not carry a signed token');
   if (!FED_DEL.test(row.capabilityId)) out.push(`capability_id ${JSON.stringify(row.capabilityId)} is not fed-del- followed by 64 lowercase hex digits`);
-  if (row.parentCapabilityId !== null || row.delegationDepth !== 0n) out.push('it places unsigned federation data in the signed lineage fields (parent_capability_id must be null and delegation_depth 0)');
+  if (row.parentCapabilityId !== null || row.delegationDepth !== 0n)
+    out.push('it places unsigned federation data in the signed lineage fields (parent_capability_id must be null and delegation_depth 0)');
   if (row.issuedAt >= row.expiresAt) out.push(`its validity window is empty or reversed (issued_at ${row.issuedAt}, expires_at ${row.expiresAt})`);
-  for (const [field, key] of [['subject_key', row.subjectKey], ['issuer_key', row.issuerKey]] as const) {
+  for (const [field, key] of [
+    ['subject_key', row.subjectKey],
+    ['issuer_key', row.issuerKey],
+  ] as const) {
     const parsed = parseChioPublicKey(key);
     if (!parsed.ok) out.push(`${field} is not a valid public key (${parsed.reason.replace(/_/g, ' ')})`);
   }
@@ -132,11 +141,17 @@ export async function checkTokenSignature(t: DecodedCapabilityToken): Promise<To
   }
   if (first.status === 'skipped') return { status: 'skipped', detail: `the token's signature cannot be checked here (${first.reason.replace(/_/g, ' ')})` };
   const over = t.plainBody ? 'over its signing body (with or without schema)' : 'over its signing body';
-  if (first.reason === 'malformed_signature') return { status: 'fail', detail: `its token's signature is not a valid signature encoding (${(first.detail ?? '').replace(/_/g, ' ')})` };
-  if (first.reason === 'malformed_key') return { status: 'fail', detail: `its token's issuer is not a valid public key (${(first.detail ?? '').replace(/_/g, ' ')})` };
-  if (first.reason === 'key_signature_algorithm_mismatch') return { status: 'fail', detail: "its token's issuer key and signature are of different algorithms" };
+  if (first.reason === 'malformed_signature')
+    return { status: 'fail', detail: `its token's signature is not a valid signature encoding (${(first.detail ?? '').replace(/_/g, ' ')})` };
+  if (first.reason === 'malformed_key')
+    return { status: 'fail', detail: `its token's issuer is not a valid public key (${(first.detail ?? '').replace(/_/g, ' ')})` };
+  if (first.reason === 'key_signature_algorithm_mismatch')
+    return { status: 'fail', detail: "its token's issuer key and signature are of different algorithms" };
   if (first.reason === 'bad_signature' || first.reason === 'classical_failed' || first.reason === 'mldsa_bad_signature') {
-    return { status: 'fail', detail: `its token's signature does not verify under the token's issuer ${over}: the token was changed after signing, or signed by another key` };
+    return {
+      status: 'fail',
+      detail: `its token's signature does not verify under the token's issuer ${over}: the token was changed after signing, or signed by another key`,
+    };
   }
   return { status: 'fail', detail: `its token's signature is rejected (${first.reason.replace(/_/g, ' ')})` };
 }

@@ -236,7 +236,21 @@ export class LogAssembler {
     }
     for (const p of this.cap.problems()) this.problems.push(p);
     const dialect = this.audit.receipts.map((r) => ({ order: r.view.order, report: r.report }));
-    return buildReport({ receipts: this.receipts, dialect, checkpoints: this.checkpoints, lineage: this.lineage, problems: this.problems, packages: this.packages, finance, trustPinned, allowUnpinned, unreadable: this.unreadable }, onReceipt);
+    return buildReport(
+      {
+        receipts: this.receipts,
+        dialect,
+        checkpoints: this.checkpoints,
+        lineage: this.lineage,
+        problems: this.problems,
+        packages: this.packages,
+        finance,
+        trustPinned,
+        allowUnpinned,
+        unreadable: this.unreadable,
+      },
+      onReceipt,
+    );
   }
 
   /** Each package's `transparency` check (contract part 2 §5.3), where it supplied records. */

@@ -19,7 +19,9 @@ function hashesOf(out: RecordOutput): Uint8Array[] {
 }
 
 describe('packHashes', () => {
-  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   it.each(cases)('%s: the same output, its hashes in one buffer, one buffer after a structured clone', async (name) => {
     const out = await verifiedOutput(testdataPath(`corpus/${name}`));
     const before = structuredClone(out);
@@ -38,7 +40,9 @@ describe("a batch's packed hashes", () => {
   // The log worker drops each batch's buffer of hashes once taken in; the assembler must keep
   // copies, never views of it. Wiping the buffer after intake stands in for its reuse: any hash
   // still read from it would change the report.
-  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   it.each(cases)('%s: the assembler keeps no view of them (proofs read before their receipts included)', async (name) => {
     const dir = testdataPath(`corpus/${name}`);
     const reference = new LogAssembler();

@@ -86,7 +86,9 @@ function coverageMismatches(claims: PackageClaims, unproven: bigint): string[] {
   const t = claims.toolReceipts ?? BigInt(claims.toolRecords);
   const checkpointed = t > u ? t - u : 0n;
   if (pc.checkpointedReceipts !== checkpointed) {
-    out.push(`manifest.json proofCoverage.checkpointedReceipts says ${pc.checkpointedReceipts}, but toolReceipts ${t} − uncheckpointedReceipts ${u} = ${checkpointed}`);
+    out.push(
+      `manifest.json proofCoverage.checkpointedReceipts says ${pc.checkpointedReceipts}, but toolReceipts ${t} − uncheckpointedReceipts ${u} = ${checkpointed}`,
+    );
   }
   return out;
 }

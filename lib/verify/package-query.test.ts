@@ -13,7 +13,11 @@ const q = (v: unknown): PackageQuery => {
 describe('parsePackageQuery', () => {
   it('reads every field; an explicit null is absent (as serde reads Option); unknown keys are ignored', () => {
     expect(q({ capabilityId: 'c', agentSubject: null, since: 5, until: 9, tenant: 't', kernelKey: 'k', extra: [1] })).toEqual({
-      capabilityId: 'c', since: 5n, until: 9n, tenant: 't', kernelKey: 'k',
+      capabilityId: 'c',
+      since: 5n,
+      until: 9n,
+      tenant: 't',
+      kernelKey: 'k',
     });
     expect(q({ readBoundary: { kind: 'tenant_scoped', tenant: 'a' } }).readBoundary).toEqual({ kind: 'tenant_scoped', tenant: 'a' });
     expect(q({ readBoundary: null })).toEqual({});
@@ -34,7 +38,9 @@ describe('read boundary rules and the tenant in scope', () => {
   it('tenant_scoped: non-empty tenant, query.tenant equal to it', () => {
     expect(readBoundaryRuleError(q({ readBoundary: { kind: 'tenant_scoped', tenant: 'a' }, tenant: 'a' }))).toBeNull();
     expect(readBoundaryRuleError(q({ readBoundary: { kind: 'tenant_scoped', tenant: '' } }))).toBe('readBoundary tenant_scoped has an empty tenant');
-    expect(readBoundaryRuleError(q({ readBoundary: { kind: 'tenant_scoped', tenant: 'a' }, tenant: 'b' }))).toBe('query.tenant "b" differs from readBoundary tenant "a"');
+    expect(readBoundaryRuleError(q({ readBoundary: { kind: 'tenant_scoped', tenant: 'a' }, tenant: 'b' }))).toBe(
+      'query.tenant "b" differs from readBoundary tenant "a"',
+    );
     expect(tenantInScope(q({ readBoundary: { kind: 'tenant_scoped', tenant: 'a' } }))).toBe('a');
   });
 

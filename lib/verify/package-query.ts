@@ -84,7 +84,8 @@ export function readBoundaryRuleError(q: PackageQuery): string | null {
   if (!b) return null;
   if (b.kind === 'tenant_scoped') {
     if (b.tenant.trim() === '') return 'readBoundary tenant_scoped has an empty tenant';
-    if (q.tenant !== undefined && q.tenant !== b.tenant) return `query.tenant ${JSON.stringify(q.tenant)} differs from readBoundary tenant ${JSON.stringify(b.tenant)}`;
+    if (q.tenant !== undefined && q.tenant !== b.tenant)
+      return `query.tenant ${JSON.stringify(q.tenant)} differs from readBoundary tenant ${JSON.stringify(b.tenant)}`;
   } else if (q.tenant !== undefined && q.tenant.trim() === '') return 'readBoundary admin_all with an empty query.tenant filter';
   return null;
 }
@@ -136,7 +137,9 @@ function noticeTree(): JsonObject {
 export function disclosureNoticeError(manifestQuery: PackageQuery | null, notice: JsonValue | undefined): string | null {
   const tenantScoped = manifestQuery?.readBoundary?.kind === 'tenant_scoped';
   if (!tenantScoped) {
-    return notice === undefined ? null : 'manifest.json carries a disclosureNotice, but its query is not tenant_scoped (only a tenant-scoped package carries one)';
+    return notice === undefined
+      ? null
+      : 'manifest.json carries a disclosureNotice, but its query is not tenant_scoped (only a tenant-scoped package carries one)';
   }
   if (notice === undefined) return 'manifest.json has no disclosureNotice, which a tenant_scoped package must carry';
   const want = canonicalize(noticeTree());

@@ -68,7 +68,9 @@ export function evaluateScope(claim: ScopeClaim, receipts: readonly ReceiptEntry
     if (reasons === null || reasons.length === 0) continue;
     outside++;
     if (outside <= MAX_SCOPE_PROBLEMS) {
-      problems.push(makeProblem('query_scope_violation', `${r.id} lies outside the package query: ${reasons.join('; ')}`, { receipt_id: r.id, file: r.file, line: r.line }));
+      problems.push(
+        makeProblem('query_scope_violation', `${r.id} lies outside the package query: ${reasons.join('; ')}`, { receipt_id: r.id, file: r.file, line: r.line }),
+      );
     } else {
       if (outside === MAX_SCOPE_PROBLEMS + 1) [file, firstLine] = [r.file, r.line];
       lastLine = r.line;
@@ -76,12 +78,22 @@ export function evaluateScope(claim: ScopeClaim, receipts: readonly ReceiptEntry
   }
   if (outside > MAX_SCOPE_PROBLEMS) {
     const more = outside - MAX_SCOPE_PROBLEMS;
-    problems.push(makeProblem('query_scope_violation', `… and ${more} more receipts lie outside the package query (from ${file}:${firstLine} to line ${lastLine})`, { file, line: firstLine }));
+    problems.push(
+      makeProblem('query_scope_violation', `… and ${more} more receipts lie outside the package query (from ${file}:${firstLine} to line ${lastLine})`, {
+        file,
+        line: firstLine,
+      }),
+    );
   }
   if (outside > 0) findings.push(`${outside} of ${held.tool + held.child} receipts lie outside the query (${held.tally()})`);
   if (findings.length) return { result: fail(findings.join('; ')), problems };
   if (held.agentUnchecked > 0) {
-    return { result: skipped(`query.agentSubject cannot be checked: it needs the verified capability lineage of ${held.agentUnchecked} tool receipts, which is not available`), problems };
+    return {
+      result: skipped(
+        `query.agentSubject cannot be checked: it needs the verified capability lineage of ${held.agentUnchecked} tool receipts, which is not available`,
+      ),
+      problems,
+    };
   }
   const stated = claim.childReceiptScope !== undefined ? `childReceiptScope ${claim.childReceiptScope} as the query implies` : 'no childReceiptScope stated';
   return { result: pass(`${held.tool} tool and ${held.child} child receipts within the query (${describe(q)}); ${stated}`), problems };
@@ -125,7 +137,8 @@ class ReceiptsHeld {
     if (r.type !== 'child') return null;
     this.child++;
     const out = this.window(r);
-    if (this.childScope === 'omitted_no_join_path') this.note(out, 'omitted children', `a child receipt, which the query's childReceiptScope omitted_no_join_path leaves out`);
+    if (this.childScope === 'omitted_no_join_path')
+      this.note(out, 'omitted children', `a child receipt, which the query's childReceiptScope omitted_no_join_path leaves out`);
     return out;
   }
 
@@ -133,17 +146,26 @@ class ReceiptsHeld {
     const out: string[] = [];
     const q = this.q;
     if (this.tenant !== undefined && r.tenantId !== this.tenant) {
-      this.note(out, 'tenant', r.tenantId === undefined ? `no tenant_id, but the query is scoped to tenant ${clip(this.tenant)}` : `tenant_id ${clip(r.tenantId)} is not the query's tenant ${clip(this.tenant)}`);
+      this.note(
+        out,
+        'tenant',
+        r.tenantId === undefined
+          ? `no tenant_id, but the query is scoped to tenant ${clip(this.tenant)}`
+          : `tenant_id ${clip(r.tenantId)} is not the query's tenant ${clip(this.tenant)}`,
+      );
     }
-    if (q.capabilityId !== undefined && r.capabilityId !== q.capabilityId) this.note(out, 'capability', `capability_id ${clip(r.capabilityId ?? '')} is not the query's ${clip(q.capabilityId)}`);
+    if (q.capabilityId !== undefined && r.capabilityId !== q.capabilityId)
+      this.note(out, 'capability', `capability_id ${clip(r.capabilityId ?? '')} is not the query's ${clip(q.capabilityId)}`);
     out.push(...this.window(r));
-    if (q.kernelKey !== undefined && r.kernelKey !== q.kernelKey) this.note(out, 'kernel', `signed by ${clip(r.kernelKey ?? 'an unreadable kernel_key')}, not the query's kernel ${clip(q.kernelKey)}`);
+    if (q.kernelKey !== undefined && r.kernelKey !== q.kernelKey)
+      this.note(out, 'kernel', `signed by ${clip(r.kernelKey ?? 'an unreadable kernel_key')}, not the query's kernel ${clip(q.kernelKey)}`);
     if (q.agentSubject !== undefined) {
       if (!this.subjectOf) this.agentUnchecked++;
       else {
         const subject = this.subjectOf(r.capabilityId ?? '');
         if (subject === undefined) this.note(out, 'agent', `capability ${clip(r.capabilityId ?? '')} has no verified lineage to show its agent`);
-        else if (subject !== q.agentSubject) this.note(out, 'agent', `its capability's subject ${clip(subject)} is not the query's agent ${clip(q.agentSubject)}`);
+        else if (subject !== q.agentSubject)
+          this.note(out, 'agent', `its capability's subject ${clip(subject)} is not the query's agent ${clip(q.agentSubject)}`);
       }
     }
     return out;

@@ -84,7 +84,10 @@ describe('lineage rows cross the worker boundary intact', () => {
       ...real,
       lineage(rehashed, 2),
       lineage(JSON.stringify(lineageRowOf(forged, { delegation_depth: 3 })), 3),
-      lineage(JSON.stringify({ ...lineageRowOf(forged), capability_id: `fed-del-${'f'.repeat(64)}`, provenance: 'synthetic_anchor', signed_capability: undefined }), 4),
+      lineage(
+        JSON.stringify({ ...lineageRowOf(forged), capability_id: `fed-del-${'f'.repeat(64)}`, provenance: 'synthetic_anchor', signed_capability: undefined }),
+        4,
+      ),
       lineage('{"capability_id": 7}', 5),
     ];
     const single = new LogVerifier({ trust: trust() });

@@ -14,26 +14,32 @@ const err = (file: string, line: number) => makeProblem('parse_error', `bad line
 describe('ProblemCap, parse errors', () => {
   it('keeps the first hundred lines of each file whatever the arrival order, and counts the rest exactly', () => {
     fc.assert(
-      fc.property(fc.shuffledSubarray(Array.from({ length: 400 }, (_, i) => i + 1), { minLength: 0, maxLength: 400 }), (lines) => {
-        const cap = parseErrorCap();
-        for (const l of lines) expect(cap.take(err('a.ndjson', l))).toBe(true);
-        const sorted = [...lines].sort((x, y) => x - y);
-        const out = cap.problems();
-        const kept = sorted.slice(0, MAX_PROBLEMS_PER_CODE_AND_FILE);
-        const rest = sorted.slice(MAX_PROBLEMS_PER_CODE_AND_FILE);
-        expect(out.slice(0, kept.length).map((p) => p.line)).toEqual(kept);
-        if (rest.length === 0) expect(out).toHaveLength(kept.length);
-        else {
-          expect(out).toHaveLength(kept.length + 1);
-          expect(out.at(-1)).toMatchObject({
-            code: 'parse_error',
-            severity: 'error',
-            file: 'a.ndjson',
-            line: rest[0],
-            message: `… and ${rest.length} more line${rest.length === 1 ? '' : 's'} in a.ndjson could not be parsed (first at line ${rest[0]}, last at line ${rest.at(-1)}); only the first 100 are listed`,
-          });
-        }
-      }),
+      fc.property(
+        fc.shuffledSubarray(
+          Array.from({ length: 400 }, (_, i) => i + 1),
+          { minLength: 0, maxLength: 400 },
+        ),
+        (lines) => {
+          const cap = parseErrorCap();
+          for (const l of lines) expect(cap.take(err('a.ndjson', l))).toBe(true);
+          const sorted = [...lines].sort((x, y) => x - y);
+          const out = cap.problems();
+          const kept = sorted.slice(0, MAX_PROBLEMS_PER_CODE_AND_FILE);
+          const rest = sorted.slice(MAX_PROBLEMS_PER_CODE_AND_FILE);
+          expect(out.slice(0, kept.length).map((p) => p.line)).toEqual(kept);
+          if (rest.length === 0) expect(out).toHaveLength(kept.length);
+          else {
+            expect(out).toHaveLength(kept.length + 1);
+            expect(out.at(-1)).toMatchObject({
+              code: 'parse_error',
+              severity: 'error',
+              file: 'a.ndjson',
+              line: rest[0],
+              message: `… and ${rest.length} more line${rest.length === 1 ? '' : 's'} in a.ndjson could not be parsed (first at line ${rest[0]}, last at line ${rest.at(-1)}); only the first 100 are listed`,
+            });
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -56,7 +62,16 @@ describe('a file of many bad lines through the verifier', () => {
     for (let i = 1; i <= 5020; i++) lines.push(i % 251 === 0 ? JSON.stringify(genAReceipt({ seq: i, key })) : `not json ${i}`);
     const text = lines.join('\n') + '\n';
     const verifier = pinnedVerifier([key.publicHex]);
-    await loadFile({ name: 'noisy.ndjson', async *stream() { yield new TextEncoder().encode(text); } }, verifier, 'files');
+    await loadFile(
+      {
+        name: 'noisy.ndjson',
+        async *stream() {
+          yield new TextEncoder().encode(text);
+        },
+      },
+      verifier,
+      'files',
+    );
     const report = await verifier.finish();
     // Every unreadable line is counted, those past the cap too: the headline says 5,000 are left out.
     expect(report.summary).toMatchObject({ receipts: 20, verified: 20, unreadable: 5000 });

@@ -9,7 +9,20 @@ import { LogVerifier } from './log-verifier';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from '../verdict/problems';
-import { capabilityToken, chainLeafOf, checkpoint, checkpointV2, genAReceipt, goodLog, keyFromSeed, leafOf, lineageRowOf, ndjson, proof, writePackage } from '../../test/support/forge';
+import {
+  capabilityToken,
+  chainLeafOf,
+  checkpoint,
+  checkpointV2,
+  genAReceipt,
+  goodLog,
+  keyFromSeed,
+  leafOf,
+  lineageRowOf,
+  ndjson,
+  proof,
+  writePackage,
+} from '../../test/support/forge';
 import { loadPackage } from '../sources/package';
 import { nodeDir } from '../../bin/cli/node-source';
 import { readTestdataJson, readTestdataText as readTestdata } from '../../test/support/testdata';
@@ -120,7 +133,10 @@ describe('every problem code of the contract', () => {
     const r = await verify([
       { value: cp },
       ...receipts.map((x, i) => ({ value: x, seq: i + 1 })),
-      { value: proofs[0] }, { value: proofs[1] }, { value: bad }, { value: proofs[3] },
+      { value: proofs[0] },
+      { value: proofs[1] },
+      { value: bad },
+      { value: proofs[3] },
     ]);
     expectProblem(r, 'inclusion_failed', { receipt_id: 'rcpt-test-000003' });
     expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'failed', 'verified']);
@@ -194,7 +210,10 @@ describe('every problem code of the contract', () => {
   it('a forged checkpoint sharing the seq of a real one fails alone: the real one and its receipts still verify', async () => {
     const { receipts, cp, proofs } = goodLog(3, 3);
     const forged = { body: { ...cp!.body, batch_start_seq: 2 }, signature: cp!.signature };
-    const r = await verify([{ value: forged }, { value: cp }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), ...proofs.map((p) => ({ value: p }))], [key.publicHex]);
+    const r = await verify(
+      [{ value: forged }, { value: cp }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), ...proofs.map((p) => ({ value: p }))],
+      [key.publicHex],
+    );
     expectProblem(r, 'checkpoint_signature_invalid', { line: 1 });
     expect(r.checkpoints.map((c) => c.verdict)).toEqual(['failed', 'verified']);
     expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
@@ -220,7 +239,13 @@ describe('every problem code of the contract', () => {
 
   it('inclusion_failed: a receipt replayed into the uncheckpointed tail (say, a payment counted twice); the original stays verified', async () => {
     const { receipts, cp, proofs } = goodLog(3, 2);
-    const rows = [{ value: cp }, ...receipts.map((x, i) => ({ value: x, seq: i + 1 })), { value: receipts[0], seq: 4 }, { value: receipts[2], seq: 5 }, ...proofs.map((p) => ({ value: p }))];
+    const rows = [
+      { value: cp },
+      ...receipts.map((x, i) => ({ value: x, seq: i + 1 })),
+      { value: receipts[0], seq: 4 },
+      { value: receipts[2], seq: 5 },
+      ...proofs.map((p) => ({ value: p })),
+    ];
     const r = await verify(rows, [key.publicHex]);
     // seq 1 is checkpointed, its copy at seq 4 is not; seq 3 and its copy at 5 are both unproven: neither can be told from the other.
     expect(r.receipts.map((x) => `${x.seq}:${x.verdict}`)).toEqual(['1:verified', '2:verified', '3:failed', '4:failed', '5:failed']);
@@ -260,7 +285,10 @@ describe('every problem code of the contract', () => {
   it('query_scope_violation: a receipt of a package outside its query, at its file and line; the others verify', async () => {
     const query = { readBoundary: { kind: 'admin_all' }, until: 1767225615 }; // receipt n has timestamp 1767225600 + 10n
     const { receipts } = goodLog(3, 0);
-    const dir = writePackage({ 'query.json': JSON.stringify(query), 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) }, { manifest: { query } });
+    const dir = writePackage(
+      { 'query.json': JSON.stringify(query), 'receipts.ndjson': ndjson(receipts.map((r, i) => ({ seq: i + 1, receipt: r }))) },
+      { manifest: { query } },
+    );
     const v = pinnedVerifier();
     await loadPackage(nodeDir(dir, 'pkg'), v, 'p');
     const r = await v.finish();
@@ -292,8 +320,14 @@ describe('every problem code of the contract', () => {
 
   it('reconciliation_break: budget_remaining that does not follow from the previous receipt', async () => {
     const fin = (charged: number, remaining: number) => ({
-      grant_index: 0, cost_charged: charged, currency: 'USD', budget_remaining: remaining, budget_total: 1000,
-      delegation_depth: 0, root_budget_holder: 'org-a', settlement_status: 'settled',
+      grant_index: 0,
+      cost_charged: charged,
+      currency: 'USD',
+      budget_remaining: remaining,
+      budget_total: 1000,
+      delegation_depth: 0,
+      root_budget_holder: 'org-a',
+      settlement_status: 'settled',
     });
     const rs = [
       genAReceipt({ seq: 1, key, financial: fin(100, 900) }),
@@ -319,7 +353,11 @@ describe('every problem code of the contract', () => {
     ];
     const r = await verify([{ value: good(1) }, ...transcript.map((value) => ({ value }))]);
     expectProblem(r, 'fabricated_tool_call', { line: 5, receipt_id: FORGED });
-    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([['tool', 'verified'], ['zeroclaw', 'unverified'], ['zeroclaw', 'failed']]);
+    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([
+      ['tool', 'verified'],
+      ['zeroclaw', 'unverified'],
+      ['zeroclaw', 'failed'],
+    ]);
     expect(r.receipts[1]!.checks).toEqual({ parse: 'pass', signature: 'skipped', claims: 'pass' });
     expect(r.receipts[2]!.details!.claims).toMatch(/weather: .*which no tool result carries: a fabricated tool call/);
     mark('fabricated_tool_call');
@@ -329,7 +367,10 @@ describe('every problem code of the contract', () => {
     const review = JSON.parse(readTestdata('codewhale/synthesized/review-receipt.unresolved-warning.json')) as unknown;
     const r = await verify([{ value: good(1) }, { value: review }]);
     expectProblem(r, 'review_gate_failed', { line: 2 });
-    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([['tool', 'verified'], ['codewhale-review', 'failed']]);
+    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([
+      ['tool', 'verified'],
+      ['codewhale-review', 'failed'],
+    ]);
     expect(r.receipts[1]!.checks.signature).toBe('skipped');
     mark('review_gate_failed');
   });
@@ -339,7 +380,10 @@ describe('every problem code of the contract', () => {
     turn.reasoning_custody.raw_reasoning_exported = true;
     const r = await verify([{ value: turn }, { value: good(2) }]);
     expectProblem(r, 'turn_receipt_inconsistent', { line: 1 });
-    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([['codewhale-turn', 'failed'], ['tool', 'verified']]);
+    expect(r.receipts.map((x) => [x.type, x.verdict])).toEqual([
+      ['codewhale-turn', 'failed'],
+      ['tool', 'verified'],
+    ]);
     expect(r.receipts[0]!.checks.reasoning_custody).toBe('fail');
     mark('turn_receipt_inconsistent');
   });
@@ -401,7 +445,15 @@ describe('every problem code of the contract', () => {
   it('checkpoint_chain_invalid: a v2 chain_root that does not recompute, though the kernel signed it', async () => {
     const rs = [1, 2, 3, 4].map(good);
     const cp1 = checkpointV2({ seq: 1, start: 1, leaves: rs.slice(0, 2).map(leafOf), key, chainBefore: [] });
-    const cp2 = checkpointV2({ seq: 2, start: 3, leaves: rs.slice(2).map(leafOf), key, previous: cp1.body, chainBefore: [], edit: (b) => (b.chain_root = '0x' + '55'.repeat(32)) });
+    const cp2 = checkpointV2({
+      seq: 2,
+      start: 3,
+      leaves: rs.slice(2).map(leafOf),
+      key,
+      previous: cp1.body,
+      chainBefore: [],
+      edit: (b) => (b.chain_root = '0x' + '55'.repeat(32)),
+    });
     const r = await verify([{ value: cp1 }, { value: cp2 }, ...rs.map((x, i) => ({ value: x, seq: i + 1 }))]);
     expectProblem(r, 'checkpoint_chain_invalid', { line: 2 });
     expect(r.checkpoints.map((c) => c.verdict)).toEqual(['verified', 'failed']);
@@ -429,13 +481,19 @@ describe('every problem code of the contract', () => {
     mark('transparency_record_mismatch');
   });
 
-  it('inclusion_position_mismatch: a proof whose tree_size is not the checkpoint\'s (a warning; the path decides)', async () => {
+  it("inclusion_position_mismatch: a proof whose tree_size is not the checkpoint's (a warning; the path decides)", async () => {
     const rs = [1, 2, 3].map(good);
     const leaves = rs.map(leafOf);
     const cp = checkpoint({ seq: 1, start: 1, leaves, key });
     const p = proof(cp, 1, leaves, 0) as { proof: { tree_size: number } };
     p.proof.tree_size = 4; // leaf 0's path in a tree of 3 also reaches the root for a claimed tree of 4
-    const r = await verify([{ value: cp }, ...rs.map((x, i) => ({ value: x, seq: i + 1 })), { value: p }, { value: proof(cp, 2, leaves, 1) }, { value: proof(cp, 3, leaves, 2) }]);
+    const r = await verify([
+      { value: cp },
+      ...rs.map((x, i) => ({ value: x, seq: i + 1 })),
+      { value: p },
+      { value: proof(cp, 2, leaves, 1) },
+      { value: proof(cp, 3, leaves, 2) },
+    ]);
     expectProblem(r, 'inclusion_position_mismatch', { receipt_id: 'rcpt-test-000001' });
     expect(r.receipts.map((x) => x.verdict)).toEqual(['verified', 'verified', 'verified']);
     expect(r.ok).toBe(true);
@@ -444,7 +502,13 @@ describe('every problem code of the contract', () => {
 
   // Contract part 2 §5.4: the real Claude Code tool-result text (a chio-bridge outcome), tampered.
   const ENVELOPE_KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
-  const envelope = () => JSON.parse(readTestdata('chio/realworld-2026-09/claude-code-tool-result-text.json')) as { requestId: string; result: { isError: boolean }; delivery: { resultHash: string }; receipt: { id: string } };
+  const envelope = () =>
+    JSON.parse(readTestdata('chio/realworld-2026-09/claude-code-tool-result-text.json')) as {
+      requestId: string;
+      result: { isError: boolean };
+      delivery: { resultHash: string };
+      receipt: { id: string };
+    };
 
   it('content_hash_mismatch: the output an envelope carries is not the one the receipt signed; the receipt itself still verifies its signature', async () => {
     const o = envelope();
@@ -508,7 +572,7 @@ describe('every problem code of the contract', () => {
     expectProblem(pinned, 'untrusted_signer', { receipt_id: 'rcpt-test-000001' });
   });
 
-  it('duplicate_receipt_id: a copy of a receipt\'s id with another body, re-signed by another key; the genuine one still verifies', async () => {
+  it("duplicate_receipt_id: a copy of a receipt's id with another body, re-signed by another key; the genuine one still verifies", async () => {
     const attacker = keyFromSeed(99);
     const forged = genAReceipt({ seq: 1, key: attacker, extra: { tool_name: 'file_delete' } });
     const r = await verify([{ value: good(1) }, { value: good(2) }, { value: forged }], [key.publicHex]);
@@ -533,7 +597,8 @@ describe('verdict rules (contract §6)', () => {
     const log = goodLog(6, 0);
     const v = pinnedVerifier();
     v.setRemembered(new Map([[key.publicHex, { checkpointSeq: 1n, batchEndSeq: 4n }]]));
-    for (const [i, receipt] of log.receipts.entries()) await v.addRecord(JSON.stringify({ seq: i + 1, receipt }), { file: 'r.ndjson', line: i + 1, role: 'auto', space: 's' });
+    for (const [i, receipt] of log.receipts.entries())
+      await v.addRecord(JSON.stringify({ seq: i + 1, receipt }), { file: 'r.ndjson', line: i + 1, role: 'auto', space: 's' });
     const r = await v.finish();
     expect(r.receipts.map((x) => x.verdict)).toEqual(['failed', 'failed', 'failed', 'failed', 'verified', 'verified']);
     expect(r.receipts[0]!.details?.inclusion).toMatch(/inside checkpoint 1 \(receipts up to seq 4\), which this browser verified before/);
@@ -541,7 +606,8 @@ describe('verdict rules (contract §6)', () => {
     // Another key's memory changes nothing.
     const other = pinnedVerifier();
     other.setRemembered(new Map([[keyFromSeed(9).publicHex, { checkpointSeq: 1n, batchEndSeq: 4n }]]));
-    for (const [i, receipt] of log.receipts.entries()) await other.addRecord(JSON.stringify({ seq: i + 1, receipt }), { file: 'r.ndjson', line: i + 1, role: 'auto', space: 's' });
+    for (const [i, receipt] of log.receipts.entries())
+      await other.addRecord(JSON.stringify({ seq: i + 1, receipt }), { file: 'r.ndjson', line: i + 1, role: 'auto', space: 's' });
     expect((await other.finish()).receipts.every((x) => x.verdict === 'verified')).toBe(true);
   });
 
@@ -559,5 +625,4 @@ describe('verdict rules (contract §6)', () => {
       ['verified', 'uncheckpointed'],
     ]);
   });
-
 });

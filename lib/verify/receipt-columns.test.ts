@@ -21,8 +21,15 @@ const idsFrom = (rows: RowStore) => (i: number, file: string, line: number) => r
 const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
 
 describe('receipt columns', () => {
-  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
-  it.each(cases.flatMap((c) => [[c, 'no keys'], [c, 'pinned']]))('%s (%s): rebuilt in slices after a structured clone, the report JSON is unchanged', async (name, keys) => {
+  const cases = readdirSync(testdataPath('corpus'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
+  it.each(
+    cases.flatMap((c) => [
+      [c, 'no keys'],
+      [c, 'pinned'],
+    ]),
+  )('%s (%s): rebuilt in slices after a structured clone, the report JSON is unchanged', async (name, keys) => {
     const trust = TrustStore.create(keys === 'pinned' ? [{ key: KEY }] : []);
     if (!trust.ok) throw new Error(trust.error);
     const rows = new RowStore();
@@ -39,7 +46,7 @@ describe('receipt columns', () => {
     expect(reportToJson({ ...report, receipts: rebuilt })).toBe(reportToJson(report));
   });
 
-  it('encoded while the report is built (the page\'s path), past the encoder\'s growth steps, then transferred: the same report JSON', async () => {
+  it("encoded while the report is built (the page's path), past the encoder's growth steps, then transferred: the same report JSON", async () => {
     // One corpus package read eight times over (separate seq spaces): thousands of receipts, some
     // failed as replays, so every column and detail string is exercised.
     const name = cases[0]!;
@@ -69,7 +76,15 @@ describe('receipt columns', () => {
   });
 
   it('sized up front, the columns are handed over as made; a detail table past 255 strings widens its codes', () => {
-    const receipt = (i: number, detail: string): ReportReceipt => ({ id: `r${i}`, type: 'tool', verdict: 'failed', checks: { parse: 'pass', signature: 'fail' }, details: { signature: detail }, file: 'f.ndjson', line: i + 1 });
+    const receipt = (i: number, detail: string): ReportReceipt => ({
+      id: `r${i}`,
+      type: 'tool',
+      verdict: 'failed',
+      checks: { parse: 'pass', signature: 'fail' },
+      details: { signature: detail },
+      file: 'f.ndjson',
+      line: i + 1,
+    });
     const n = 70_000;
     const encoder = new ReceiptColumnsEncoder(n);
     const receipts = Array.from({ length: n }, (_, i) => receipt(i, `bad ${i}`));
@@ -95,7 +110,16 @@ describe('receipt columns', () => {
     ].join('\n');
     const rows = new RowStore();
     const v = new LogVerifier({ onViews: (views) => rows.append(views) });
-    await loadFile({ name: 'host.jsonl', stream: async function* () { yield new TextEncoder().encode(text); } }, v, 'files');
+    await loadFile(
+      {
+        name: 'host.jsonl',
+        stream: async function* () {
+          yield new TextEncoder().encode(text);
+        },
+      },
+      v,
+      'files',
+    );
     const encoder = new ReceiptColumnsEncoder();
     const streamed = await v.finish((r) => encoder.add(r));
     const cols = structuredClone(encoder.finish());
@@ -109,13 +133,33 @@ describe('receipt columns', () => {
     expect(rebuilt.length).toBeGreaterThan(100);
     // The single-thread report of the same log, built whole.
     const whole = new LogVerifier();
-    await loadFile({ name: 'host.jsonl', stream: async function* () { yield new TextEncoder().encode(text); } }, whole, 'files');
+    await loadFile(
+      {
+        name: 'host.jsonl',
+        stream: async function* () {
+          yield new TextEncoder().encode(text);
+        },
+      },
+      whole,
+      'files',
+    );
     expect(reportToJson({ ...streamed, receipts: rebuilt })).toBe(reportToJson(await whole.finish()));
   });
 
   it('an envelope table past 255 distinct claims widens its codes', () => {
     const n = 300;
-    const receipts = Array.from({ length: n }, (_, i): ReportReceipt => ({ id: `r${i}`, type: 'tool', verdict: 'failed', checks: { parse: 'pass' }, file: 'f.jsonl', line: i + 1, envelope: { kind: 'chio-bridge-outcome', state: `s${i}`, claimed: true } }));
+    const receipts = Array.from(
+      { length: n },
+      (_, i): ReportReceipt => ({
+        id: `r${i}`,
+        type: 'tool',
+        verdict: 'failed',
+        checks: { parse: 'pass' },
+        file: 'f.jsonl',
+        line: i + 1,
+        envelope: { kind: 'chio-bridge-outcome', state: `s${i}`, claimed: true },
+      }),
+    );
     const encoder = new ReceiptColumnsEncoder(n);
     for (const r of receipts) encoder.add(r);
     const cols = encoder.finish();

@@ -225,5 +225,7 @@ export function fromReceiptColumns(cols: ReceiptColumns, from: number, to: numbe
 
 /** The typed arrays of `cols`, to give away in postMessage (the sender keeps none of them). */
 export function receiptTransfer(cols: ReceiptColumns): ArrayBuffer[] {
-  return [cols.type, cols.generation, cols.verdict, cols.seq, cols.hasSeq, cols.checks, cols.details, cols.file, cols.line, cols.envelope].map((a) => a.buffer as ArrayBuffer);
+  return [cols.type, cols.generation, cols.verdict, cols.seq, cols.hasSeq, cols.checks, cols.details, cols.file, cols.line, cols.envelope].map(
+    (a) => a.buffer as ArrayBuffer,
+  );
 }

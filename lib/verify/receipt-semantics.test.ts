@@ -9,21 +9,39 @@ import { type SemanticCounts, compareSemantics, semanticRange } from './receipt-
 
 function entry(semantics: string | undefined, checks: ReceiptEntry['checks'] = {}): ReceiptEntry {
   return {
-    file: 'receipts.ndjson', line: 1, order: 0, id: 'r', type: 'tool', space: 's', timestamp: 0n, kernelKey: null,
-    leafHashes: new Uint8Array(64), checks: { receipt_id: pass(), signature: pass(), parameter_hash: pass(), ...checks },
+    file: 'receipts.ndjson',
+    line: 1,
+    order: 0,
+    id: 'r',
+    type: 'tool',
+    space: 's',
+    timestamp: 0n,
+    kernelKey: null,
+    leafHashes: new Uint8Array(64),
+    checks: { receipt_id: pass(), signature: pass(), parameter_hash: pass(), ...checks },
     ...(semantics !== undefined ? { semantics } : {}),
   };
 }
 
 const counts = (c: Partial<SemanticCounts>): SemanticCounts => ({
-  mediatedDecisions: 0n, traceObservations: 0n, advisoryEvaluations: 0n, prevent: 0n, detectOnly: 0n, advisoryOnly: 0n, cannotSee: 0n, authorized: 0n, ...c,
+  mediatedDecisions: 0n,
+  traceObservations: 0n,
+  advisoryEvaluations: 0n,
+  prevent: 0n,
+  detectOnly: 0n,
+  advisoryOnly: 0n,
+  cannotSee: 0n,
+  authorized: 0n,
+  ...c,
 });
 
 describe('semanticRange and compareSemantics', () => {
   it('exact: an allowed receipt whose checks pass is authorized; a trace observation is not', () => {
     const range = semanticRange([entry('mediated_decision/prevent/allowed'), entry('trace_observation/detect_only')], 0);
     expect(range.unknown).toEqual([]);
-    expect(compareSemantics(counts({ mediatedDecisions: 1n, prevent: 1n, authorized: 1n, traceObservations: 1n, detectOnly: 1n }), range)).toEqual({ status: 'pass' });
+    expect(compareSemantics(counts({ mediatedDecisions: 1n, prevent: 1n, authorized: 1n, traceObservations: 1n, detectOnly: 1n }), range)).toEqual({
+      status: 'pass',
+    });
   });
 
   it('an allowed receipt whose id, signature or parameter_hash failed is not authorized', () => {
@@ -39,13 +57,18 @@ describe('semanticRange and compareSemantics', () => {
     for (const authorized of [0n, 1n]) expect(compareSemantics(counts({ ...base, authorized }), range).status).toBe('skipped');
     expect(compareSemantics(counts({ ...base, authorized: 2n }), range)).toEqual({
       status: 'fail',
-      mismatches: ['receiptSemantics.authorized says 2, the tool receipts give between 0 and 1 (it counts allowed receipts whose id, signature and parameter_hash verify)'],
+      mismatches: [
+        'receiptSemantics.authorized says 2, the tool receipts give between 0 and 1 (it counts allowed receipts whose id, signature and parameter_hash verify)',
+      ],
     });
   });
 
   it('lines of receipts.ndjson that never became receipts widen every counter', () => {
     const range = semanticRange([], 2);
-    expect(compareSemantics(counts({ prevent: 2n }), range)).toEqual({ status: 'skipped', reason: 'receiptSemantics cannot be recomputed exactly: 2 lines of receipts.ndjson that could not be read' });
+    expect(compareSemantics(counts({ prevent: 2n }), range)).toEqual({
+      status: 'skipped',
+      reason: 'receiptSemantics cannot be recomputed exactly: 2 lines of receipts.ndjson that could not be read',
+    });
     expect(compareSemantics(counts({ prevent: 3n }), range).status).toBe('fail');
   });
 

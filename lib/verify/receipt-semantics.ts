@@ -10,7 +10,16 @@
 import type { DecodedToolReceipt } from '../chio/types';
 import type { ReceiptEntry } from './entries';
 
-export const SEMANTIC_COUNTERS = ['mediatedDecisions', 'traceObservations', 'advisoryEvaluations', 'prevent', 'detectOnly', 'advisoryOnly', 'cannotSee', 'authorized'] as const;
+export const SEMANTIC_COUNTERS = [
+  'mediatedDecisions',
+  'traceObservations',
+  'advisoryEvaluations',
+  'prevent',
+  'detectOnly',
+  'advisoryOnly',
+  'cannotSee',
+  'authorized',
+] as const;
 export type SemanticCounter = (typeof SEMANTIC_COUNTERS)[number];
 export type SemanticCounts = Record<SemanticCounter, bigint>;
 
@@ -36,7 +45,11 @@ export function semanticsCode(r: DecodedToolReceipt): string | undefined {
   const b = r.genB;
   if (!b) return undefined;
   const allowed =
-    r.trustLevel === 'mediated' && b.receiptKind === 'mediated_decision' && b.boundaryClass === 'prevent' && b.observationOutcome === undefined && r.decision?.verdict === 'allow';
+    r.trustLevel === 'mediated' &&
+    b.receiptKind === 'mediated_decision' &&
+    b.boundaryClass === 'prevent' &&
+    b.observationOutcome === undefined &&
+    r.decision?.verdict === 'allow';
   return `${b.receiptKind}/${b.boundaryClass}${allowed ? `/${ALLOWED}` : ''}`;
 }
 
@@ -83,7 +96,8 @@ export function semanticRange(receipts: readonly ReceiptEntry[], unread: number)
   for (const c of SEMANTIC_COUNTERS) hi[c] += BigInt(unread);
   const unknown: string[] = [];
   if (genA) unknown.push(`${genA} Gen A tool receipt${genA === 1 ? '' : 's'} (how upstream counts their kind and boundary is not confirmed)`);
-  if (uncheckedSignature) unknown.push(`${uncheckedSignature} allowed receipt${uncheckedSignature === 1 ? ' whose signature' : 's whose signatures'} could not be checked`);
+  if (uncheckedSignature)
+    unknown.push(`${uncheckedSignature} allowed receipt${uncheckedSignature === 1 ? ' whose signature' : 's whose signatures'} could not be checked`);
   if (unread) unknown.push(`${unread} line${unread === 1 ? '' : 's'} of receipts.ndjson that could not be read`);
   return { lo, hi, unknown };
 }

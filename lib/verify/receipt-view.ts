@@ -119,10 +119,24 @@ export function receiptView(r: DecodedReceipt, where: { order: number; file: str
     ...(where.seq !== undefined ? { seq: where.seq.toString() } : {}),
   };
   if (r.type === 'child') {
-    return { ...base, decision: r.terminalState, sessionId: r.sessionId, requestId: r.requestId, parentRequestId: r.parentRequestId, operationKind: r.operationKind };
+    return {
+      ...base,
+      decision: r.terminalState,
+      sessionId: r.sessionId,
+      requestId: r.requestId,
+      parentRequestId: r.parentRequestId,
+      operationKind: r.operationKind,
+    };
   }
   if (r.type === 'http') {
-    return { ...base, toolServer: r.method, toolName: r.routePattern, decision: r.verdict, requestId: r.requestId, ...(r.capabilityId ? { capabilityId: r.capabilityId } : {}) };
+    return {
+      ...base,
+      toolServer: r.method,
+      toolName: r.routePattern,
+      decision: r.verdict,
+      requestId: r.requestId,
+      ...(r.capabilityId ? { capabilityId: r.capabilityId } : {}),
+    };
   }
   const guards = encodeGuardTrail(r.evidence);
   const guardFailed = firstFailedGuard(r.evidence);

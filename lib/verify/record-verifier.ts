@@ -124,7 +124,9 @@ export class RecordVerifier {
       if (item.kind === 'bundle') {
         // Its receipts are the `items` right after it (intake.ts collectBundle).
         const from = order + i + 1;
-        out.bundles.push(readBundleClaims(item.value, { space: origin.space, file: origin.file, line: origin.line, orderFrom: from, orderTo: from + (item.items ?? 0) }));
+        out.bundles.push(
+          readBundleClaims(item.value, { space: origin.space, file: origin.file, line: origin.line, orderFrom: from, orderTo: from + (item.items ?? 0) }),
+        );
         return;
       }
       const p = this.item(item, origin, located, out);
@@ -186,7 +188,15 @@ export class RecordVerifier {
       case 'cw-review':
       case 'cw-turn':
         // Kept as text that parses back to the same tree (numbers as written: ZeroClaw's MAC input depends on `1.0`).
-        out.dialect.push({ file: located.file, line: located.line, order: located.order, kind: item.kind, text: item.text ?? compactJson(item.value), path: item.path, space: origin.space });
+        out.dialect.push({
+          file: located.file,
+          line: located.line,
+          order: located.order,
+          kind: item.kind,
+          text: item.text ?? compactJson(item.value),
+          path: item.path,
+          space: origin.space,
+        });
         return undefined;
     }
   }
@@ -194,7 +204,11 @@ export class RecordVerifier {
   private receipt(item: LogItem, origin: RecordOrigin, located: Located, out: RecordOutput): Promise<void> | undefined {
     const kind = item.kind;
     const decoded =
-      kind === 'tool' ? decodeToolReceipt(item.value, item.path) : kind === 'child' ? decodeChildReceipt(item.value, item.path) : decodeHttpReceipt(item.value, item.path);
+      kind === 'tool'
+        ? decodeToolReceipt(item.value, item.path)
+        : kind === 'child'
+          ? decodeChildReceipt(item.value, item.path)
+          : decodeHttpReceipt(item.value, item.path);
     if (!decoded.ok) {
       const id = item.value.get('id');
       shapeProblem(decoded.issues, origin, out, typeof id === 'string' ? id : undefined);
@@ -235,7 +249,13 @@ export class RecordVerifier {
       if (r.decision) entry.decision = r.decision.verdict;
       if (r.financial) {
         const f = r.financial;
-        entry.financial = { ...f, currency: own(f.currency), rootBudgetHolder: own(f.rootBudgetHolder), settlementStatus: own(f.settlementStatus), ...(f.paymentReference !== undefined ? { paymentReference: own(f.paymentReference) } : {}) };
+        entry.financial = {
+          ...f,
+          currency: own(f.currency),
+          rootBudgetHolder: own(f.rootBudgetHolder),
+          settlementStatus: own(f.settlementStatus),
+          ...(f.paymentReference !== undefined ? { paymentReference: own(f.paymentReference) } : {}),
+        };
       }
       if (r.financialError !== undefined) entry.financialError = r.financialError;
       readAttribution(r.metadata, entry);
@@ -252,7 +272,8 @@ export class RecordVerifier {
     }
     set('signer_trusted', this.trust.check(r.kernelKeyNormalized, r.timestamp), 'untrusted_signer');
     out.receipts.push(entry);
-    if (this.options.views) out.views.push(receiptView(r, { order: located.order, file: located.file, line: located.line, ...(seq !== undefined ? { seq } : {}) }));
+    if (this.options.views)
+      out.views.push(receiptView(r, { order: located.order, file: located.file, line: located.line, ...(seq !== undefined ? { seq } : {}) }));
     return checkReceiptSignature(r, where, r.generation === 'B' ? undefined : anchorBytes).then((outcome) => {
       entry.checks.signature = outcome.check;
       out.problems.push(...outcome.problems);
@@ -300,7 +321,15 @@ export class RecordVerifier {
     // Only its typed fields are kept (CheckpointFacts): the parsed body and the record's text go.
     const signed = canonicalBytes(decodedCp.body);
     const cp = checkpointFacts(decodedCp, own);
-    const entry: CheckpointEntry = { file: located.file, line: located.line, order: located.order, space: origin.space, cp, sha256: sha256Hex(signed), checks: {} };
+    const entry: CheckpointEntry = {
+      file: located.file,
+      line: located.line,
+      order: located.order,
+      space: origin.space,
+      cp,
+      sha256: sha256Hex(signed),
+      checks: {},
+    };
     const where: ProblemLocation = { checkpoint_seq: cp.checkpointSeq, file: origin.file, line: origin.line };
     entry.checks.signer_trusted = this.trust.check(cp.kernelKeyNormalized, cp.issuedAt);
     if (entry.checks.signer_trusted.status === 'fail') {
@@ -399,7 +428,11 @@ function exportProblem(item: LogItem, origin: RecordOrigin, out: RecordOutput): 
 }
 
 function shapeProblem(issues: { path: string; message: string }[], origin: RecordOrigin, out: RecordOutput, receiptId?: string): void {
-  const text = issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
+  const text =
+    issues
+      .slice(0, 5)
+      .map((i) => `${i.path}: ${i.message}`)
+      .join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
   const where: ProblemLocation = { file: origin.file, line: origin.line };
   if (receiptId !== undefined) where.receipt_id = receiptId;
   out.problems.push(makeProblem('parse_error', text, where));

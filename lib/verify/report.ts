@@ -1,7 +1,15 @@
 // Verdicts (contract §6) and the report object of §8, shared by the command
 // line and the browser. Checks that do not apply to a record are left out.
 import type { FinanceReport } from '../finance/reconcile';
-import { CHECKPOINT_CHECK_ORDER, type CheckResult, type CheckStatus, NO_KEY_PINNED, RECEIPT_CHECK_ORDER, type ReceiptCheckName, UNCHECKPOINTED } from '../verdict/check';
+import {
+  CHECKPOINT_CHECK_ORDER,
+  type CheckResult,
+  type CheckStatus,
+  NO_KEY_PINNED,
+  RECEIPT_CHECK_ORDER,
+  type ReceiptCheckName,
+  UNCHECKPOINTED,
+} from '../verdict/check';
 import type { CheckpointEntry, LineageEntry, ReceiptEntry, Verdict } from './entries';
 import { ANCHOR_NOTE, LINEAGE_RULE_ORDER, type LineageCode } from './lineage';
 import { type Problem, isDroppedRecord, makeProblem } from '../verdict/problems';
@@ -98,7 +106,16 @@ export interface VerificationReport {
    * record with a repeated key, a store row that cannot be decoded): in no other count. Present
    * only when there are any, like the lineage counts, so a clean log's report keeps its shape.
    */
-  summary: { receipts: number; verified: number; failed: number; unverified: number; checkpoints: number; lineage?: number; lineage_failed?: number; unreadable?: number };
+  summary: {
+    receipts: number;
+    verified: number;
+    failed: number;
+    unverified: number;
+    checkpoints: number;
+    lineage?: number;
+    lineage_failed?: number;
+    unreadable?: number;
+  };
   receipts: ReportReceipt[];
   checkpoints: ReportCheckpoint[];
   /** Capability-lineage rows, when the log carries any (left out otherwise). */
@@ -121,7 +138,12 @@ type CheckLook = (name: ReceiptCheckName) => { status?: CheckStatus; detail?: st
  * pinned. `verified` needs `signer_trusted` to pass: a signature under a key taken from the
  * receipt itself proves it intact, not who signed it.
  */
-function judge(type: ReportReceiptType, generation: 'A' | 'B' | undefined, checks: readonly string[], look: CheckLook): { verdict: Verdict; unpinned: boolean } {
+function judge(
+  type: ReportReceiptType,
+  generation: 'A' | 'B' | undefined,
+  checks: readonly string[],
+  look: CheckLook,
+): { verdict: Verdict; unpinned: boolean } {
   if (checks.some((name) => look(name as ReceiptCheckName)?.status === 'fail')) return { verdict: 'failed', unpinned: false };
   const required: ReceiptCheckName[] = ['parse', 'signature'];
   if (type === 'tool') required.push('parameter_hash');
@@ -129,7 +151,8 @@ function judge(type: ReportReceiptType, generation: 'A' | 'B' | undefined, check
   const inc = look('inclusion');
   const intact =
     required.every((name) => look(name)?.status === 'pass') &&
-    inc !== undefined && (inc.status === 'pass' || (inc.status === 'skipped' && inc.detail === UNCHECKPOINTED));
+    inc !== undefined &&
+    (inc.status === 'pass' || (inc.status === 'skipped' && inc.detail === UNCHECKPOINTED));
   if (!intact) return { verdict: 'unverified', unpinned: false };
   const trusted = look('signer_trusted');
   if (trusted?.status === 'pass') return { verdict: 'verified', unpinned: false };
@@ -300,7 +323,10 @@ function keysSeen(receipts: ReceiptEntry[], checkpoints: CheckpointEntry[]): Ver
 }
 
 /** The statuses of the checks that ran, in contract order, and the details of those that have one. */
-export function checksAndDetails<N extends string>(order: readonly N[], results: Partial<Record<N, CheckResult>>): { checks: Record<string, CheckStatus>; details?: Record<string, string> } {
+export function checksAndDetails<N extends string>(
+  order: readonly N[],
+  results: Partial<Record<N, CheckResult>>,
+): { checks: Record<string, CheckStatus>; details?: Record<string, string> } {
   const checks: Record<string, CheckStatus> = {};
   const details: Record<string, string> = {};
   for (const name of order) {
@@ -338,21 +364,51 @@ function toReportCheckpoint(c: CheckpointEntry, shared: Map<string, Record<strin
   if (!checks) shared.set(key, (checks = Object.freeze(own)));
   // Literals, not spreads (the keys in the order the report has always had).
   return details === undefined
-    ? { checkpoint_seq: c.cp.checkpointSeq, schema: c.cp.schema, verdict: checkpointVerdict(c), checks, batch_start_seq: c.cp.batchStartSeq, batch_end_seq: c.cp.batchEndSeq, file: c.file, line: c.line }
-    : { checkpoint_seq: c.cp.checkpointSeq, schema: c.cp.schema, verdict: checkpointVerdict(c), checks, details, batch_start_seq: c.cp.batchStartSeq, batch_end_seq: c.cp.batchEndSeq, file: c.file, line: c.line };
+    ? {
+        checkpoint_seq: c.cp.checkpointSeq,
+        schema: c.cp.schema,
+        verdict: checkpointVerdict(c),
+        checks,
+        batch_start_seq: c.cp.batchStartSeq,
+        batch_end_seq: c.cp.batchEndSeq,
+        file: c.file,
+        line: c.line,
+      }
+    : {
+        checkpoint_seq: c.cp.checkpointSeq,
+        schema: c.cp.schema,
+        verdict: checkpointVerdict(c),
+        checks,
+        details,
+        batch_start_seq: c.cp.batchStartSeq,
+        batch_end_seq: c.cp.batchEndSeq,
+        file: c.file,
+        line: c.line,
+      };
 }
 
 function toReportLineage(e: LineageEntry): ReportLineage {
   const failed = LINEAGE_RULE_ORDER.map((code) => e.failures.find((f) => f.code === code)).filter((f) => f !== undefined);
   const problems = failed.map((f) => f.code);
   const [verdict, lineage, detail]: [ReportLineage['verdict'], CheckStatus, string | undefined] =
-    failed.length > 0 ? ['failed', 'fail', failed.map((f) => f.detail).join('; ')]
-    : e.skipped !== undefined ? ['unverified', 'skipped', e.skipped]
-    : ['verified', 'pass', e.provenance === 'synthetic_anchor' ? ANCHOR_NOTE : undefined];
+    failed.length > 0
+      ? ['failed', 'fail', failed.map((f) => f.detail).join('; ')]
+      : e.skipped !== undefined
+        ? ['unverified', 'skipped', e.skipped]
+        : ['verified', 'pass', e.provenance === 'synthetic_anchor' ? ANCHOR_NOTE : undefined];
   // Literals, not spreads: a log may hold a hundred thousand rows, and a spread costs microseconds.
   return detail === undefined
     ? { capability_id: e.capabilityId, provenance: e.provenance, verdict, checks: { lineage }, problems, file: e.file, line: e.line }
-    : { capability_id: e.capabilityId, provenance: e.provenance, verdict, checks: { lineage }, details: { lineage: detail }, problems, file: e.file, line: e.line };
+    : {
+        capability_id: e.capabilityId,
+        provenance: e.provenance,
+        verdict,
+        checks: { lineage },
+        details: { lineage: detail },
+        problems,
+        file: e.file,
+        line: e.line,
+      };
 }
 
 function compareProblems(a: Problem, b: Problem): number {

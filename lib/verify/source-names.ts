@@ -14,7 +14,8 @@ export class SourceNames {
   /** Records from `fromOrder` on (until the next call) come from `name`. */
   begin(name: string, fromOrder: number): void {
     const last = this.starts[this.starts.length - 1];
-    if (last && last.from === fromOrder) last.name = name; // a source that read no record
+    if (last && last.from === fromOrder)
+      last.name = name; // a source that read no record
     else this.starts.push({ from: fromOrder, name });
   }
 

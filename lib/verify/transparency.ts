@@ -96,7 +96,10 @@ function bindingError(text: string | undefined, logId: string): string | null {
   const parsed = parseJson(text);
   if (!parsed.ok || !isJsonObject(parsed.value)) return 'trust_anchor_binding is not an object';
   const b = parsed.value;
-  for (const [field, kinds] of [['publication_identity', PUBLICATION_IDENTITY_KINDS], ['trust_anchor_identity', TRUST_ANCHOR_KINDS]] as const) {
+  for (const [field, kinds] of [
+    ['publication_identity', PUBLICATION_IDENTITY_KINDS],
+    ['trust_anchor_identity', TRUST_ANCHOR_KINDS],
+  ] as const) {
     const id = b.get(field);
     const kind = isJsonObject(id) ? id.get('kind') : undefined;
     const identity = isJsonObject(id) ? id.get('identity') : undefined;
@@ -160,8 +163,19 @@ export function evaluateTransparency(
       // Re-derived from the checkpoints it names: a true record is the exporter's own admission of a
       // fork; one that does not describe two conflicting checkpoints of this log is a false record.
       const wrong = equivocationError(t.fields, (d) => byDigest.get(`${t.space}#${d}`));
-      if (wrong !== null) mismatch(`${t.file}:${t.line}: the equivocation record does not describe two conflicting checkpoints of this log: ${wrong}`, seqOf(t.fields.second_checkpoint_seq));
-      else keep(makeProblem('checkpoint_equivocation', `the package records a checkpoint equivocation (${unquote(t.fields.kind!)}) between checkpoints ${t.fields.first_checkpoint_seq} and ${t.fields.second_checkpoint_seq}`, where));
+      if (wrong !== null)
+        mismatch(
+          `${t.file}:${t.line}: the equivocation record does not describe two conflicting checkpoints of this log: ${wrong}`,
+          seqOf(t.fields.second_checkpoint_seq),
+        );
+      else
+        keep(
+          makeProblem(
+            'checkpoint_equivocation',
+            `the package records a checkpoint equivocation (${unquote(t.fields.kind!)}) between checkpoints ${t.fields.first_checkpoint_seq} and ${t.fields.second_checkpoint_seq}`,
+            where,
+          ),
+        );
       continue;
     }
     if (t.kind === 'consistency') {
@@ -203,7 +217,17 @@ export function evaluateTransparency(
 }
 
 const EQUIVOCATION_KINDS = ['conflicting_checkpoint_seq', 'conflicting_log_tree_size', 'conflicting_predecessor_witness'];
-const EQUIVOCATION_FIELDS = new Set(['schema', 'kind', 'log_id', 'log_tree_size', 'first_checkpoint_seq', 'second_checkpoint_seq', 'first_checkpoint_sha256', 'second_checkpoint_sha256', 'previous_checkpoint_sha256']);
+const EQUIVOCATION_FIELDS = new Set([
+  'schema',
+  'kind',
+  'log_id',
+  'log_tree_size',
+  'first_checkpoint_seq',
+  'second_checkpoint_seq',
+  'first_checkpoint_sha256',
+  'second_checkpoint_sha256',
+  'previous_checkpoint_sha256',
+]);
 
 /**
  * Why a supplied `chio.checkpoint_equivocation.v1` record (§9.5, upstream `CheckpointEquivocation`)
@@ -218,15 +242,18 @@ function equivocationError(f: Record<string, string>, find: (digest: string) => 
   const b = find(unquote(f.second_checkpoint_sha256 ?? '') ?? '');
   if (!a || !b) return 'it names a checkpoint body that is not in the log';
   if (a === b || a.sha256 === b.sha256) return 'it names the same checkpoint twice';
-  if (seqOf(f.first_checkpoint_seq) !== a.cp.checkpointSeq || seqOf(f.second_checkpoint_seq) !== b.cp.checkpointSeq) return 'its checkpoint seqs are not those of the bodies it names';
+  if (seqOf(f.first_checkpoint_seq) !== a.cp.checkpointSeq || seqOf(f.second_checkpoint_seq) !== b.cp.checkpointSeq)
+    return 'its checkpoint seqs are not those of the bodies it names';
   const keyA = a.cp.kernelKeyNormalized ?? a.cp.kernelKey;
   const keyB = b.cp.kernelKeyNormalized ?? b.cp.kernelKey;
   if (f.log_id !== undefined && (unquote(f.log_id) !== logIdFor(keyA) || keyA !== keyB)) return 'log_id is not the log of both checkpoints';
   if (kind === 'conflicting_checkpoint_seq' && a.cp.checkpointSeq !== b.cp.checkpointSeq) return 'the two checkpoints do not share a seq';
-  if (kind === 'conflicting_log_tree_size' && (keyA !== keyB || a.cp.batchEndSeq !== b.cp.batchEndSeq || seqOf(f.log_tree_size) !== a.cp.batchEndSeq)) return 'the two checkpoints do not share a log tree size';
+  if (kind === 'conflicting_log_tree_size' && (keyA !== keyB || a.cp.batchEndSeq !== b.cp.batchEndSeq || seqOf(f.log_tree_size) !== a.cp.batchEndSeq))
+    return 'the two checkpoints do not share a log tree size';
   if (kind === 'conflicting_predecessor_witness') {
     const prev = f.previous_checkpoint_sha256 !== undefined ? unquote(f.previous_checkpoint_sha256) : null;
-    if (prev === null || a.cp.previousCheckpointSha256 !== prev || b.cp.previousCheckpointSha256 !== prev) return 'the two checkpoints do not name the same predecessor';
+    if (prev === null || a.cp.previousCheckpointSha256 !== prev || b.cp.previousCheckpointSha256 !== prev)
+      return 'the two checkpoints do not name the same predecessor';
   }
   return null;
 }

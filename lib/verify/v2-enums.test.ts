@@ -76,8 +76,16 @@ describe('the bounded hybrid grammar (contract part 2 §2)', () => {
     await v.addRecord(compactJson(bad), { file: 'log.ndjson', line: 1, role: 'auto', space: 's' });
     await v.addRecord(compactJson(good), { file: 'log.ndjson', line: 2, role: 'auto', space: 's' });
     const report = await v.finish();
-    expect(report.receipts.map((r) => [r.line, r.checks.signature])).toEqual([[1, 'fail'], [2, 'pass']]);
+    expect(report.receipts.map((r) => [r.line, r.checks.signature])).toEqual([
+      [1, 'fail'],
+      [2, 'pass'],
+    ]);
     // Its id input changed too (kernel_key is part of it), so receipt_id fails beside the signature.
-    expect(report.problems.filter((p) => p.line === 1).map((p) => p.code).sort()).toEqual(['receipt_id_mismatch', 'signature_invalid']);
+    expect(
+      report.problems
+        .filter((p) => p.line === 1)
+        .map((p) => p.code)
+        .sort(),
+    ).toEqual(['receipt_id_mismatch', 'signature_invalid']);
   });
 });

@@ -64,7 +64,9 @@ export function verifiedCheckpoints(entries: readonly CheckpointEntry[]): Verifi
       file: c.file,
     });
   }
-  return [...out.values()].sort((a, b) => (a.key !== b.key ? (a.key < b.key ? -1 : 1) : a.checkpointSeq < b.checkpointSeq ? -1 : a.checkpointSeq > b.checkpointSeq ? 1 : 0));
+  return [...out.values()].sort((a, b) =>
+    a.key !== b.key ? (a.key < b.key ? -1 : 1) : a.checkpointSeq < b.checkpointSeq ? -1 : a.checkpointSeq > b.checkpointSeq ? 1 : 0,
+  );
 }
 
 function chainFields(c: CheckpointEntry): Pick<VerifiedCheckpoint, 'chainLeafHex' | 'chainRootHex' | 'chain' | 'chainFrontier'> {

@@ -37,11 +37,21 @@ const SAMPLES: { label: string; text: string }[] = [
   { label: 'corpus tool receipt 250', text: receiptLines[249]! },
   { label: 'corpus child receipt', text: childLines[1]! },
   { label: 'corpus checkpoint', text: checkpointLines[0]! },
-  { label: 'showcase provider tool receipt', text: storeReceipts('chio/showcase/derived-from-sqlite/provider-receipts.chio_tool_receipts.ndjson', 'raw_json')[0]! },
-  { label: 'showcase market HTTP receipt', text: storeReceipts('chio/showcase/derived-from-sqlite/market-sidecar-receipts.http_receipts.ndjson', 'receipt_json')[0]! },
+  {
+    label: 'showcase provider tool receipt',
+    text: storeReceipts('chio/showcase/derived-from-sqlite/provider-receipts.chio_tool_receipts.ndjson', 'raw_json')[0]!,
+  },
+  {
+    label: 'showcase market HTTP receipt',
+    text: storeReceipts('chio/showcase/derived-from-sqlite/market-sidecar-receipts.http_receipts.ndjson', 'receipt_json')[0]!,
+  },
 ];
 
-const anyJsonObject = fc.jsonValue().map((v) => parseJson(JSON.stringify(v))).filter((r) => r.ok && isJsonObject(r.value)).map((r) => (r as { value: JsonObject }).value);
+const anyJsonObject = fc
+  .jsonValue()
+  .map((v) => parseJson(JSON.stringify(v)))
+  .filter((r) => r.ok && isJsonObject(r.value))
+  .map((r) => (r as { value: JsonObject }).value);
 
 /** Summary counts add up and match the lists (contract §8). */
 function expectConsistent(report: VerificationReport): void {
@@ -62,40 +72,51 @@ async function verifyOne(text: string, trust?: TrustStore): Promise<Verification
 }
 
 describe('never throws, and every report adds up', () => {
-  it('decoders, on arbitrary JSON objects', () => {
-    const rendered = jsonObjectDoc.map((d) => parseJson(renderJson(d, { spaces: false, escapes: false, seed: 0 })));
-    const object = fc.oneof(anyJsonObject, rendered.map((r) => (r.ok && isJsonObject(r.value) ? r.value : new Map())));
-    fc.assert(
-      fc.property(object, (o) => {
-        decodeToolReceipt(o);
-        decodeChildReceipt(o);
-        decodeHttpReceipt(o);
-        decodeCheckpoint(o);
-        decodeInclusionProof(o);
-      }),
-      fuzzParams(2000),
-    );
-  }, fuzzTimeout());
+  it(
+    'decoders, on arbitrary JSON objects',
+    () => {
+      const rendered = jsonObjectDoc.map((d) => parseJson(renderJson(d, { spaces: false, escapes: false, seed: 0 })));
+      const object = fc.oneof(
+        anyJsonObject,
+        rendered.map((r) => (r.ok && isJsonObject(r.value) ? r.value : new Map())),
+      );
+      fc.assert(
+        fc.property(object, (o) => {
+          decodeToolReceipt(o);
+          decodeChildReceipt(o);
+          decodeHttpReceipt(o);
+          decodeCheckpoint(o);
+          decodeInclusionProof(o);
+        }),
+        fuzzParams(2000),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('intake and the whole verifier, on arbitrary text in every role', async () => {
-    const text = fc.oneof(
-      fc.string({ unit: 'binary' }),
-      fc.jsonValue().map((v) => JSON.stringify(v)),
-      fc.tuple(jsonObjectDoc, style).map(([d, st]) => renderJson(d, st)),
-      fc.constantFrom(...SAMPLES.map((s) => s.text)),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(text, fc.constantFrom(...ROLES)), { maxLength: 8 }), async (records) => {
-        const v = new LogVerifier();
-        for (const [i, [t, role]] of records.entries()) {
-          intakeRecord(t, role);
-          await v.addRecord(t, { file: 'f', line: i + 1, role, space: 's' });
-        }
-        expectConsistent(await v.finish());
-      }),
-      fuzzParams(400, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it(
+    'intake and the whole verifier, on arbitrary text in every role',
+    async () => {
+      const text = fc.oneof(
+        fc.string({ unit: 'binary' }),
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        fc.tuple(jsonObjectDoc, style).map(([d, st]) => renderJson(d, st)),
+        fc.constantFrom(...SAMPLES.map((s) => s.text)),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.tuple(text, fc.constantFrom(...ROLES)), { maxLength: 8 }), async (records) => {
+          const v = new LogVerifier();
+          for (const [i, [t, role]] of records.entries()) {
+            intakeRecord(t, role);
+            await v.addRecord(t, { file: 'f', line: i + 1, role, space: 's' });
+          }
+          expectConsistent(await v.finish());
+        }),
+        fuzzParams(400, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 });
 
 /** The canonical bytes a record signs (receipt signing body or checkpoint body), or null when it does not decode as one. */
@@ -128,38 +149,57 @@ describe('nothing false verifies', () => {
     }
   });
 
-  it('a single-character mutation of a real receipt (Gen A, Gen B, child) is verified only if its signed bytes are unchanged', async () => {
-    const samples = [receiptLines[0]!, receiptLines[4]!, receiptLines[249]!, childLines[1]!];
-    const alphabet = '0123456789abcdef"{}[],:.-eE \\ntrfalsu'.split('');
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...samples), fc.nat(), fc.constantFrom(...alphabet), fc.constantFrom('replace', 'insert', 'delete'), async (line, at, ch, op) => {
-        const i = at % line.length;
-        const mutated = op === 'replace' ? line.slice(0, i) + ch + line.slice(i + 1) : op === 'insert' ? line.slice(0, i) + ch + line.slice(i) : line.slice(0, i) + line.slice(i + 1);
-        const report = await verifyOne(mutated, trust.store);
-        if (report.receipts[0]?.verdict === 'verified') {
-          expect(signedBytesOf(mutated)).toBe(signedBytesOf(line));
-        }
-      }),
-      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
-    );
-  }, fuzzTimeout());
+  it(
+    'a single-character mutation of a real receipt (Gen A, Gen B, child) is verified only if its signed bytes are unchanged',
+    async () => {
+      const samples = [receiptLines[0]!, receiptLines[4]!, receiptLines[249]!, childLines[1]!];
+      const alphabet = '0123456789abcdef"{}[],:.-eE \\ntrfalsu'.split('');
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...samples),
+          fc.nat(),
+          fc.constantFrom(...alphabet),
+          fc.constantFrom('replace', 'insert', 'delete'),
+          async (line, at, ch, op) => {
+            const i = at % line.length;
+            const mutated =
+              op === 'replace'
+                ? line.slice(0, i) + ch + line.slice(i + 1)
+                : op === 'insert'
+                  ? line.slice(0, i) + ch + line.slice(i)
+                  : line.slice(0, i) + line.slice(i + 1);
+            const report = await verifyOne(mutated, trust.store);
+            if (report.receipts[0]?.verdict === 'verified') {
+              expect(signedBytesOf(mutated)).toBe(signedBytesOf(line));
+            }
+          },
+        ),
+        fuzzParams(1500, { caseTimeoutMs: 60_000 }),
+      );
+    },
+    fuzzTimeout(),
+  );
 
-  it('structured mutations (values replaced, keys added, deleted or renamed, strings and numbers edited) of every kind of real record', async () => {
-    let unchanged = 0;
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...SAMPLES), fc.array(jsonEdit, { minLength: 1, maxLength: 3 }), async (sample, edits) => {
-        const mutated = mutateJson(sample.text, edits);
-        if (mutated === null) return;
-        const report = await verifyOne(mutated);
-        if (verifiedCount(report) > 0) {
-          expect(signedBytesOf(mutated), sample.label).toBe(signedBytesOf(sample.text));
-          unchanged++;
-        }
-      }),
-      fuzzParams(1500, { caseTimeoutMs: 60_000 }),
-    );
-    // Some mutations must leave the signed bytes alone (unsigned fields, number spelling), or the
-    // `verified` branch above was never exercised.
-    expect(unchanged).toBeGreaterThan(0);
-  }, fuzzTimeout());
+  it(
+    'structured mutations (values replaced, keys added, deleted or renamed, strings and numbers edited) of every kind of real record',
+    async () => {
+      let unchanged = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...SAMPLES), fc.array(jsonEdit, { minLength: 1, maxLength: 3 }), async (sample, edits) => {
+          const mutated = mutateJson(sample.text, edits);
+          if (mutated === null) return;
+          const report = await verifyOne(mutated);
+          if (verifiedCount(report) > 0) {
+            expect(signedBytesOf(mutated), sample.label).toBe(signedBytesOf(sample.text));
+            unchanged++;
+          }
+        }),
+        fuzzParams(1500, { caseTimeoutMs: 60_000 }),
+      );
+      // Some mutations must leave the signed bytes alone (unsigned fields, number spelling), or the
+      // `verified` branch above was never exercised.
+      expect(unchanged).toBeGreaterThan(0);
+    },
+    fuzzTimeout(),
+  );
 });

@@ -47,7 +47,9 @@ async function isSqlite(file: File): Promise<boolean> {
 export async function groupFiles(files: { file: File; path: string }[]): Promise<FileGroup[]> {
   const norm = files.map((f) => ({ file: f.file, path: f.path.replace(/\\/g, '/').replace(/^\/+/, '') || f.file.name }));
   const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
-  const packageDirs = [...new Set(norm.filter((f) => PACKAGE_MARKERS.includes(f.path.split('/').pop()!)).map((f) => dirOf(f.path)))].sort((a, b) => a.length - b.length);
+  const packageDirs = [...new Set(norm.filter((f) => PACKAGE_MARKERS.includes(f.path.split('/').pop()!)).map((f) => dirOf(f.path)))].sort(
+    (a, b) => a.length - b.length,
+  );
   const groups: FileGroup[] = [];
   const claimed = new Set<string>();
   for (const dir of packageDirs) {

@@ -19,7 +19,16 @@ import { HttpStatusError, fileSource, groupFiles, packageDir, urlPackageDir } fr
 import { chunksOf } from './chunks';
 import { loadFleetPage, splitFleetPage } from '../sources/fleet-page';
 import { type WorkerLike, VerifyPool } from './pool';
-import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type LogSource, type Progress, type RememberedBatchOf, describeSources } from './protocol';
+import {
+  type DialectFacts,
+  type DialectInputs,
+  type LogEvent,
+  type LogRequest,
+  type LogSource,
+  type Progress,
+  type RememberedBatchOf,
+  describeSources,
+} from './protocol';
 import type { DialectOptions } from '../dialects/audit';
 import { diffFingerprint } from '../dialects/codewhale/review';
 
@@ -62,7 +71,6 @@ self.onmessage = (e: MessageEvent<LogRequest>) => {
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   });
 };
-
 
 /** A URL of a package folder (ends with `/` or `manifest.json`), a SQLite store, or an NDJSON/JSON file. */
 async function loadUrl(url: string, p: LogSink, space: string, count: (n: number) => void, h: RecordHost, lineage: LineageCollector): Promise<void> {
@@ -126,7 +134,15 @@ async function fetchFleetPage(url: string, init: RequestInit, p: LogSink, space:
   const split = splitFleetPage(text);
   if (!split.ok) throw new Error(`not a fleet page: ${split.message}`);
   const { page } = split;
-  post({ type: 'fleet', page: { totalCount: page.totalCount, nextCursor: page.nextCursor, receipts: page.receipts, kernels: page.groups.map((g) => ({ kernelKey: g.kernelKey, receipts: g.receipts })) } });
+  post({
+    type: 'fleet',
+    page: {
+      totalCount: page.totalCount,
+      nextCursor: page.nextCursor,
+      receipts: page.receipts,
+      kernels: page.groups.map((g) => ({ kernelKey: g.kernelKey, receipts: g.receipts })),
+    },
+  });
   for (const file of await loadFleetPage(page, p, space)) h.addFile(file, file.name, url);
 }
 
@@ -141,7 +157,13 @@ async function dialectOptions(inputs: DialectInputs): Promise<DialectOptions> {
   return options;
 }
 
-async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'open' }>['trust'], serverToken: string | undefined, inputs: DialectInputs, remembered: RememberedBatchOf[]): Promise<void> {
+async function open(
+  sources: LogSource[],
+  trust: Extract<LogRequest, { type: 'open' }>['trust'],
+  serverToken: string | undefined,
+  inputs: DialectInputs,
+  remembered: RememberedBatchOf[],
+): Promise<void> {
   const started = performance.now();
   host?.close();
   await sha256Ready();
@@ -289,7 +311,10 @@ async function open(sources: LogSource[], trust: Extract<LogRequest, { type: 'op
     const checkpoints = verifiedCheckpoints(p.checkpointEntries);
     // The whole-log state is not needed after this (a shared receipt is read again from `host`).
     if (pool === p) pool = null;
-    post({ type: 'done', report, receipts, progress: progress('done'), verifiedCheckpoints: checkpoints, lineage: lineage.result(), dialectFacts }, receiptTransfer(receipts));
+    post(
+      { type: 'done', report, receipts, progress: progress('done'), verifiedCheckpoints: checkpoints, lineage: lineage.result(), dialectFacts },
+      receiptTransfer(receipts),
+    );
   } finally {
     clearInterval(timer);
   }

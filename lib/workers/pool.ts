@@ -134,7 +134,12 @@ export class VerifyPool implements LogSink {
   }
 
   /** Sends what is left, waits for every batch, and evaluates the whole log (`onReceipt`: see LogAssembler.finish). */
-  async finish(trustPinned: boolean, onReceipt?: (r: ReportReceipt) => void, dialect: DialectOptions = {}, onDialect?: (audit: DialectAudit) => void): Promise<VerificationReport> {
+  async finish(
+    trustPinned: boolean,
+    onReceipt?: (r: ReportReceipt) => void,
+    dialect: DialectOptions = {},
+    onDialect?: (audit: DialectAudit) => void,
+  ): Promise<VerificationReport> {
     await this.dispatch();
     while (this.waiting.size > 0) await this.nextWake();
     if (this.failure) throw this.failure;

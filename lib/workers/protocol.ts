@@ -117,7 +117,15 @@ export type LogEvent =
    * `lineage`: the capability lineage the sources carried. Unsigned context,
    * not part of the report (which stays the command line's, byte for byte).
    */
-  | { type: 'done'; report: VerificationReport; receipts: ReceiptColumns; progress: Progress; verifiedCheckpoints: VerifiedCheckpoint[]; lineage: LineageSet; dialectFacts: DialectFacts[] }
+  | {
+      type: 'done';
+      report: VerificationReport;
+      receipts: ReceiptColumns;
+      progress: Progress;
+      verifiedCheckpoints: VerifiedCheckpoint[];
+      lineage: LineageSet;
+      dialectFacts: DialectFacts[];
+    }
   | { type: 'error'; message: string }
   /** A fleet page was read: its index figures (sent before its receipts are verified). */
   | { type: 'fleet'; page: FleetPageInfo }

@@ -59,7 +59,9 @@ const bytesFile = (bytes: Uint8Array): SourceFile => ({
 
 describe('reading a file in a reader worker', () => {
   // Real receipts with a BOM, CRLF, a line over the record limit, a line that is not UTF-8, blank lines and a cut last line.
-  const lines = readFileSync(testdataPath('corpus/tampered-field/receipts.ndjson'), 'utf8').split('\n').filter((l) => l.length > 0);
+  const lines = readFileSync(testdataPath('corpus/tampered-field/receipts.ndjson'), 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0);
   const text = ['\ufeff' + lines.slice(0, 100).join('\r\n'), `{"blob":"${'a'.repeat(17 * MiB)}"}`, '', ...lines.slice(100), lines[0]!.slice(0, 50)].join('\n');
   const encoded = new TextEncoder().encode(text);
   const bytes = new Uint8Array(encoded.length + 3);
@@ -80,7 +82,15 @@ describe('reading a file in a reader worker', () => {
     }
     const seen = { terminated: false, ahead: 0, maxAhead: 0 };
     let counted = 0;
-    const got = await drain(readInWorker(() => inProcessReader(seen), new Blob([bytes]), 'receipts.ndjson', job, (n) => (counted += n)));
+    const got = await drain(
+      readInWorker(
+        () => inProcessReader(seen),
+        new Blob([bytes]),
+        'receipts.ndjson',
+        job,
+        (n) => (counted += n),
+      ),
+    );
     expect(got).toEqual(expected);
     expect(counted).toBe(bytes.length);
     expect(seen.terminated).toBe(true);
@@ -89,7 +99,13 @@ describe('reading a file in a reader worker', () => {
   it('stays a few batches ahead of a slow log worker, and stops when the log worker stops', async () => {
     const many = new TextEncoder().encode(`${lines.join('\n')}\n`.repeat(200));
     const seen = { terminated: false, ahead: 0, maxAhead: 0 };
-    const run = readInWorker(() => inProcessReader(seen), new Blob([many]), 'receipts.ndjson', jobs[0]!, () => {});
+    const run = readInWorker(
+      () => inProcessReader(seen),
+      new Blob([many]),
+      'receipts.ndjson',
+      jobs[0]!,
+      () => {},
+    );
     for (let i = 0; i < 9000; i++) {
       const next = await run.next();
       expect(next.done).toBe(false);
@@ -111,7 +127,15 @@ describe('reading a file in a reader worker', () => {
         }),
     } as unknown as Blob;
     const seen = { terminated: false, ahead: 0, maxAhead: 0 };
-    const err = await drain(readInWorker(() => inProcessReader(seen, false), unreadable, 'receipts.ndjson', jobs[0]!, () => {})).catch((e: unknown) => e);
+    const err = await drain(
+      readInWorker(
+        () => inProcessReader(seen, false),
+        unreadable,
+        'receipts.ndjson',
+        jobs[0]!,
+        () => {},
+      ),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).name).toBe('NotReadableError');
     expect((err as Error).message).toBe('the file could not be read');

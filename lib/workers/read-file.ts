@@ -25,9 +25,7 @@ export interface WireEvents {
 export type ReadRequest = { type: 'read'; blob: Blob; name: string; job: ReadJob } | { type: 'ack' };
 export type ReadResponse =
   /** `bytes`: read since the last message (for the progress bar). */
-  | { type: 'events'; events: WireEvents; bytes: number }
-  | { type: 'done'; result: FileBytes; bytes: number }
-  | { type: 'error'; name: string; message: string };
+  { type: 'events'; events: WireEvents; bytes: number } | { type: 'done'; result: FileBytes; bytes: number } | { type: 'error'; name: string; message: string };
 
 export interface ReadPort<Out, In> {
   postMessage(message: Out, transfer?: Transferable[]): void;
@@ -42,7 +40,13 @@ export interface ReadWorker extends ReadPort<ReadRequest, ReadResponse> {
 
 export function eventsToWire(events: readonly RecordEvent[]): WireEvents {
   const n = events.length;
-  const w: WireEvents = { kinds: new Uint8Array(n), lines: new Float64Array(n), starts: new Float64Array(n), ends: new Float64Array(n), texts: new Array<string>(n) };
+  const w: WireEvents = {
+    kinds: new Uint8Array(n),
+    lines: new Float64Array(n),
+    starts: new Float64Array(n),
+    ends: new Float64Array(n),
+    texts: new Array<string>(n),
+  };
   events.forEach((ev, i) => {
     w.lines[i] = ev.line;
     if (ev.kind === 'error') {

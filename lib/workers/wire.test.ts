@@ -19,8 +19,18 @@ async function tasksOf(dir: string): Promise<RecordTask[]> {
   const out: RecordTask[] = [];
   for (const [name] of PACKAGE_FILES) {
     const bytes = new Uint8Array(readFileSync(path.join(dir, name)));
-    for await (const ev of splitRecords(name, (async function* () { yield bytes; })())) {
-      if (ev.kind === 'record') out.push({ text: ev.text, origin: { file: name, line: ev.line, role: roleForFileName(name), space: 'pkg', ...(ev.line % 3 === 0 ? { seq: BigInt(ev.line) } : {}) }, order: out.length * ORDER_STRIDE });
+    for await (const ev of splitRecords(
+      name,
+      (async function* () {
+        yield bytes;
+      })(),
+    )) {
+      if (ev.kind === 'record')
+        out.push({
+          text: ev.text,
+          origin: { file: name, line: ev.line, role: roleForFileName(name), space: 'pkg', ...(ev.line % 3 === 0 ? { seq: BigInt(ev.line) } : {}) },
+          order: out.length * ORDER_STRIDE,
+        });
     }
   }
   return out;
@@ -58,13 +68,19 @@ describe('compact worker messages', () => {
     expect(compact).toBeLessThan(plain * 0.4);
   });
 
-  it('records of a file travel as byte ranges of it, and the worker reads exactly the splitter\'s texts', async () => {
+  it("records of a file travel as byte ranges of it, and the worker reads exactly the splitter's texts", async () => {
     // A BOM, CRLF, blank lines, non-ASCII and a line over the limit between records.
     const file = new TextEncoder().encode(`\ufeff{"a":"é"}\r\n\n{"b":"😀"}\n${'x'.repeat(40)}\n{"c":3}\n`);
     const blob = new Blob([file]);
     const tasks: RecordTask[] = [];
     const ranged: RecordTask[] = [];
-    for await (const ev of splitRecords('f.ndjson', (async function* () { yield file; })(), { maxRecordBytes: 20 })) {
+    for await (const ev of splitRecords(
+      'f.ndjson',
+      (async function* () {
+        yield file;
+      })(),
+      { maxRecordBytes: 20 },
+    )) {
       if (ev.kind !== 'record') continue;
       const origin = { file: 'f.ndjson', line: ev.line, role: 'tool' as const, space: 's' };
       tasks.push({ text: ev.text, origin, order: tasks.length * ORDER_STRIDE });
@@ -82,12 +98,22 @@ describe('compact worker messages', () => {
     const changed = batchToWire(ranged, new Blob([new Uint8Array(file.length).fill(0xff)]));
     await expect(batchFromWire(changed)).rejects.toThrow('f.ndjson:1 reads differently now than when it was split');
     // A file that cannot be read any more is named, with where its batch starts.
-    const gone = { ...batchToWire(ranged, blob), blob: { slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }) } as unknown as Blob };
-    await expect(batchFromWire(gone)).rejects.toThrow('f.ndjson could not be read again at line 1 (NotReadableError): was it changed or removed while it was verified?');
+    const gone = {
+      ...batchToWire(ranged, blob),
+      blob: { slice: () => ({ arrayBuffer: () => Promise.reject(new Error('NotReadableError')) }) } as unknown as Blob,
+    };
+    await expect(batchFromWire(gone)).rejects.toThrow(
+      'f.ndjson could not be read again at line 1 (NotReadableError): was it changed or removed while it was verified?',
+    );
   });
 
   it('columns keep absent fields absent, tell strings from other values, and widen codes past 255 distinct strings', () => {
-    const rows = Array.from({ length: 300 }, (_, i) => ({ id: `r${i}`, kind: i % 2 ? 'a' : 'b', ...(i % 5 === 0 ? { n: BigInt(i), s: '' } : {}), mixed: i % 7 === 0 ? 7 : 'x' }));
+    const rows = Array.from({ length: 300 }, (_, i) => ({
+      id: `r${i}`,
+      kind: i % 2 ? 'a' : 'b',
+      ...(i % 5 === 0 ? { n: BigInt(i), s: '' } : {}),
+      mixed: i % 7 === 0 ? 7 : 'x',
+    }));
     const cols = toColumns(rows);
     const id = cols.columns.find((c) => c.key === 'id')!;
     expect('dict' in id && id.codes).toBeInstanceOf(Uint16Array);

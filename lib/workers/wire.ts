@@ -158,9 +158,14 @@ export async function batchFromWire(b: WireBatch): Promise<RecordTask[]> {
       hi = Math.max(hi, ranges[i + 1]!);
     }
     const first = origins[ranges.findIndex((v) => v >= 0) / 2]!;
-    const buffer = await b.blob.slice(lo, hi).arrayBuffer().catch((err: unknown) => {
-      throw new Error(`${first.file} could not be read again at line ${first.line} (${err instanceof Error ? err.message : String(err)}): was it changed or removed while it was verified?`);
-    });
+    const buffer = await b.blob
+      .slice(lo, hi)
+      .arrayBuffer()
+      .catch((err: unknown) => {
+        throw new Error(
+          `${first.file} could not be read again at line ${first.line} (${err instanceof Error ? err.message : String(err)}): was it changed or removed while it was verified?`,
+        );
+      });
     const bytes = new Uint8Array(buffer);
     for (let i = 0; i < texts.length; i++) {
       const start = ranges[2 * i]!;

@@ -103,7 +103,10 @@ export async function runBrowser(browser: Browser, o: { origin: string; pkg: str
     try {
       await page.getByTestId('source-input').setInputFiles(files);
       // A function, not a string: the page's CSP forbids evaluating strings (Playwright would eval one).
-      await page.waitForFunction(() => (window as unknown as { __benchC: { done: number | null } }).__benchC.done !== null, undefined, { timeout: o.timeoutMs, polling: 250 });
+      await page.waitForFunction(() => (window as unknown as { __benchC: { done: number | null } }).__benchC.done !== null, undefined, {
+        timeout: o.timeoutMs,
+        polling: 250,
+      });
       b = (await page.evaluate('({ ...window.__benchC })')) as typeof b;
     } finally {
       peaks = await memory.stop();
@@ -129,7 +132,13 @@ export async function runBrowser(browser: Browser, o: { origin: string; pkg: str
     };
     // The log worker and its verify pool must have been seen, or the heap is the page's alone.
     if (peaks.workers < 2) throw new Error(`the JS heap sampler saw ${peaks.workers} workers (expected the log worker and its verify workers)`);
-    return { ms: b.done - b.change, firstRowMs: b.firstRow - b.change, jsHeapPeakMb: peaks.heapBytes / 2 ** 20, peakMemoryMb: peaks.pssKb / 1024, page: counts };
+    return {
+      ms: b.done - b.change,
+      firstRowMs: b.firstRow - b.change,
+      jsHeapPeakMb: peaks.heapBytes / 2 ** 20,
+      peakMemoryMb: peaks.pssKb / 1024,
+      page: counts,
+    };
   } finally {
     await context.close();
   }

@@ -40,7 +40,8 @@ export async function ensureBenchInput(cache: string, count: number, seed: strin
   const kernelKeyHex = demoKernelKeyHex(seed);
   if (existsSync(marker)) {
     const m = JSON.parse(readFileSync(marker, 'utf8')) as { seed: string; count: number; counts: BenchInput['counts'] };
-    if (m.seed === seed && m.count === count) return { dir, store: path.join(store, 'receipts.sqlite3'), pkg, kernelKeyHex, generatedMs: null, counts: m.counts };
+    if (m.seed === seed && m.count === count)
+      return { dir, store: path.join(store, 'receipts.sqlite3'), pkg, kernelKeyHex, generatedMs: null, counts: m.counts };
   }
   rmSync(dir, { recursive: true, force: true }); // missing, interrupted, or another seed under the same slug
   log(`generating ${count.toLocaleString('en-US')} + ${TAIL} tool receipts (seed ${JSON.stringify(seed)}) in ${dir} …`);

@@ -32,20 +32,22 @@ export async function jsHeapSampler(cdp: CDPSession): Promise<HeapSampler> {
     }
     return msg;
   };
-  const sender = (path: string[]) => (method: string, params: object = {}) =>
-    new Promise<Reply['result'] | undefined>((resolve) => {
-      const id = nextId++;
-      waiting.set(id, resolve);
-      const outer = wrap(path, method, params, id);
-      // A worker that has just gone away: its reply never comes; the sample treats it as 0.
-      cdp.send(outer.method as 'Target.sendMessageToTarget', outer.params as never).catch(() => {
-        waiting.delete(id);
-        resolve(undefined);
+  const sender =
+    (path: string[]) =>
+    (method: string, params: object = {}) =>
+      new Promise<Reply['result'] | undefined>((resolve) => {
+        const id = nextId++;
+        waiting.set(id, resolve);
+        const outer = wrap(path, method, params, id);
+        // A worker that has just gone away: its reply never comes; the sample treats it as 0.
+        cdp.send(outer.method as 'Target.sendMessageToTarget', outer.params as never).catch(() => {
+          waiting.delete(id);
+          resolve(undefined);
+        });
+        setTimeout(() => {
+          if (waiting.delete(id)) resolve(undefined);
+        }, 2000);
       });
-      setTimeout(() => {
-        if (waiting.delete(id)) resolve(undefined);
-      }, 2000);
-    });
 
   const onMessage = (text: string, path: string[]) => {
     const m = JSON.parse(text) as Reply;
@@ -77,7 +79,10 @@ export async function jsHeapSampler(cdp: CDPSession): Promise<HeapSampler> {
       return workers.size;
     },
     async sample() {
-      const page = cdp.send('Runtime.getHeapUsage').then((h) => h.usedSize, () => 0);
+      const page = cdp.send('Runtime.getHeapUsage').then(
+        (h) => h.usedSize,
+        () => 0,
+      );
       const rest = [...workers.values()].map((send) => send('Runtime.getHeapUsage').then((r) => r?.usedSize ?? 0));
       return (await Promise.all([page, ...rest])).reduce((a, b) => a + b, 0);
     },

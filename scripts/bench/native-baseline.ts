@@ -46,8 +46,17 @@ function checkSignature(r: Json): boolean {
   return verify(null, Buffer.from(signedBytes(r)), k, Buffer.from(r.signature, 'hex'));
 }
 
-const leafHash = (bytes: string) => createHash('sha256').update(Buffer.from([0])).update(bytes).digest();
-const nodeHash = (l: Buffer, r: Buffer) => createHash('sha256').update(Buffer.from([1])).update(l).update(r).digest();
+const leafHash = (bytes: string) =>
+  createHash('sha256')
+    .update(Buffer.from([0]))
+    .update(bytes)
+    .digest();
+const nodeHash = (l: Buffer, r: Buffer) =>
+  createHash('sha256')
+    .update(Buffer.from([1]))
+    .update(l)
+    .update(r)
+    .digest();
 
 /** RFC 6962 root: an odd node is carried up unchanged. */
 function merkleRoot(leaves: Buffer[]): Buffer | null {
@@ -121,7 +130,10 @@ export function runBaseline(dir: string): BaselineResult {
   let checkpointSignaturesValid = 0;
   let rootsMatching = 0;
   for (const line of lines(path.join(dir, 'checkpoints.ndjson'))) {
-    const cp = JSON.parse(line) as { body: Json & { batch_start_seq: number; batch_end_seq: number; merkle_root: string; kernel_key: string }; signature: string };
+    const cp = JSON.parse(line) as {
+      body: Json & { batch_start_seq: number; batch_end_seq: number; merkle_root: string; kernel_key: string };
+      signature: string;
+    };
     checkpoints++;
     const k = key(cp.body.kernel_key);
     if (k && verify(null, Buffer.from(canonicalize(cp.body)!), k, Buffer.from(cp.signature, 'hex'))) checkpointSignaturesValid++;

@@ -47,7 +47,9 @@ export async function loadFilesInPage(
     peakHeapBytes = Math.max(peakHeapBytes, h);
     if (s - lastPrint >= opt.printEveryS) {
       lastPrint = s;
-      opt.log(`    ${s.toFixed(0)} s: PSS ${pss.toFixed(0)} MiB (peak ${peakPssMiB.toFixed(0)}), JS heap ${(h / 2 ** 20).toFixed(0)} MiB (peak ${(peakHeapBytes / 2 ** 20).toFixed(0)}; page + ${heap.workers} workers)`);
+      opt.log(
+        `    ${s.toFixed(0)} s: PSS ${pss.toFixed(0)} MiB (peak ${peakPssMiB.toFixed(0)}), JS heap ${(h / 2 ** 20).toFixed(0)} MiB (peak ${(peakHeapBytes / 2 ** 20).toFixed(0)}; page + ${heap.workers} workers)`,
+      );
     }
     if ((await done.count()) > 0 && ((await done.first().getAttribute('data-source')) ?? '').includes(label)) {
       const seconds = (Date.now() - started) / 1000;

@@ -43,7 +43,9 @@ export class ClickHouse {
     try {
       res = await fetch(this.endpoint(settings), { method: 'POST', body, signal: AbortSignal.timeout(120_000) });
     } catch (e) {
-      throw new ClickHouseError(`ClickHouse at ${this.url.origin} is not reachable (${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}); is the fleet up (npm run fleet:up)?`);
+      throw new ClickHouseError(
+        `ClickHouse at ${this.url.origin} is not reachable (${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}); is the fleet up (npm run fleet:up)?`,
+      );
     }
     const text = await res.text();
     if (!res.ok) throw new ClickHouseError(`ClickHouse answered ${res.status}: ${text.trim().slice(0, 500)}`, res.status);
@@ -86,12 +88,17 @@ export class ClickHouse {
    */
   insert(into: Sql, rows: string[], settings?: Record<string, string>): Promise<void> {
     return new Promise((resolve, reject) => {
-      const fail = (e: Error) => reject(new ClickHouseError(`ClickHouse at ${this.url.origin} is not reachable (${e.message}); is the fleet up (npm run fleet:up)?`));
+      const fail = (e: Error) =>
+        reject(new ClickHouseError(`ClickHouse at ${this.url.origin} is not reachable (${e.message}); is the fleet up (npm run fleet:up)?`));
       const req = (this.url.protocol === 'https:' ? https : http).request(this.endpoint(settings), { method: 'POST', timeout: 300_000 }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (d: string) => (text += d));
-        res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new ClickHouseError(`ClickHouse answered ${res.statusCode}: ${text.trim().slice(0, 500)}`, res.statusCode))));
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve()
+            : reject(new ClickHouseError(`ClickHouse answered ${res.statusCode}: ${text.trim().slice(0, 500)}`, res.statusCode)),
+        );
         res.on('error', fail);
       });
       req.on('error', fail);

@@ -41,7 +41,11 @@ function fleet(command: 'up' | 'down'): string {
 }
 
 function ingest(inputs: string[]): { code: number; report: any; stderr: string } {
-  const r = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'ingest', ...inputs, '--clickhouse', url, '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'ingest', ...inputs, '--clickhouse', url, '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   return { code: r.status ?? -1, report: r.stdout ? JSON.parse(r.stdout) : null, stderr: r.stderr };
 }
 
@@ -82,10 +86,26 @@ beforeAll(async () => {
     // The reference: each kernel's own store, read with its indexed columns.
     for (const k of kernels) {
       const db = new Database(k.store, { readonly: true });
-      const rows = db.prepare('SELECT seq, receipt_id, raw_json, timestamp, capability_id, subject_key, tool_server, tool_name, decision_kind FROM chio_tool_receipts ORDER BY seq').all() as any[];
+      const rows = db
+        .prepare(
+          'SELECT seq, receipt_id, raw_json, timestamp, capability_id, subject_key, tool_server, tool_name, decision_kind FROM chio_tool_receipts ORDER BY seq',
+        )
+        .all() as any[];
       for (const r of rows) {
         const cost = JSON.parse(r.raw_json).metadata?.financial?.cost_charged;
-        refs.push({ kernel: k.kernelKey, seq: r.seq, id: r.receipt_id, raw: r.raw_json, timestamp: BigInt(r.timestamp), capabilityId: r.capability_id, subjectKey: r.subject_key, toolServer: r.tool_server, toolName: r.tool_name, decision: r.decision_kind, cost: typeof cost === 'number' ? BigInt(cost) : null });
+        refs.push({
+          kernel: k.kernelKey,
+          seq: r.seq,
+          id: r.receipt_id,
+          raw: r.raw_json,
+          timestamp: BigInt(r.timestamp),
+          capabilityId: r.capability_id,
+          subjectKey: r.subject_key,
+          toolServer: r.tool_server,
+          toolName: r.tool_name,
+          decision: r.decision_kind,
+          cost: typeof cost === 'number' ? BigInt(cost) : null,
+        });
       }
       const n = (q: string) => (db.prepare(q).pluck().get() as number) ?? 0;
       // The kernel's signed lineage rows and v2 consistency records, as its package (or the export of its store) holds them.
@@ -97,7 +117,9 @@ beforeAll(async () => {
         tool: rows.length,
         child: n('SELECT count(*) FROM chio_child_receipts'),
         checkpoints: n('SELECT count(*) FROM kernel_checkpoints'),
-        covered: n('SELECT count(*) FROM chio_tool_receipts t WHERE EXISTS (SELECT 1 FROM kernel_checkpoints c WHERE t.seq BETWEEN c.batch_start_seq AND c.batch_end_seq)'),
+        covered: n(
+          'SELECT count(*) FROM chio_tool_receipts t WHERE EXISTS (SELECT 1 FROM kernel_checkpoints c WHERE t.seq BETWEEN c.batch_start_seq AND c.batch_end_seq)',
+        ),
       });
       db.close();
     }
@@ -129,7 +151,11 @@ async function walk(q: Omit<ReceiptQuery, 'limit'>, limit: number, server = api)
   const out = { ids: [] as string[], totals: [] as string[], raws: [] as string[] };
   let cursor: bigint | undefined;
   for (let i = 0; i < 1000; i++) {
-    const { status, text } = await getPage(toSearchParams({ ...q, limit, ...(cursor !== undefined ? { cursor } : {}) }).toString(), '/v1/receipts/query', server);
+    const { status, text } = await getPage(
+      toSearchParams({ ...q, limit, ...(cursor !== undefined ? { cursor } : {}) }).toString(),
+      '/v1/receipts/query',
+      server,
+    );
     expect(status, text).toBe(200);
     const body = JSON.parse(text) as { totalCount: number; nextCursor: number | null };
     const members = objectMembers(text, { start: 0, end: text.length })!;
@@ -173,7 +199,17 @@ async function verifyTexts(files: { name: string; text: string }[], fleetPage = 
       await loadFleetPage(split.page, verifier, `page:${i}`);
     } else {
       const bytes = new TextEncoder().encode(f.text);
-      await loadFile({ name: f.name, async *stream() { yield bytes; } }, verifier, 'files', f.name);
+      await loadFile(
+        {
+          name: f.name,
+          async *stream() {
+            yield bytes;
+          },
+        },
+        verifier,
+        'files',
+        f.name,
+      );
     }
   }
   return verifier.finish();
@@ -188,7 +224,14 @@ describe('ingest', () => {
     for (const k of kernels) {
       const want = expected.get(k.kernelKey)!;
       const got = report.kernels[k.kernelKey];
-      expect(got).toEqual({ toolAdded: want.tool, childAdded: want.child, checkpointsAdded: want.checkpoints, proofsAdded: want.covered, recordsAdded: want.records, alreadyPresent: 0 });
+      expect(got).toEqual({
+        toolAdded: want.tool,
+        childAdded: want.child,
+        checkpointsAdded: want.checkpoints,
+        proofsAdded: want.covered,
+        recordsAdded: want.records,
+        alreadyPresent: 0,
+      });
       expect(want.covered).toBeLessThan(want.tool); // the tail is uncheckpointed
       expect(want.records).toBeGreaterThan(1); // signed lineage rows and a v2 consistency record
     }
@@ -219,7 +262,13 @@ describe('ingest', () => {
 
 describe('GET /v1/receipts/query from the cluster', () => {
   it('pages across both shards with no gaps and no repeats, at any page size', async () => {
-    for (const [limit, server] of [[200, api], [37, api], [7, api], [200, windowed], [37, windowed]] as const) {
+    for (const [limit, server] of [
+      [200, api],
+      [37, api],
+      [7, api],
+      [200, windowed],
+      [37, windowed],
+    ] as const) {
       const { ids, totals } = await walk({}, limit, server);
       expect(new Set(ids).size).toBe(ids.length);
       expect(new Set(ids)).toEqual(new Set(refs.map((r) => r.id)));
@@ -229,7 +278,7 @@ describe('GET /v1/receipts/query from the cluster', () => {
   }, 300_000);
 
   it('answers every filter as the kernels’ own stores do', async () => {
-    const pick = <T,>(xs: T[], i: number) => xs[Math.floor(xs.length * i) % xs.length]!;
+    const pick = <T>(xs: T[], i: number) => xs[Math.floor(xs.length * i) % xs.length]!;
     const times = refs.map((r) => r.timestamp).sort((a, b) => (a < b ? -1 : 1));
     const costs = refs.flatMap((r) => (r.cost === null ? [] : [r.cost])).sort((a, b) => (a < b ? -1 : 1));
     const some = refs[123]!;
@@ -254,7 +303,10 @@ describe('GET /v1/receipts/query from the cluster', () => {
       for (const q of queries) {
         const want = matching(q);
         const { ids, totals } = await walk(q, 50, server);
-        expect(ids.sort(), JSON.stringify(q, (_, v) => (typeof v === 'bigint' ? String(v) : v))).toEqual(want.map((r) => r.id).sort());
+        expect(
+          ids.sort(),
+          JSON.stringify(q, (_, v) => (typeof v === 'bigint' ? String(v) : v)),
+        ).toEqual(want.map((r) => r.id).sort());
         expect(new Set(totals)).toEqual(new Set([String(want.length)]));
       }
     }
@@ -264,7 +316,11 @@ describe('GET /v1/receipts/query from the cluster', () => {
 
   it('carries the proofs and checkpoints a page needs, and the page verifies', async () => {
     const pages: { name: string; text: string }[] = [];
-    for (const q of [{ limit: 200 }, { limit: 200, outcome: 'deny' as const }, { limit: 200, kernelKey: kernels[2]!.kernelKey, since: refs.find((r) => r.kernel === kernels[2]!.kernelKey && r.seq === 380)!.timestamp }]) {
+    for (const q of [
+      { limit: 200 },
+      { limit: 200, outcome: 'deny' as const },
+      { limit: 200, kernelKey: kernels[2]!.kernelKey, since: refs.find((r) => r.kernel === kernels[2]!.kernelKey && r.seq === 380)!.timestamp },
+    ]) {
       const { status, text } = await getPage(toSearchParams(q).toString());
       expect(status).toBe(200);
       pages.push({ name: 'page.json', text });
@@ -288,7 +344,10 @@ describe('GET /v1/receipts/query from the cluster', () => {
     const { text } = await getPage('limit=200&outcome=deny');
     const file = path.join(DIR, 'saved-page.json');
     writeFileSync(file, text);
-    const r = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', file, '--json', ...kernels.flatMap((k) => ['--trust-key', k.kernelKey])], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['bin/receipt-audit.mjs', 'verify', file, '--json', ...kernels.flatMap((k) => ['--trust-key', k.kernelKey])], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout) as { ok: boolean; receipts: { verdict: string; checks: Record<string, string> }[] };
     expect(report.receipts).toHaveLength(JSON.parse(text).receipts.length);
@@ -301,11 +360,21 @@ describe('GET /v1/receipts/query from the cluster', () => {
     expect(kernelsBody.figures).toBe('index');
     for (const k of kernelsBody.kernels) {
       const want = expected.get(k.kernelKey)!;
-      expect([k.toolReceipts, k.childReceipts, k.checkpoints, k.checkpointedReceipts, k.inclusionProofs].map(Number)).toEqual([want.tool, want.child, want.checkpoints, want.covered, want.covered]);
+      expect([k.toolReceipts, k.childReceipts, k.checkpoints, k.checkpointedReceipts, k.inclusionProofs].map(Number)).toEqual([
+        want.tool,
+        want.child,
+        want.checkpoints,
+        want.covered,
+        want.covered,
+      ]);
     }
     const summary = JSON.parse((await getPage('outcome=allow', '/v1/fleet/summary')).text);
     const allowed = matching({ outcome: 'allow' });
-    expect(Object.values(summary.byKernel).map(Number).reduce((a, b) => a + b, 0)).toBe(allowed.length);
+    expect(
+      Object.values(summary.byKernel)
+        .map(Number)
+        .reduce((a, b) => a + b, 0),
+    ).toBe(allowed.length);
     const costSum = allowed.reduce((a, r) => a + (r.cost ?? 0n), 0n);
     expect(Object.values(summary.costCharged as Record<string, { sum: string }>).reduce((a, c) => a + BigInt(c.sum), 0n)).toBe(costSum);
   });
@@ -331,12 +400,25 @@ describe('GET /v1/receipts/query from the cluster', () => {
     const all = await fetch(`${api.origin}/v1/evidence/export`, { method: 'POST', body: '{}' });
     expect(all.status).toBe(400);
     expect((await all.json()).error.param).toBe('query.kernelKey');
-    const proofs = await fetch(`${api.origin}/v1/evidence/export`, { method: 'POST', body: JSON.stringify({ query: { kernelKey: k.kernelKey }, requireProofs: true }) });
+    const proofs = await fetch(`${api.origin}/v1/evidence/export`, {
+      method: 'POST',
+      body: JSON.stringify({ query: { kernelKey: k.kernelKey }, requireProofs: true }),
+    });
     expect(proofs.status).toBe(409); // the tail is not checkpointed
   });
 });
 
-const INJECTIONS = ["' OR 1=1 --", "x' OR '1'='1", "\\' OR 1=1 --", "'; DROP TABLE receipts_local; --", 'x\\', "'\n UNION ALL SELECT raw_json FROM receipts --", "\u0000'", '1 OR 1=1', '1; DROP TABLE receipts'];
+const INJECTIONS = [
+  "' OR 1=1 --",
+  "x' OR '1'='1",
+  "\\' OR 1=1 --",
+  "'; DROP TABLE receipts_local; --",
+  'x\\',
+  "'\n UNION ALL SELECT raw_json FROM receipts --",
+  "\u0000'",
+  '1 OR 1=1',
+  '1; DROP TABLE receipts',
+];
 
 describe('hostile input', () => {
   it('refuses an injection attempt in every parameter, and the tables stay whole', async () => {
@@ -360,7 +442,10 @@ describe('hostile input', () => {
           }
         }
       }
-      const res = await fetch(`${api.origin}/v1/evidence/export`, { method: 'POST', body: JSON.stringify({ query: { kernelKey: kernels[0]!.kernelKey, capabilityId: payload } }) });
+      const res = await fetch(`${api.origin}/v1/evidence/export`, {
+        method: 'POST',
+        body: JSON.stringify({ query: { kernelKey: kernels[0]!.kernelKey, capabilityId: payload } }),
+      });
       expect(res.status).toBe(200);
       expect(JSON.parse(await res.text()).bundle.toolReceipts).toEqual([]);
     }
@@ -374,7 +459,14 @@ describe('hostile input', () => {
     expect(again.code, again.stderr).toBe(0);
     for (const k of kernels) {
       const want = expected.get(k.kernelKey)!;
-      expect(again.report.kernels[k.kernelKey]).toEqual({ toolAdded: 0, childAdded: 0, checkpointsAdded: 0, proofsAdded: 0, recordsAdded: 0, alreadyPresent: want.tool + want.child + want.checkpoints + want.covered + want.records });
+      expect(again.report.kernels[k.kernelKey]).toEqual({
+        toolAdded: 0,
+        childAdded: 0,
+        checkpointsAdded: 0,
+        proofsAdded: 0,
+        recordsAdded: 0,
+        alreadyPresent: want.tool + want.child + want.checkpoints + want.covered + want.records,
+      });
     }
     expect(await count(url, 'SELECT count() FROM receipts')).toBe(before);
     expect(await count(url, 'SELECT count() FROM checkpoints')).toBe([...expected.values()].reduce((a, e) => a + e.checkpoints, 0));
@@ -385,7 +477,17 @@ describe('hostile input', () => {
     // never vouches for them; the browser would fail them). Its tool names are hostile.
     const key = 'ab'.repeat(32);
     const weird = "it's a \\'test\\' \n \"x\" é😀 \\x27 ' OR 1=1 --";
-    const receipt = (id: string, tool: string) => JSON.stringify({ id, timestamp: 1800000000, capability_id: 'cap-h', tool_server: 'srv-h', tool_name: tool, decision: { verdict: 'allow' }, kernel_key: key, signature: '00' });
+    const receipt = (id: string, tool: string) =>
+      JSON.stringify({
+        id,
+        timestamp: 1800000000,
+        capability_id: 'cap-h',
+        tool_server: 'srv-h',
+        tool_name: tool,
+        decision: { verdict: 'allow' },
+        kernel_key: key,
+        signature: '00',
+      });
     const dir = path.join(DIR, 'hostile-package');
     mkdirSync(dir, { recursive: true });
     writeFileSync(

@@ -76,19 +76,27 @@ export function handleFleetSummary(request: Request, env: ReceiptApiEnv): Promis
 
 /** `POST /v1/evidence/export` from the cluster: one kernel's bundle (its own seq space). */
 export async function fleetExportResponse(url: string, query: EvidenceQuery, requireProofs: boolean): Promise<Response> {
-  if (query.tenant !== undefined) return badParameters([{ param: 'query.tenant', message: 'the fleet index has no tenant column; filter by kernelKey, capabilityId, agentSubject or time' }]);
+  if (query.tenant !== undefined)
+    return badParameters([{ param: 'query.tenant', message: 'the fleet index has no tenant column; filter by kernelKey, capabilityId, agentSubject or time' }]);
   const ch = fleetClient(url);
   let kernelKey = query.kernelKey;
   if (kernelKey === undefined) {
     const kernels = await kernelsOf(ch, query);
     if (kernels.length > 1) {
-      return badParameters([{ param: 'query.kernelKey', message: `the query matches receipts of ${kernels.length} kernels; an export bundle is one kernel's log: give query.kernelKey` }]);
+      return badParameters([
+        {
+          param: 'query.kernelKey',
+          message: `the query matches receipts of ${kernels.length} kernels; an export bundle is one kernel's log: give query.kernelKey`,
+        },
+      ]);
     }
     kernelKey = kernels[0] ?? '0'.repeat(64);
   }
   const evidence = await fleetExport(ch, { ...query, kernelKey });
   if (requireProofs && evidence.unproven.length > 0) {
-    return errorResponse(409, 'proofs_unavailable', `${evidence.unproven.length} receipt(s) of this query are not covered by a checkpoint yet`, { param: 'requireProofs' });
+    return errorResponse(409, 'proofs_unavailable', `${evidence.unproven.length} receipt(s) of this query are not covered by a checkpoint yet`, {
+      param: 'requireProofs',
+    });
   }
   return new Response(fleetBundleText(evidence), { status: 200, headers: JSON_HEADERS });
 }

@@ -190,7 +190,8 @@ export class FleetIngest {
     const st = statSync(input, { throwIfNoEntry: false });
     if (!st) throw new Error(`${input}: no such file or folder`);
     if (st.isDirectory()) {
-      if (!existsSync(path.join(input, 'receipts.ndjson')) && !existsSync(path.join(input, 'manifest.json'))) throw new Error(`${input}: not an evidence package (no receipts.ndjson or manifest.json)`);
+      if (!existsSync(path.join(input, 'receipts.ndjson')) && !existsSync(path.join(input, 'manifest.json')))
+        throw new Error(`${input}: not an evidence package (no receipts.ndjson or manifest.json)`);
       return { label: input, dir: input, where: (file, line) => `${path.join(input, file)}:${line}` };
     }
     const dir = mkdtempSync(path.join(os.tmpdir(), 'receipt-audit-ingest-'));
@@ -209,7 +210,14 @@ export class FleetIngest {
       const why = e instanceof Error ? e.message : String(e);
       throw new Error(why.startsWith(input) ? why : `${input}: not a readable Chio receipt store (${why})`);
     }
-    const tableOf = (file: string) => (file === 'child-receipts.ndjson' ? 'chio_child_receipts' : file === 'checkpoints.ndjson' ? 'kernel_checkpoints' : file === 'inclusion-proofs.ndjson' ? 'inclusion proof of' : 'chio_tool_receipts');
+    const tableOf = (file: string) =>
+      file === 'child-receipts.ndjson'
+        ? 'chio_child_receipts'
+        : file === 'checkpoints.ndjson'
+          ? 'kernel_checkpoints'
+          : file === 'inclusion-proofs.ndjson'
+            ? 'inclusion proof of'
+            : 'chio_tool_receipts';
     return {
       label: input,
       dir: path.join(dir, 'pkg'),
@@ -227,13 +235,16 @@ export class FleetIngest {
       try {
         const cp = checkpointOf(line);
         kernel ??= cp.kernel;
-        if (cp.kernel !== kernel) throw new Reject(`signed by kernel ${cp.kernel}, but this package's first checkpoint is signed by ${kernel}: a package is one kernel's log`);
+        if (cp.kernel !== kernel)
+          throw new Reject(`signed by kernel ${cp.kernel}, but this package's first checkpoint is signed by ${kernel}: a package is one kernel's log`);
         checkpoints.push({ ...cp, source: src.label, where: src.where('checkpoints.ndjson', n, cp.checkpointSeq) });
       } catch (e) {
         this.rejectError(where, e);
       }
     }
-    const batches: PackageContext['batches'] = checkpoints.map((c): [bigint, bigint, bigint] => [c.start, c.end, c.checkpointSeq]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const batches: PackageContext['batches'] = checkpoints
+      .map((c): [bigint, bigint, bigint] => [c.start, c.end, c.checkpointSeq])
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1));
     // Agent subjects for receipts without metadata.attribution, from the package's lineage.
     const subjects = new Map<string, string>();
     for await (const [line] of lines(path.join(src.dir, 'capability-lineage.ndjson'))) {
@@ -266,7 +277,13 @@ export class FleetIngest {
    * as written, keyed by `keyOf`: a record already there is counted present, another record under
    * the same key is rejected, a line without its key is rejected with its file and line.
    */
-  private async insertRecords(src: Source, kernel: string, kind: 'lineage' | 'consistency', file: string, keyOf: (o: Record<string, unknown>) => string | null): Promise<void> {
+  private async insertRecords(
+    src: Source,
+    kernel: string,
+    kind: 'lineage' | 'consistency',
+    file: string,
+    keyOf: (o: Record<string, unknown>) => string | null,
+  ): Promise<void> {
     const items: { key: string; raw: string; where: string }[] = [];
     for await (const [line, n] of lines(path.join(src.dir, file))) {
       let key: string | null = null;
@@ -276,7 +293,11 @@ export class FleetIngest {
       } catch {
         key = null;
       }
-      if (key === null) this.reject(src.where(file, n), `not a ${kind === 'lineage' ? 'capability-lineage row (no capability_id)' : 'consistency record (no from/to checkpoint_seq)'}`);
+      if (key === null)
+        this.reject(
+          src.where(file, n),
+          `not a ${kind === 'lineage' ? 'capability-lineage row (no capability_id)' : 'consistency record (no from/to checkpoint_seq)'}`,
+        );
       else items.push({ key, raw: line, where: src.where(file, n) });
     }
     const fresh: typeof items = [];
@@ -284,17 +305,18 @@ export class FleetIngest {
     for (let i = 0; i < items.length; i += 1000) {
       const chunk = items.slice(i, i + 1000);
       const there = new Map(
-        (await this.ch.rows<{ k: string; v: string }>(
-          sql`SELECT ${col('record_key')} AS k, ${col('raw')} AS v FROM ${table('records')} WHERE kernel_key = ${str(kernel)} AND record_kind = ${str(kind)} AND record_key IN (${list(chunk.map((it) => str(it.key)))})`,
-        )).map((r) => [r.k, r.v]),
+        (
+          await this.ch.rows<{ k: string; v: string }>(
+            sql`SELECT ${col('record_key')} AS k, ${col('raw')} AS v FROM ${table('records')} WHERE kernel_key = ${str(kernel)} AND record_kind = ${str(kind)} AND record_key IN (${list(chunk.map((it) => str(it.key)))})`,
+          )
+        ).map((r) => [r.k, r.v]),
       );
       for (const it of chunk) {
         const seen = there.get(it.key) ?? freshRaw.get(it.key);
         if (seen === undefined) {
           fresh.push(it);
           freshRaw.set(it.key, it.raw);
-        }
-        else if (seen === it.raw) this.counts(kernel).alreadyPresent++;
+        } else if (seen === it.raw) this.counts(kernel).alreadyPresent++;
         else this.reject(it.where, `kernel ${kernel.slice(0, 12)}… already has a different ${kind} record ${it.key} in the fleet`);
       }
     }
@@ -356,7 +378,10 @@ export class FleetIngest {
   private async alreadyThere(keys: ChunkKeys, kind: ChunkKind, where: (i: number) => string): Promise<{ skip: number[]; accepted: Map<string, string> }> {
     const skip: number[] = [];
     const accepted = new Map<string, string>();
-    for (const [kernel, rows] of groupBy(keys.kernels.map((_, i) => i), (i) => keys.kernels[i]!)) {
+    for (const [kernel, rows] of groupBy(
+      keys.kernels.map((_, i) => i),
+      (i) => keys.kernels[i]!,
+    )) {
       const items = rows.map((i) => ({ seq: BigInt(keys.seqs[i]!), identity: keys.identities[i]!, where: () => where(i) }));
       const sorted = await this.sortOut(kind, kernel, items);
       sorted.keep.forEach((keep, n) => keep || skip.push(rows[n]!));
@@ -370,9 +395,18 @@ export class FleetIngest {
    * there (same identity: counted as present), nor those whose seq the kernel already holds with
    * something else (rejected). Returns a flag per record, and the accepted ones by key.
    */
-  private async sortOut(kind: ChunkKind | 'checkpoint', kernel: string, items: { seq: bigint; identity: string; where: () => string }[]): Promise<{ keep: boolean[]; accepted: Map<string, string> }> {
+  private async sortOut(
+    kind: ChunkKind | 'checkpoint',
+    kernel: string,
+    items: { seq: bigint; identity: string; where: () => string }[],
+  ): Promise<{ keep: boolean[]; accepted: Map<string, string> }> {
     const tableName = kind === 'checkpoint' ? 'checkpoints' : kind === 'proof' ? 'proofs' : 'receipts';
-    const present = await this.present(tableName, kernel, items.map((it) => it.seq), kind === 'tool' || kind === 'child' ? kind : undefined);
+    const present = await this.present(
+      tableName,
+      kernel,
+      items.map((it) => it.seq),
+      kind === 'tool' || kind === 'child' ? kind : undefined,
+    );
     const accepted = new Map<string, string>();
     const keep = items.map((it) => {
       const key = `${kind}\u0000${kernel}\u0000${it.seq}`;
@@ -382,7 +416,11 @@ export class FleetIngest {
         return true;
       }
       if (there === it.identity) this.counts(kernel).alreadyPresent++;
-      else this.reject(it.where(), `kernel ${kernel.slice(0, 12)}… already has a different ${kind === 'tool' || kind === 'child' ? 'receipt' : kind} at seq ${it.seq} in the fleet`);
+      else
+        this.reject(
+          it.where(),
+          `kernel ${kernel.slice(0, 12)}… already has a different ${kind === 'tool' || kind === 'child' ? 'receipt' : kind} at seq ${it.seq} in the fleet`,
+        );
       return false;
     });
     return { keep, accepted };
@@ -406,7 +444,12 @@ export class FleetIngest {
   }
 
   /** Records of `kernel` (of `kind`, for receipts) already in the cluster within the seqs' range: seq → identity. */
-  private async present(tableName: 'receipts' | 'checkpoints' | 'proofs', kernel: string, seqs: bigint[], kind?: 'tool' | 'child'): Promise<Map<bigint, string>> {
+  private async present(
+    tableName: 'receipts' | 'checkpoints' | 'proofs',
+    kernel: string,
+    seqs: bigint[],
+    kind?: 'tool' | 'child',
+  ): Promise<Map<bigint, string>> {
     const lo = seqs.reduce((a, b) => (a < b ? a : b));
     const hi = seqs.reduce((a, b) => (a > b ? a : b));
     const seqCol = tableName === 'checkpoints' ? col('checkpoint_seq') : col('seq');
@@ -422,13 +465,19 @@ export class FleetIngest {
   private async insertCheckpoints(checkpoints: CheckpointRow[]): Promise<void> {
     const rows: CheckpointRow[] = [];
     for (const [kernel, group] of groupBy(checkpoints, (c) => c.kernel)) {
-      const { keep } = await this.sortOut('checkpoint', kernel, group.map((c) => ({ seq: c.checkpointSeq, identity: c.raw, where: () => c.where })));
+      const { keep } = await this.sortOut(
+        'checkpoint',
+        kernel,
+        group.map((c) => ({ seq: c.checkpointSeq, identity: c.raw, where: () => c.where })),
+      );
       rows.push(...group.filter((_, n) => keep[n]));
     }
     if (rows.length === 0) return;
     const tsv = rows.map((c) => [c.kernel, c.checkpointSeq, c.start, c.end, c.treeSize, c.issuedAt, c.source, c.raw].map(tsvField).join('\t'));
     for (const c of rows) this.counts(c.kernel).checkpointsAdded++;
-    const columns = list((['kernel_key', 'checkpoint_seq', 'batch_start_seq', 'batch_end_seq', 'tree_size', 'issued_at', 'source', 'raw'] as const).map((c) => col(c)));
+    const columns = list(
+      (['kernel_key', 'checkpoint_seq', 'batch_start_seq', 'batch_end_seq', 'tree_size', 'issued_at', 'source', 'raw'] as const).map((c) => col(c)),
+    );
     await this.ch.insert(sql`${table('checkpoints')} (${columns})`, tsv, { insert_distributed_sync: '1' });
   }
 
@@ -439,4 +488,3 @@ export class FleetIngest {
     return this.report;
   }
 }
-

@@ -54,7 +54,13 @@ const SEQ_HINT = /^\{"seq":(\d{1,20})[,}]/;
 const decoder = new TextDecoder('utf-8');
 
 /** One chunk of whole lines: its rows as TSV (kept by the caller) and their keys. */
-export function parseChunk(ctx: PackageContext, kind: ChunkKind, bytes: Uint8Array, fleetBase: bigint, id = 0): { keys: ChunkKeys; rows: string[]; bodies: string[] } {
+export function parseChunk(
+  ctx: PackageContext,
+  kind: ChunkKind,
+  bytes: Uint8Array,
+  fleetBase: bigint,
+  id = 0,
+): { keys: ChunkKeys; rows: string[]; bodies: string[] } {
   const keys: ChunkKeys = { id, lines: 0, kernels: [], seqs: [], identities: [], ns: [], rejects: [] };
   const rows: string[] = [];
   const bodies: string[] = [];
@@ -111,7 +117,12 @@ if (parentPort) {
   const error = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
   port.on('message', (m: ParseRequest) => {
     if (m.type === 'package') {
-      packages.set(m.pkg, { ...(m.kernel !== undefined ? { kernel: m.kernel } : {}), subjects: new Map(m.subjects), batches: m.batches.map(([a, b, c]) => [BigInt(a), BigInt(b), BigInt(c)]), source: m.source });
+      packages.set(m.pkg, {
+        ...(m.kernel !== undefined ? { kernel: m.kernel } : {}),
+        subjects: new Map(m.subjects),
+        batches: m.batches.map(([a, b, c]) => [BigInt(a), BigInt(b), BigInt(c)]),
+        source: m.source,
+      });
     } else if (m.type === 'chunk') {
       try {
         const { keys, rows, bodies } = parseChunk(packages.get(m.pkg)!, m.kind, new Uint8Array(m.buffer, 0, m.length), BigInt(m.fleetBase), m.id);
@@ -131,7 +142,10 @@ if (parentPort) {
       if (!ch) clients.set(m.url, (ch = new ClickHouse(m.url)));
       const client = ch;
       // A receipt's JSON goes in first: a receipts row is never there without its body.
-      const inserted = kind === 'proof' ? client.insert(INTO.proofs, keep, SETTINGS) : client.insert(INTO.json, keepBodies, SETTINGS).then(() => client.insert(INTO.receipts, keep, SETTINGS));
+      const inserted =
+        kind === 'proof'
+          ? client.insert(INTO.proofs, keep, SETTINGS)
+          : client.insert(INTO.json, keepBodies, SETTINGS).then(() => client.insert(INTO.receipts, keep, SETTINGS));
       inserted.then(
         () => port.postMessage({ id: m.id, inserted: keep.length } satisfies InsertDone),
         (e: unknown) => port.postMessage({ id: m.id, inserted: 0, error: error(e) } satisfies InsertDone),

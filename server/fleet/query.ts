@@ -36,11 +36,15 @@ export function receiptFilter(q: Omit<ReceiptQuery, 'limit' | 'cursor'>): Sql {
   // of equal length compare as text. Exact for costs beyond u64.
   if (q.minCost !== undefined) {
     const t = q.minCost.toString();
-    c.push(sql`cost_digits != '' AND (length(cost_digits) > ${u64(BigInt(t.length))} OR (length(cost_digits) = ${u64(BigInt(t.length))} AND cost_digits >= ${str(t)}))`);
+    c.push(
+      sql`cost_digits != '' AND (length(cost_digits) > ${u64(BigInt(t.length))} OR (length(cost_digits) = ${u64(BigInt(t.length))} AND cost_digits >= ${str(t)}))`,
+    );
   }
   if (q.maxCost !== undefined) {
     const t = q.maxCost.toString();
-    c.push(sql`cost_digits != '' AND (length(cost_digits) < ${u64(BigInt(t.length))} OR (length(cost_digits) = ${u64(BigInt(t.length))} AND cost_digits <= ${str(t)}))`);
+    c.push(
+      sql`cost_digits != '' AND (length(cost_digits) < ${u64(BigInt(t.length))} OR (length(cost_digits) = ${u64(BigInt(t.length))} AND cost_digits <= ${str(t)}))`,
+    );
   }
   return list(c, ' AND ');
 }
@@ -92,7 +96,9 @@ async function pageKeys(ch: ClickHouse, where: Sql, after: bigint, want: number,
   for (let window = FIRST_WINDOW, n = 0; found.length < want && n < maxWindows; window *= 8n, n++) {
     const open = window > OPEN_AFTER;
     const range = open ? sql`fleet_seq >= ${u64(lo)}` : sql`fleet_seq BETWEEN ${u64(lo)} AND ${u64(lo + window - 1n)}`;
-    const rows = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} AND ${range} ORDER BY fleet_seq LIMIT ${u64(BigInt(want - found.length))}`);
+    const rows = await ch.rows<PageKey>(
+      sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} AND ${range} ORDER BY fleet_seq LIMIT ${u64(BigInt(want - found.length))}`,
+    );
     found.push(...rows);
     if (open) break;
     lo += window;
@@ -183,7 +189,9 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
     const more = await pageKeys(ch, where, from, want - first.length);
     return { keys: [...first, ...more], count, current: Promise.resolve(true) };
   }
-  const all = await ch.rows<PageKey>(sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`);
+  const all = await ch.rows<PageKey>(
+    sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`,
+  );
   remember(stateKey, { version: v, count, keys: all });
   const from = firstAfter(all, after);
   return { keys: all.slice(from, from + want), count, current: Promise.resolve(true) };
@@ -206,9 +214,30 @@ export async function fleetPage(ch: ClickHouse, q: ReceiptQuery, retried = false
   const nextCursor = keys.length > q.limit ? page[page.length - 1]!.fleet_seq : null;
   const covered = page.filter((r) => r.checkpoint_seq !== '0');
   const [raws, proofs, checkpoints, records, stillCurrent] = await Promise.all([
-    page.length ? ch.rows<{ fleet_seq: string; raw_json: string }>(sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE ${perKernel(sql`fleet_seq`, byKernel(page, (r) => r.fleet_seq))}`) : [],
-    covered.length ? ch.rows<{ kernel_key: string; seq: string; raw: string }>(sql`SELECT kernel_key, seq, raw FROM proofs WHERE ${perKernel(sql`seq`, byKernel(covered, (r) => r.seq))} ORDER BY kernel_key, seq`) : [],
-    covered.length ? ch.rows<{ kernel_key: string; checkpoint_seq: string; raw: string }>(sql`SELECT kernel_key, checkpoint_seq, raw FROM checkpoints WHERE ${perKernel(sql`checkpoint_seq`, byKernel(covered, (r) => r.checkpoint_seq))} ORDER BY kernel_key, checkpoint_seq`) : [],
+    page.length
+      ? ch.rows<{ fleet_seq: string; raw_json: string }>(
+          sql`SELECT fleet_seq, raw_json FROM receipt_json WHERE ${perKernel(
+            sql`fleet_seq`,
+            byKernel(page, (r) => r.fleet_seq),
+          )}`,
+        )
+      : [],
+    covered.length
+      ? ch.rows<{ kernel_key: string; seq: string; raw: string }>(
+          sql`SELECT kernel_key, seq, raw FROM proofs WHERE ${perKernel(
+            sql`seq`,
+            byKernel(covered, (r) => r.seq),
+          )} ORDER BY kernel_key, seq`,
+        )
+      : [],
+    covered.length
+      ? ch.rows<{ kernel_key: string; checkpoint_seq: string; raw: string }>(
+          sql`SELECT kernel_key, checkpoint_seq, raw FROM checkpoints WHERE ${perKernel(
+            sql`checkpoint_seq`,
+            byKernel(covered, (r) => r.checkpoint_seq),
+          )} ORDER BY kernel_key, checkpoint_seq`,
+        )
+      : [],
     pageRecords(ch, page),
     current,
   ]);
@@ -263,11 +292,16 @@ async function pageRecords(ch: ClickHouse, page: PageKey[]): Promise<{ kernel_ke
     const caps = [...new Set(rows.map((r) => r.capability_id).filter((c) => c !== ''))];
     const seqs = new Set(rows.filter((r) => r.checkpoint_seq !== '0').map((r) => BigInt(r.checkpoint_seq)));
     const pairs = [...seqs].filter((s) => seqs.has(s - 1n)).map((s) => `${s - 1n}:${s}`);
-    const keys = [...caps.map((c) => sql`(record_kind = 'lineage' AND record_key = ${str(c)})`), ...(pairs.length ? [sql`(record_kind = 'consistency' AND record_key IN (${list(pairs.map((x) => str(x)))}))`] : [])];
+    const keys = [
+      ...caps.map((c) => sql`(record_kind = 'lineage' AND record_key = ${str(c)})`),
+      ...(pairs.length ? [sql`(record_kind = 'consistency' AND record_key IN (${list(pairs.map((x) => str(x)))}))`] : []),
+    ];
     if (keys.length) wanted.push(sql`(kernel_key = ${str(k)} AND (${list(keys, ' OR ')}))`);
   }
   if (wanted.length === 0) return [];
-  return ch.rows(sql`SELECT kernel_key, ${col('record_kind')} AS record_kind, raw FROM ${table('records')} WHERE ${list(wanted, ' OR ')} ORDER BY kernel_key, record_kind, ${col('record_key')}`);
+  return ch.rows(
+    sql`SELECT kernel_key, ${col('record_kind')} AS record_kind, raw FROM ${table('records')} WHERE ${list(wanted, ' OR ')} ORDER BY kernel_key, record_kind, ${col('record_key')}`,
+  );
 }
 
 function groupByKernel(rows: PageKey[]): Map<string, PageKey[]> {
@@ -283,7 +317,9 @@ function groupByKernel(rows: PageKey[]): Map<string, PageKey[]> {
 /** `GET /v1/fleet/kernels`: every kernel of the fleet with its index figures. */
 export async function fleetKernels(ch: ClickHouse): Promise<FleetKernels> {
   const [receipts, checkpoints, proofs] = await Promise.all([
-    ch.rows<Record<string, string>>(sql`SELECT kernel_key, countIf(kind = 'tool') AS tool, countIf(kind = 'child') AS child, countIf(kind = 'tool' AND checkpoint_seq > 0) AS covered,
+    ch.rows<
+      Record<string, string>
+    >(sql`SELECT kernel_key, countIf(kind = 'tool') AS tool, countIf(kind = 'child') AS child, countIf(kind = 'tool' AND checkpoint_seq > 0) AS covered,
       countIf(kind = 'tool' AND decision_kind = 'deny') AS denied, min(timestamp) AS first, max(timestamp) AS last FROM receipts GROUP BY kernel_key ORDER BY kernel_key`),
     ch.rows<Record<string, string>>(sql`SELECT kernel_key, count() AS n FROM checkpoints GROUP BY kernel_key`),
     ch.rows<Record<string, string>>(sql`SELECT kernel_key, count() AS n FROM proofs GROUP BY kernel_key`),
@@ -320,7 +356,9 @@ export async function fleetSummary(ch: ClickHouse, q: ReceiptQuery): Promise<Fle
   const where = receiptFilter(q);
   const [byKernel, byOutcome, costs] = await Promise.all([
     ch.rows<{ kernel_key: string; n: string }>(sql`SELECT kernel_key, count() AS n FROM receipts WHERE ${where} GROUP BY kernel_key ORDER BY kernel_key`),
-    ch.rows<{ decision_kind: string; n: string }>(sql`SELECT decision_kind, count() AS n FROM receipts WHERE ${where} GROUP BY decision_kind ORDER BY decision_kind`),
+    ch.rows<{ decision_kind: string; n: string }>(
+      sql`SELECT decision_kind, count() AS n FROM receipts WHERE ${where} GROUP BY decision_kind ORDER BY decision_kind`,
+    ),
     ch.rows<{ currency: string; sum: string; receipts: string; notSummed: string }>(
       sql`SELECT currency, toString(sum(toDecimal128(if(length(cost_digits) > 38, '0', cost_digits), 0))) AS sum, count() AS receipts,
         countIf(length(cost_digits) > 38) AS notSummed FROM receipts WHERE ${where} AND cost_digits != '' GROUP BY currency ORDER BY currency`,
@@ -374,8 +412,12 @@ export interface FleetExport {
 export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey: string }): Promise<FleetExport> {
   const childScope = exportChildScope(q);
   const [toolKeys, childKeys] = await Promise.all([
-    ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; fleet_seq: string; capability_id: string }>(sql`SELECT seq, receipt_id, checkpoint_seq, fleet_seq, capability_id FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`),
-    childScope === 'omitted_no_join_path' ? [] : ch.rows<{ seq: string; fleet_seq: string }>(sql`SELECT seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
+    ch.rows<{ seq: string; receipt_id: string; checkpoint_seq: string; fleet_seq: string; capability_id: string }>(
+      sql`SELECT seq, receipt_id, checkpoint_seq, fleet_seq, capability_id FROM receipts WHERE ${exportFilter(q, 'tool')} ORDER BY seq`,
+    ),
+    childScope === 'omitted_no_join_path'
+      ? []
+      : ch.rows<{ seq: string; fleet_seq: string }>(sql`SELECT seq, fleet_seq FROM receipts WHERE ${exportFilter(q, 'child')} ORDER BY seq`),
   ]);
   // The kernel's bodies over the positions needed, kept in JS (a list of them could pass the
   // server's query size limit).
@@ -393,7 +435,14 @@ export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey
       const raw = body.get(r.fleet_seq);
       const checked = raw === undefined ? null : checkStoredText('receipt_json', Number(r.fleet_seq), 'raw_json', raw);
       if (checked?.ok) return [{ ...r, raw_json: raw! }];
-      problems.push(checked?.problem ?? { table: 'receipt_json', seq: Number(r.fleet_seq), code: 'invalid_column', message: `receipt_json seq ${r.fleet_seq}: no raw_json for this receipt` });
+      problems.push(
+        checked?.problem ?? {
+          table: 'receipt_json',
+          seq: Number(r.fleet_seq),
+          code: 'invalid_column',
+          message: `receipt_json seq ${r.fleet_seq}: no raw_json for this receipt`,
+        },
+      );
       return [];
     });
   const tools = withBody(toolKeys);
@@ -404,19 +453,25 @@ export async function fleetExport(ch: ClickHouse, q: EvidenceQuery & { kernelKey
   const seqs = [...covered].map(BigInt);
   const kernel = sql`kernel_key = ${str(q.kernelKey)}`;
   const proofs = seqs.length
-    ? (await ch.rows<{ seq: string; checkpoint_seq: string; raw: string }>(
-        sql`SELECT seq, checkpoint_seq, raw FROM proofs WHERE ${kernel} AND seq BETWEEN ${u64(seqs.reduce((a, b) => (a < b ? a : b)))} AND ${u64(seqs.reduce((a, b) => (a > b ? a : b)))} ORDER BY seq`,
-      )).filter((p) => covered.has(p.seq))
+    ? (
+        await ch.rows<{ seq: string; checkpoint_seq: string; raw: string }>(
+          sql`SELECT seq, checkpoint_seq, raw FROM proofs WHERE ${kernel} AND seq BETWEEN ${u64(seqs.reduce((a, b) => (a < b ? a : b)))} AND ${u64(seqs.reduce((a, b) => (a > b ? a : b)))} ORDER BY seq`,
+        )
+      ).filter((p) => covered.has(p.seq))
     : [];
   // Every checkpoint of the kernel, as a store's export carries them: with the whole prefix the
   // chain of each v2 checkpoint recomputes, and continuity is checked end to end.
   const [checkpoints, records] = await Promise.all([
     ch.rows<{ checkpoint_seq: string; raw: string }>(sql`SELECT checkpoint_seq, raw FROM checkpoints WHERE ${kernel} ORDER BY checkpoint_seq`),
-    ch.rows<{ record_kind: string; record_key: string; raw: string }>(sql`SELECT ${col('record_kind')} AS record_kind, ${col('record_key')} AS record_key, raw FROM ${table('records')} WHERE ${kernel} ORDER BY record_kind, record_key`),
+    ch.rows<{ record_kind: string; record_key: string; raw: string }>(
+      sql`SELECT ${col('record_kind')} AS record_kind, ${col('record_key')} AS record_key, raw FROM ${table('records')} WHERE ${kernel} ORDER BY record_kind, record_key`,
+    ),
   ]);
   const caps = new Set(toolKeys.map((r) => r.capability_id));
   const lineage = records.filter((r) => r.record_kind === 'lineage' && caps.has(r.record_key));
-  const consistency = records.filter((r) => r.record_kind === 'consistency').sort((a, b) => Number(a.record_key.split(':')[1]) - Number(b.record_key.split(':')[1]));
+  const consistency = records
+    .filter((r) => r.record_kind === 'consistency')
+    .sort((a, b) => Number(a.record_key.split(':')[1]) - Number(b.record_key.split(':')[1]));
   const proven = new Set(proofs.map((p) => p.seq));
   const unproven = tools.filter((r) => !proven.has(r.seq)).map((r) => ({ seq: Number(r.seq), receiptId: r.receipt_id }));
   return { query: q, childScope, tools, children, proofs, checkpoints, lineage, consistency, unproven, problems };

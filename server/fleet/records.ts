@@ -27,7 +27,8 @@ export function receiptLine(line: string): { seq: string; raw: string } | null {
 
 export class Reject extends Error {}
 
-export const obj = (v: unknown): Record<string, unknown> | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+export const obj = (v: unknown): Record<string, unknown> | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 function text(o: Record<string, unknown>, key: string, what: string): string {
   const v = o[key];
@@ -106,12 +107,45 @@ function checkpointFor(batches: PackageContext['batches'], seq: bigint): bigint 
 export function indexReceipt(line: string, kind: 'tool' | 'child', ctx: PackageContext): IndexedReceipt {
   const r = receiptOf(line, kind, ctx.kernel, ctx.subjects);
   const checkpointSeq = kind === 'tool' ? checkpointFor(ctx.batches, r.seq) : 0n;
-  const fields = [r.kernel, r.kind, r.seq, r.id, r.signer, r.timestamp, r.capabilityId, r.subjectKey, r.toolServer, r.toolName, r.decision, r.cost, r.currency, checkpointSeq, ctx.source];
+  const fields = [
+    r.kernel,
+    r.kind,
+    r.seq,
+    r.id,
+    r.signer,
+    r.timestamp,
+    r.capabilityId,
+    r.subjectKey,
+    r.toolServer,
+    r.toolName,
+    r.decision,
+    r.cost,
+    r.currency,
+    checkpointSeq,
+    ctx.source,
+  ];
   return { kernel: r.kernel, kind, seq: r.seq, id: r.id, tail: fields.map(tsvField).join('\t'), raw: tsvField(r.raw) };
 }
 
 /** The columns of a receipts row: fleet_seq, then those `tail` holds, in order. */
-export const RECEIPT_COLUMNS = ['fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key', 'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source'] as const;
+export const RECEIPT_COLUMNS = [
+  'fleet_seq',
+  'kernel_key',
+  'kind',
+  'seq',
+  'receipt_id',
+  'signer_key',
+  'timestamp',
+  'capability_id',
+  'subject_key',
+  'tool_server',
+  'tool_name',
+  'decision_kind',
+  'cost_digits',
+  'currency',
+  'checkpoint_seq',
+  'source',
+] as const;
 /** The columns of a receipt_json row. */
 export const JSON_COLUMNS = ['kernel_key', 'fleet_seq', 'raw_json'] as const;
 
@@ -173,7 +207,23 @@ function receiptOf(line: string, kind: 'tool' | 'child', packageKernel: string |
   const kernel = packageKernel ?? signer;
   const id = text(receipt, 'id', 'receipt');
   const timestamp = u64Of(receipt, 'timestamp', 'receipt', raw, []);
-  if (kind === 'child') return { kernel, kind, seq, id, signer, timestamp, raw, capabilityId: '', subjectKey: '', toolServer: '', toolName: '', decision: '', cost: '', currency: '' };
+  if (kind === 'child')
+    return {
+      kernel,
+      kind,
+      seq,
+      id,
+      signer,
+      timestamp,
+      raw,
+      capabilityId: '',
+      subjectKey: '',
+      toolServer: '',
+      toolName: '',
+      decision: '',
+      cost: '',
+      currency: '',
+    };
   const capabilityId = text(receipt, 'capability_id', 'receipt');
   const metadata = obj(receipt.metadata);
   const verdict = obj(receipt.decision)?.verdict;

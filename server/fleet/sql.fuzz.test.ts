@@ -60,11 +60,11 @@ const INJECTIONS = [
   "\\' OR 1=1 --",
   "\\\\' OR 1=1 --",
   "'; DROP TABLE receipts; --",
-  "x\\",
-  "\\x27 OR 1=1",
+  'x\\',
+  '\\x27 OR 1=1',
   "\u0000' OR 1 --",
   "'\n UNION ALL SELECT raw_json FROM receipts --",
-  "\u2019 OR 1=1",
+  '\u2019 OR 1=1',
   "é'\\'\\\\\\x00",
   '`receipts`',
   '/* */ OR 1',
@@ -129,7 +129,9 @@ describe('receiptFilter', () => {
     { requiredKeys: [] },
   );
   const fixed = (q: Partial<ReceiptQuery>): Partial<ReceiptQuery> =>
-    Object.fromEntries(Object.entries(q).map(([k, v]) => [k, typeof v === 'bigint' ? 1n : k === 'kernelKey' ? '0'.repeat(64) : k === 'outcome' ? 'allow' : 'a']));
+    Object.fromEntries(
+      Object.entries(q).map(([k, v]) => [k, typeof v === 'bigint' ? 1n : k === 'kernelKey' ? '0'.repeat(64) : k === 'outcome' ? 'allow' : 'a']),
+    );
 
   it('has the same shape for any values: no value leaves its literal', () => {
     fc.assert(

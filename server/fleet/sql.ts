@@ -30,7 +30,8 @@ export function sql(strings: TemplateStringsArray, ...values: Sql[]): Sql {
   if (!Array.isArray(strings.raw)) throw new SqlValueError('sql`…` must be used as a tagged template');
   let text = strings[0]!;
   values.forEach((v, i) => {
-    if (!(v instanceof Sql)) throw new SqlValueError(`sql\`…\` hole ${i} is a ${typeof v}, not a fragment: values must go through str(), u64(), col() or list()`);
+    if (!(v instanceof Sql))
+      throw new SqlValueError(`sql\`…\` hole ${i} is a ${typeof v}, not a fragment: values must go through str(), u64(), col() or list()`);
     text += v.text + strings[i + 1]!;
   });
   return Sql.of(text);
@@ -65,7 +66,18 @@ export function list(items: readonly Sql[], sep: ', ' | ' AND ' | ' OR ' = ', ')
   return Sql.of(items.map((i) => i.text).join(sep));
 }
 
-export const TABLES = ['receipts', 'receipts_local', 'receipt_json', 'receipt_json_local', 'checkpoints', 'checkpoints_local', 'proofs', 'proofs_local', 'records', 'records_local'] as const;
+export const TABLES = [
+  'receipts',
+  'receipts_local',
+  'receipt_json',
+  'receipt_json_local',
+  'checkpoints',
+  'checkpoints_local',
+  'proofs',
+  'proofs_local',
+  'records',
+  'records_local',
+] as const;
 export type Table = (typeof TABLES)[number];
 
 /** A table of the fleet schema. */
@@ -75,9 +87,30 @@ export function table(name: Table): Sql {
 }
 
 export const COLUMNS = [
-  'fleet_seq', 'kernel_key', 'kind', 'seq', 'receipt_id', 'signer_key', 'timestamp', 'capability_id', 'subject_key',
-  'tool_server', 'tool_name', 'decision_kind', 'cost_digits', 'currency', 'checkpoint_seq', 'source', 'raw_json',
-  'batch_start_seq', 'batch_end_seq', 'tree_size', 'issued_at', 'raw', 'record_kind', 'record_key',
+  'fleet_seq',
+  'kernel_key',
+  'kind',
+  'seq',
+  'receipt_id',
+  'signer_key',
+  'timestamp',
+  'capability_id',
+  'subject_key',
+  'tool_server',
+  'tool_name',
+  'decision_kind',
+  'cost_digits',
+  'currency',
+  'checkpoint_seq',
+  'source',
+  'raw_json',
+  'batch_start_seq',
+  'batch_end_seq',
+  'tree_size',
+  'issued_at',
+  'raw',
+  'record_kind',
+  'record_key',
 ] as const;
 export type Column = (typeof COLUMNS)[number];
 

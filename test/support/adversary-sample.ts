@@ -46,7 +46,10 @@ export function planSample(base: BaseLog, seed: string, scale: number, perClass:
     const rng = new Prng(seed, `page-sample|${cls}`);
     const chosen = draw(rng, tampered, perClass);
     chosen.push(...draw(rng, harmless, perClass - chosen.length));
-    picks.set(cls, chosen.sort((a, b) => a - b));
+    picks.set(
+      cls,
+      chosen.sort((a, b) => a - b),
+    );
     sizes.set(cls, all.length);
     for (const i of chosen) count(all[i]!);
     all.forEach((variant, index) => requiredCodes(variant).forEach((c) => firstWith.has(c) || firstWith.set(c, { cls, index, variant })));
@@ -54,7 +57,10 @@ export function planSample(base: BaseLog, seed: string, scale: number, perClass:
   for (const code of PACKAGE_PROBLEM_CODES) {
     const first = firstWith.get(code);
     if (codes.has(code) || !first) continue;
-    picks.set(first.cls, [...picks.get(first.cls)!, first.index].sort((a, b) => a - b));
+    picks.set(
+      first.cls,
+      [...picks.get(first.cls)!, first.index].sort((a, b) => a - b),
+    );
     count(first.variant);
   }
   return { picks, sizes, codes };

@@ -8,7 +8,19 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_PROBLEM_CODES } from '../../lib/verdict/problems';
-import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyArgs, verifyInProcess, writeVariant, type BaseLog, type JudgedReport, type TamperClass, type Variant } from './adversary';
+import {
+  TAMPER_CLASSES,
+  buildBaseLog,
+  judge,
+  makeVariants,
+  verifyArgs,
+  verifyInProcess,
+  writeVariant,
+  type BaseLog,
+  type JudgedReport,
+  type TamperClass,
+  type Variant,
+} from './adversary';
 import { requiredCodes } from './adversary-sample';
 
 /** The classes adversarial.test.ts runs; adversarial-classes.test.ts runs every other one. */
@@ -35,7 +47,12 @@ export function adversarialCorpus(classes: readonly TamperClass[], basics: boole
   afterAll(() => {
     rmSync(work, { recursive: true, force: true });
     const total = Object.values(counts).reduce((a, c) => a + c.variants, 0);
-    console.log(`adversarial corpus (seed ${SEED}, scale ${SCALE}): ${total} variants\n` + Object.entries(counts).map(([k, c]) => `  ${k}: ${c.variants} variants, ${c.targets} tampered records`).join('\n'));
+    console.log(
+      `adversarial corpus (seed ${SEED}, scale ${SCALE}): ${total} variants\n` +
+        Object.entries(counts)
+          .map(([k, c]) => `  ${k}: ${c.variants} variants, ${c.targets} tampered records`)
+          .join('\n'),
+    );
   });
 
   let n = 0;

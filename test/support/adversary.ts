@@ -153,7 +153,15 @@ export async function buildBaseLog(seed = 'adversary-1', count = 30): Promise<Ba
     const files = new Map<string, Line[] | string>();
     for (const name of readdirSync(pkg).sort()) {
       const text = readFileSync(path.join(pkg, name), 'utf8');
-      files.set(name, name.endsWith('.ndjson') ? text.split('\n').filter((l) => l !== '').map((t) => ({ text: t })) : text);
+      files.set(
+        name,
+        name.endsWith('.ndjson')
+          ? text
+              .split('\n')
+              .filter((l) => l !== '')
+              .map((t) => ({ text: t }))
+          : text,
+      );
     }
     const cps = (files.get(CHECKPOINTS) as Line[]).map((l) => {
       const body = parse(l.text).get('body') as JsonObject;
@@ -161,7 +169,10 @@ export async function buildBaseLog(seed = 'adversary-1', count = 30): Promise<Ba
       Object.assign(l, { kind: 'checkpoint', seq });
       return { seq, start: Number((body.get('batch_start_seq') as JsonNumber).raw), end: Number((body.get('batch_end_seq') as JsonNumber).raw) };
     });
-    for (const [file, kind] of [[RECEIPTS, 'tool'], [CHILDREN, 'child']] as const) {
+    for (const [file, kind] of [
+      [RECEIPTS, 'tool'],
+      [CHILDREN, 'child'],
+    ] as const) {
       for (const l of files.get(file) as Line[]) {
         const v = parse(l.text);
         const seq = Number((v.get('seq') as JsonNumber).raw);
@@ -187,7 +198,13 @@ export async function buildBaseLog(seed = 'adversary-1', count = 30): Promise<Ba
 
 /** The receipt object inside a receipt line (wrapper `{"seq","receipt"}`). */
 const receiptOf = (l: Line): JsonObject => parse(l.text).get('receipt') as JsonObject;
-const withReceipt = (l: Line, receipt: JsonObject, seq = l.seq!): string => compactJson(new Map<string, JsonValue>([['seq', new JsonNumber(String(seq))], ['receipt', receipt]]));
+const withReceipt = (l: Line, receipt: JsonObject, seq = l.seq!): string =>
+  compactJson(
+    new Map<string, JsonValue>([
+      ['seq', new JsonNumber(String(seq))],
+      ['receipt', receipt],
+    ]),
+  );
 
 /** Signs `receipt` (modified in place) with `key` as its kernel: Gen B ids are recomputed first. */
 export function resign(receipt: JsonObject, kind: 'tool' | 'child', key: DemoKey, opts: { legacyC1?: boolean } = {}): void {
@@ -308,7 +325,11 @@ class Draft {
   harmless?: boolean;
   fixManifest = true;
 
-  constructor(readonly base: BaseLog, readonly cls: TamperClass, readonly name: string) {
+  constructor(
+    readonly base: BaseLog,
+    readonly cls: TamperClass,
+    readonly name: string,
+  ) {
     this.files = new Map([...base.files].map(([k, v]) => [k, typeof v === 'string' ? v : v.map((l) => ({ ...l, target: undefined, zone: undefined }))]));
   }
 
@@ -380,7 +401,16 @@ class Draft {
       });
     }
     if (this.fixManifest) files[MANIFEST] = attackerManifest(files);
-    return { cls: this.cls, name: this.name, files, targets, zone, codes: this.codes, ...(this.ok !== undefined ? { ok: this.ok } : {}), ...(this.harmless ? { harmless: true } : {}) };
+    return {
+      cls: this.cls,
+      name: this.name,
+      files,
+      targets,
+      zone,
+      codes: this.codes,
+      ...(this.ok !== undefined ? { ok: this.ok } : {}),
+      ...(this.harmless ? { harmless: true } : {}),
+    };
   }
 }
 
@@ -420,7 +450,9 @@ const signedField: Maker = (base, rng, n) => {
   const out: Variant[] = [];
   const probe = new Draft(base, 'signed-field', '');
   const all = receiptLines(probe).flatMap((l) =>
-    leaves(receiptOf(l)).filter((p) => p.path[0] !== 'signature').map((p) => ({ l, p })),
+    leaves(receiptOf(l))
+      .filter((p) => p.path[0] !== 'signature')
+      .map((p) => ({ l, p })),
   );
   // Every field position of every receipt once, then seeded repeats up to n.
   const picks = [...all];
@@ -428,7 +460,11 @@ const signedField: Maker = (base, rng, n) => {
   for (const { l: probeLine, p } of picks) {
     const next = changedValue(p.value, rng);
     if (next === undefined) continue;
-    const d = new Draft(base, 'signed-field', `${probeLine.kind} seq ${probeLine.seq}: $.${p.path.join('.')} ${JSON.stringify(compactJson(new Map([['v', p.value]])))} → ${compactJson(new Map([['v', next]]))}`);
+    const d = new Draft(
+      base,
+      'signed-field',
+      `${probeLine.kind} seq ${probeLine.seq}: $.${p.path.join('.')} ${JSON.stringify(compactJson(new Map([['v', p.value]])))} → ${compactJson(new Map([['v', next]]))}`,
+    );
     const l = d.records([probeLine.kind!]).find((x) => x.seq === probeLine.seq)!;
     const r = receiptOf(l);
     setAt(r, p.path, next);
@@ -486,7 +522,10 @@ const signatureBit: Maker = (base, rng, n) => {
       const r = receiptOf(l);
       r.set('signature', flipHexBit(r.get('signature') as string, bit));
       // The leaf covers the whole receipt, signature included, so a checkpointed one also loses inclusion.
-      d.replace(l, { text: withReceipt(l, r), target: { verdict: 'failed', codes: l.checkpointSeq !== undefined ? ['signature_invalid', 'inclusion_failed'] : ['signature_invalid'] } });
+      d.replace(l, {
+        text: withReceipt(l, r),
+        target: { verdict: 'failed', codes: l.checkpointSeq !== undefined ? ['signature_invalid', 'inclusion_failed'] : ['signature_invalid'] },
+      });
     }
     out.push(d.build());
   }
@@ -505,7 +544,10 @@ const malleable: Maker = (base) =>
     } else {
       const r = receiptOf(l);
       r.set('signature', malleate(r.get('signature') as string));
-      d.replace(l, { text: withReceipt(l, r), target: { verdict: 'failed', codes: l.checkpointSeq !== undefined ? ['signature_invalid', 'inclusion_failed'] : ['signature_invalid'] } });
+      d.replace(l, {
+        text: withReceipt(l, r),
+        target: { verdict: 'failed', codes: l.checkpointSeq !== undefined ? ['signature_invalid', 'inclusion_failed'] : ['signature_invalid'] },
+      });
     }
     return d.build();
   });
@@ -543,7 +585,10 @@ const unpinnedResign: Maker = (base, rng, n) => {
     const d = new Draft(base, 'unpinned-resign', `${probe.kind} seq ${probe.seq}: changed and re-signed by an unpinned key`);
     const l = d.records([probe.kind!]).find((x) => x.seq === probe.seq)!;
     if (l.kind === 'checkpoint') {
-      d.replace(l, { text: checkpointText(l, base.attacker, (b) => b.set('kernel_key', base.attacker.publicHex)), target: { verdict: 'failed', codes: ['untrusted_signer'] } });
+      d.replace(l, {
+        text: checkpointText(l, base.attacker, (b) => b.set('kernel_key', base.attacker.publicHex)),
+        target: { verdict: 'failed', codes: ['untrusted_signer'] },
+      });
       d.zoneAfterCheckpoint(l.seq!);
     } else {
       const r = receiptOf(l);
@@ -588,7 +633,10 @@ const deletion: Maker = (base) => {
     const d = new Draft(base, 'delete', `checkpoints 1–${k} withheld`);
     const lines = d.lines(CHECKPOINTS);
     for (let seq = 1; seq <= k; seq++) {
-      lines.splice(lines.findIndex((x) => x.seq === seq), 1);
+      lines.splice(
+        lines.findIndex((x) => x.seq === seq),
+        1,
+      );
       d.zoneBatch(seq);
     }
     d.codes.push('checkpoint_prefix_incomplete');
@@ -618,14 +666,21 @@ const insertion: Maker = (base, rng, n) => {
       // Given the seq of a checkpointed receipt, which it pushes out of place: both are suspect.
       const victim = rng.pick(tools.filter((t) => t.checkpointSeq !== undefined));
       const at = lines.findIndex((x) => x.seq === victim.seq);
-      lines.splice(at, 0, { text: withReceipt(src, r, victim.seq), kind: 'tool', seq: victim.seq, checkpointSeq: victim.checkpointSeq, target: { verdict: 'failed', codes: ['untrusted_signer', 'inclusion_failed', ...dup] } });
+      lines.splice(at, 0, {
+        text: withReceipt(src, r, victim.seq),
+        kind: 'tool',
+        seq: victim.seq,
+        checkpointSeq: victim.checkpointSeq,
+        target: { verdict: 'failed', codes: ['untrusted_signer', 'inclusion_failed', ...dup] },
+      });
       lines[at + 1] = { ...lines[at + 1]!, target: { verdict: 'failed', codes: ['inclusion_failed'] } };
     } else {
       const seq = lastSeq + 1 + i;
       const codes: ProblemCode[] = mode === 'forged-tail' ? ['untrusted_signer', ...dup] : ['inclusion_failed', ...dup];
       lines.push({ text: withReceipt(src, r, seq), kind: 'tool', seq, target: { verdict: 'failed', codes } });
       // A replay of a receipt that is itself unproven: nothing tells the two apart, both fail.
-      if (mode === 'replayed-tail' && src.checkpointSeq === undefined) d.replace(lines.find((x) => x.seq === src.seq)!, { target: { verdict: 'failed', codes: ['inclusion_failed'] } });
+      if (mode === 'replayed-tail' && src.checkpointSeq === undefined)
+        d.replace(lines.find((x) => x.seq === src.seq)!, { target: { verdict: 'failed', codes: ['inclusion_failed'] } });
     }
     out.push(d.build());
   }
@@ -643,7 +698,8 @@ const substitution: Maker = (base, rng, n) => {
     // In a checkpointed place its proof fails; in the tail it is a second copy of a receipt already
     // in the log. The original stays where it was, and stays verified.
     d.replace(l, { text: withReceipt(l, receiptOf(donor)), target: { verdict: 'failed', codes: ['inclusion_failed', 'duplicate_receipt_id'] } });
-    if (donor.checkpointSeq === undefined) d.replace(d.lines(RECEIPTS).find((x) => x.seq === donor.seq)!, { target: { verdict: 'failed', codes: ['inclusion_failed'] } });
+    if (donor.checkpointSeq === undefined)
+      d.replace(d.lines(RECEIPTS).find((x) => x.seq === donor.seq)!, { target: { verdict: 'failed', codes: ['inclusion_failed'] } });
     out.push(d.build());
   }
   return out;
@@ -696,7 +752,12 @@ const fork: Maker = (base, rng) => {
       });
       // The problem is raised at the second statement; both fail.
       d.replace(l, { target: { verdict: 'failed', codes: [] } });
-      lines.push({ text: forged, kind: 'checkpoint', seq: mode === 'same-seq' ? probe.seq : lines.length + 1, target: { verdict: 'failed', codes: ['checkpoint_equivocation'] } });
+      lines.push({
+        text: forged,
+        kind: 'checkpoint',
+        seq: mode === 'same-seq' ? probe.seq : lines.length + 1,
+        target: { verdict: 'failed', codes: ['checkpoint_equivocation'] },
+      });
       d.zoneAfterCheckpoint(probe.seq!);
       d.codes.push('checkpoint_equivocation');
       out.push(d.build());
@@ -767,7 +828,11 @@ const treeSize: Maker = (base, rng, n) => {
     const probe = cps[i % cps.length]!;
     const mode = i < cps.length ? 'tree_size' : rng.pick(modes);
     const delta = rng.pick([-1n, 1n, 2n, 2n ** 53n]);
-    const d = new Draft(base, 'tree-size', `checkpoint ${probe.seq}: ${mode === 'tree_size' ? `tree_size ${delta > 0 ? '+' : ''}${delta}` : mode}, re-signed by the kernel`);
+    const d = new Draft(
+      base,
+      'tree-size',
+      `checkpoint ${probe.seq}: ${mode === 'tree_size' ? `tree_size ${delta > 0 ? '+' : ''}${delta}` : mode}, re-signed by the kernel`,
+    );
     const l = d.lines(CHECKPOINTS).find((x) => x.seq === probe.seq)!;
     const int = (b: JsonObject, k: string) => BigInt((b.get(k) as JsonNumber).raw);
     const set = (b: JsonObject, k: string, v: bigint) => b.set(k, new JsonNumber(String(v)));
@@ -845,7 +910,13 @@ const bigNumber: Maker = (base, rng, n) => {
       resign(r, 'tool', base.kernel);
       if (tamper) {
         params.set('amount_wei', new JsonNumber(String(tampered)));
-        d.replace(l, { text: withReceipt(l, r), target: { verdict: 'failed', codes: ['signature_invalid', 'parameter_hash_mismatch', ...(l.generation === 'B' ? (['receipt_id_mismatch'] as const) : [])] } });
+        d.replace(l, {
+          text: withReceipt(l, r),
+          target: {
+            verdict: 'failed',
+            codes: ['signature_invalid', 'parameter_hash_mismatch', ...(l.generation === 'B' ? (['receipt_id_mismatch'] as const) : [])],
+          },
+        });
       } else {
         d.replace(l, { text: withReceipt(l, r) });
         d.harmless = true;
@@ -894,12 +965,18 @@ const unicode: Maker = (base, rng, n) => {
       } else if (mode === 'lookalike') {
         params.set(key, lookalike);
         text = withReceipt(l, r);
-        target = { verdict: 'failed', codes: ['signature_invalid', 'parameter_hash_mismatch', ...(l.generation === 'B' ? (['receipt_id_mismatch'] as const) : [])] };
+        target = {
+          verdict: 'failed',
+          codes: ['signature_invalid', 'parameter_hash_mismatch', ...(l.generation === 'B' ? (['receipt_id_mismatch'] as const) : [])],
+        };
       } else {
         // The key itself changed to a lookalike (NFD, homoglyph, zero-width).
         const other = key.normalize('NFD') !== key ? key.normalize('NFD') : key + '\u200b';
         text = text.replace(JSON.stringify(key) + ':', JSON.stringify(other) + ':');
-        target = { verdict: 'failed', codes: ['signature_invalid', 'parameter_hash_mismatch', ...(l.generation === 'B' ? (['receipt_id_mismatch'] as const) : [])] };
+        target = {
+          verdict: 'failed',
+          codes: ['signature_invalid', 'parameter_hash_mismatch', ...(l.generation === 'B' ? (['receipt_id_mismatch'] as const) : [])],
+        };
       }
       if (text === withReceipt(l, r) && mode === 'escaped' && !/[^\x20-\x7e]/.test(honest)) continue;
       d.replace(l, { text, ...(target ? { target } : {}) });
@@ -995,7 +1072,12 @@ const manifest: Maker = (base, rng) => {
 /** manifest.json with its files' hashes as they are (so only the counts are wrong). */
 function attackerFilesOnly(d: Draft, mm: JsonObject): string {
   const counts = compactJson(mm.get('counts')!);
-  const fixed = parse(attackerManifest({ ...Object.fromEntries([...d.files].map(([k, v]) => [k, typeof v === 'string' ? v : v.map((l) => l.text + '\n').join('')])), [MANIFEST]: compactJson(mm) }));
+  const fixed = parse(
+    attackerManifest({
+      ...Object.fromEntries([...d.files].map(([k, v]) => [k, typeof v === 'string' ? v : v.map((l) => l.text + '\n').join('')])),
+      [MANIFEST]: compactJson(mm),
+    }),
+  );
   fixed.set('counts', parse(counts));
   return JSON.stringify(JSON.parse(compactJson(fixed)), null, 2);
 }
@@ -1025,7 +1107,10 @@ const generationConfusion: Maker = (base, rng, n) => {
     } else {
       for (const k of ['receipt_kind', 'boundary_class', 'observation_outcome', 'tool_origin', 'redaction_mode', 'actor_chain']) r.delete(k);
     }
-    d.replace(l, { text: withReceipt(l, r), target: { verdict: 'failed', codes: signedChangeCodes({ ...l, generation: toB ? 'A' : 'B' }).filter((c) => c !== 'receipt_id_mismatch') } });
+    d.replace(l, {
+      text: withReceipt(l, r),
+      target: { verdict: 'failed', codes: signedChangeCodes({ ...l, generation: toB ? 'A' : 'B' }).filter((c) => c !== 'receipt_id_mismatch') },
+    });
     out.push(d.build());
   }
   return out;
@@ -1084,13 +1169,23 @@ const legacyCanonicalization: Maker = (base, rng, n) => {
     const c = String.fromCharCode(rng.pick([0x7f, 0x80, 0x85, 0x9b, 0x9f]));
     const note = `note${c}${rng.hex(6)}`;
     for (const tamper of [false, true]) {
-      const d = new Draft(base, 'legacy-canonicalization', `a Gen A receipt (from seq ${from.seq}) with U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} in its parameters, legacy-signed${tamper ? ', then changed' : ''}`);
-      const { line, receipt } = appendGenA(d, from, `legacy-${i}-${tamper}`, (r) => {
-        const action = r.get('action') as JsonObject;
-        const params = action.get('parameters') as JsonObject;
-        params.set('note', note);
-        action.set('parameter_hash', sha256Hex(canonicalBytes(params)));
-      }, { legacyC1: true });
+      const d = new Draft(
+        base,
+        'legacy-canonicalization',
+        `a Gen A receipt (from seq ${from.seq}) with U+${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} in its parameters, legacy-signed${tamper ? ', then changed' : ''}`,
+      );
+      const { line, receipt } = appendGenA(
+        d,
+        from,
+        `legacy-${i}-${tamper}`,
+        (r) => {
+          const action = r.get('action') as JsonObject;
+          const params = action.get('parameters') as JsonObject;
+          params.set('note', note);
+          action.set('parameter_hash', sha256Hex(canonicalBytes(params)));
+        },
+        { legacyC1: true },
+      );
       if (tamper) {
         receipt.set('tool_name', otherTool(receipt));
         d.replace(line, { text: withReceipt(line, receipt), target: { verdict: 'failed', codes: ['signature_invalid'] } });
@@ -1108,18 +1203,29 @@ const legacyCanonicalization: Maker = (base, rng, n) => {
 const reconciliation: Maker = (base, rng, n) => {
   const out: Variant[] = [];
   const probe = new Draft(base, 'reconciliation', '');
-  const fin = (l: Line) => ((receiptOf(l).get('metadata') as JsonObject | undefined)?.get('financial') as JsonObject | undefined);
-  const paid = probe.records(['tool']).filter((l) => l.generation === 'A' && fin(l) !== undefined && (receiptOf(l).get('decision') as JsonObject).get('verdict') === 'allow');
+  const fin = (l: Line) => (receiptOf(l).get('metadata') as JsonObject | undefined)?.get('financial') as JsonObject | undefined;
+  const paid = probe
+    .records(['tool'])
+    .filter((l) => l.generation === 'A' && fin(l) !== undefined && (receiptOf(l).get('decision') as JsonObject).get('verdict') === 'allow');
   for (let i = 0; i < n; i++) {
     const from = paid[i % paid.length]!;
     const f = fin(from)!;
-    const group = (l: Line) => receiptOf(l).get('capability_id') === receiptOf(from).get('capability_id') && compactJson(fin(l)?.get('grant_index') ?? null) === compactJson(f.get('grant_index')!);
-    const last = probe.records(['tool']).filter((l) => fin(l) !== undefined && group(l)).at(-1)!;
+    const group = (l: Line) =>
+      receiptOf(l).get('capability_id') === receiptOf(from).get('capability_id') &&
+      compactJson(fin(l)?.get('grant_index') ?? null) === compactJson(f.get('grant_index')!);
+    const last = probe
+      .records(['tool'])
+      .filter((l) => fin(l) !== undefined && group(l))
+      .at(-1)!;
     const previous = BigInt((fin(last)!.get('budget_remaining') as JsonNumber).raw);
     const cost = previous > 0n ? BigInt(rng.int(0, Number(previous < 1000n ? previous : 1000n))) : 0n;
     for (const broken of [false, true]) {
       const remaining = previous - cost + (broken ? BigInt(rng.pick([1, -1, 1000])) : 0n);
-      const d = new Draft(base, 'reconciliation', `a payment in ${compactJson(receiptOf(from).get('capability_id')!)} charging ${cost}, remaining ${remaining} after ${previous}${broken ? ' (does not add up)' : ''}`);
+      const d = new Draft(
+        base,
+        'reconciliation',
+        `a payment in ${compactJson(receiptOf(from).get('capability_id')!)} charging ${cost}, remaining ${remaining} after ${previous}${broken ? ' (does not add up)' : ''}`,
+      );
       const { line } = appendGenA(d, from, `fin-${i}-${broken}`, (r) => {
         const ff = (r.get('metadata') as JsonObject).get('financial') as JsonObject;
         ff.set('cost_charged', new JsonNumber(String(cost)));
@@ -1138,7 +1244,9 @@ const reconciliation: Maker = (base, rng, n) => {
 /** Checkpoint v2 (format §16.3): the kernel signs a chain that is not its chain. */
 const chainRoot: Maker = (base, rng) => {
   const out: Variant[] = [];
-  const v2 = new Draft(base, 'chain-root', '').records(['checkpoint']).filter((l) => parse(l.text).get('body') instanceof Map && (parse(l.text).get('body') as JsonObject).get('schema') === 'chio.checkpoint_statement.v2');
+  const v2 = new Draft(base, 'chain-root', '')
+    .records(['checkpoint'])
+    .filter((l) => parse(l.text).get('body') instanceof Map && (parse(l.text).get('body') as JsonObject).get('schema') === 'chio.checkpoint_statement.v2');
   for (const probe of v2) {
     for (const mode of ['another root', 'the previous root', 'dropped', 'relabelled v1'] as const) {
       const d = new Draft(base, 'chain-root', `checkpoint ${probe.seq}: chain_root ${mode}, re-signed by the kernel`);
@@ -1146,7 +1254,13 @@ const chainRoot: Maker = (base, rng) => {
       const prevRoot = (d.lines(CHECKPOINTS).find((x) => x.seq === probe.seq! - 1) ?? l).text.match(/"chain_root":"(0x[0-9a-f]{64})"/)?.[1];
       if (mode === 'the previous root' && (probe.seq === 1 || prevRoot === undefined)) continue;
       const rewritten = mode === 'another root' || mode === 'the previous root';
-      const code: ProblemCode = rewritten ? (probe.seq === 1 ? 'checkpoint_structure_invalid' : 'checkpoint_chain_invalid') : mode === 'dropped' ? 'checkpoint_continuity_broken' : 'checkpoint_structure_invalid';
+      const code: ProblemCode = rewritten
+        ? probe.seq === 1
+          ? 'checkpoint_structure_invalid'
+          : 'checkpoint_chain_invalid'
+        : mode === 'dropped'
+          ? 'checkpoint_continuity_broken'
+          : 'checkpoint_structure_invalid';
       d.replace(l, {
         text: checkpointText(l, base.kernel, (b) => {
           if (mode === 'another root') b.set('chain_root', '0x' + rng.hex(64));
@@ -1169,7 +1283,7 @@ const chainRoot: Maker = (base, rng) => {
 const transparency: Maker = (base, rng, n) => {
   const out: Variant[] = [];
   const files = ['checkpoint-publications.ndjson', 'checkpoint-witnesses.ndjson', 'checkpoint-consistency-proofs.ndjson'];
-  const all = files.flatMap((file) => (base.files.get(file) as Line[] | undefined ?? []).map((_, i) => ({ file, i })));
+  const all = files.flatMap((file) => ((base.files.get(file) as Line[] | undefined) ?? []).map((_, i) => ({ file, i })));
   for (let k = 0; k < Math.min(n, all.length * 3); k++) {
     const { file, i } = k < all.length ? all[k]! : rng.pick(all);
     const d = new Draft(base, 'transparency', '');
@@ -1183,7 +1297,7 @@ const transparency: Maker = (base, rng, n) => {
     d.lines(file)[i] = { text: compactJson(v), target: { verdict: 'absent', codes: ['transparency_record_mismatch'] } };
     // A v2 consistency record that no longer verifies fails the chain of the checkpoint it ends at.
     if (file.includes('consistency')) {
-      const to = Number(((parse(line.text).get('to_checkpoint_seq')) as JsonNumber).raw);
+      const to = Number((parse(line.text).get('to_checkpoint_seq') as JsonNumber).raw);
       d.zoneBatch(to);
       d.zoneCheckpoint(to);
       // Unless it now names a body the log does not hold, the record still ends at its checkpoint.
@@ -1410,7 +1524,11 @@ export function judge(v: Variant, report: JudgedReport): Judgement {
   const mismatches: string[] = [];
   const locOf = (x: { file: string; line: number }) => `${base(x.file)}:${x.line}`;
   const codesAt = (loc: string, id?: string) =>
-    new Set(report.problems.filter((p) => (p.file !== undefined && p.line !== undefined && `${base(p.file)}:${p.line}` === loc) || (id !== undefined && p.receipt_id === id)).map((p) => p.code));
+    new Set(
+      report.problems
+        .filter((p) => (p.file !== undefined && p.line !== undefined && `${base(p.file)}:${p.line}` === loc) || (id !== undefined && p.receipt_id === id))
+        .map((p) => p.code),
+    );
   const seen = new Set<string>();
   const entries = [
     ...report.receipts.map((r) => ({ kind: 'receipt', loc: locOf(r), verdict: r.verdict, id: r.id as string | undefined })),

@@ -21,7 +21,12 @@ export async function storeOf(name: string): Promise<{ store: RowStore; report: 
   let n = 0;
   for (const [file] of PACKAGE_FILES) {
     const bytes = new Uint8Array(readFileSync(path.join(dir, file)));
-    for await (const ev of splitRecords(file, (async function* () { yield bytes; })())) {
+    for await (const ev of splitRecords(
+      file,
+      (async function* () {
+        yield bytes;
+      })(),
+    )) {
       if (ev.kind !== 'record') continue;
       if (file === 'receipts.ndjson' || file === 'child-receipts.ndjson') raw.push(JSON.parse(ev.text).receipt);
       pending.push(...verifier.verify(ev.text, { file, line: ev.line, role: roleForFileName(file), space: 'p' }, n++ * ORDER_STRIDE, out));
@@ -38,4 +43,3 @@ export async function storeOf(name: string): Promise<{ store: RowStore; report: 
   store.applyReport(report);
   return { store, report, raw };
 }
-

@@ -145,7 +145,14 @@ export function writePackage(files: Record<string, string>, opts: { counts?: Pla
     entries.push({ path: name, sha256: sha256Hex(bytes), bytes: bytes.length });
   }
   if (!opts.skipManifest) {
-    const manifest = { schema: 'chio.evidence_export_manifest.v1', exportedAt: 1767999999, query: {}, ...(opts.counts ? { counts: opts.counts } : {}), ...opts.manifest, files: entries };
+    const manifest = {
+      schema: 'chio.evidence_export_manifest.v1',
+      exportedAt: 1767999999,
+      query: {},
+      ...(opts.counts ? { counts: opts.counts } : {}),
+      ...opts.manifest,
+      files: entries,
+    };
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   }
   return dir;

@@ -25,7 +25,8 @@ export const PAYLOADS = {
   zerowidth: 'ad\u200bm\u200ci\u200dn\u2060\ufeff',
   lookalike: 'p\u0430ypal',
   fullwidth: '\uff50\uff41\uff59\uff50\uff41\uff4c',
-  zalgo: 'Z\u0351\u0352\u0357\u035b\u0300\u0301\u0302\u0303\u0304\u0305\u0306\u0307\u0308\u0309\u030a\u030b\u030c\u030d\u030e\u030f\u0310\u0311\u0312\u0313algo',
+  zalgo:
+    'Z\u0351\u0352\u0357\u035b\u0300\u0301\u0302\u0303\u0304\u0305\u0306\u0307\u0308\u0309\u030a\u030b\u030c\u030d\u030e\u030f\u0310\u0311\u0312\u0313algo',
   controls: 'bell\u0007esc\u001b[31mred\u0085nel\u009fapc\u007fdel\u2028sep',
   emoji: '\u{1f9e8}\u{1f468}\u200d\u{1f469}\u200d\u{1f467}\u{1f3f4}\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}\u{1d54f}',
   long: 'A'.repeat(100_000),
@@ -85,7 +86,9 @@ function toolReceipt(seq: number, name: PayloadName, extra: Plain = {}): Plain {
           payment_reference: h('payment'),
           ...(deny ? { attempted_cost: cost } : {}),
         },
-        governed_transaction: { call_chain: { session_id: h('session', ID_MAX), request_id: h(`request-${seq}`, ID_MAX), parent_request_id: h('root-request', ID_MAX) } },
+        governed_transaction: {
+          call_chain: { session_id: h('session', ID_MAX), request_id: h(`request-${seq}`, ID_MAX), parent_request_id: h('root-request', ID_MAX) },
+        },
       },
       ...extra,
     },
@@ -197,5 +200,12 @@ export function writeHostileCorpus(dir: string): HostileCorpus {
     JSON.stringify([{ key: KEY.publicHex, label: `${PAYLOADS.rlo} ${PAYLOADS.lookalike} ${PAYLOADS.zerowidth} ${PAYLOADS.img} ${PAYLOADS.long}` }]),
   );
   const toolIds = Object.fromEntries(PAYLOAD_NAMES.map((name, i) => [name, tools[i]!.id as string])) as Record<PayloadName, string>;
-  return { dir, files, trustFile, kernelKey: KEY.publicHex, toolIds, tampered: { signature: forged.id as string, parameterHash: badHash.id as string, unsignedField: extra.id as string } };
+  return {
+    dir,
+    files,
+    trustFile,
+    kernelKey: KEY.publicHex,
+    toolIds,
+    tampered: { signature: forged.id as string, parameterHash: badHash.id as string, unsignedField: extra.id as string },
+  };
 }

@@ -24,9 +24,38 @@ export interface Style {
  * quotes, backslashes, line separators, combining marks, and prototype names.
  */
 export const SPECIAL_STRINGS = [
-  '', 'a', 'A', 'é', 'e\u0301', '\uff61', '\ufb33', '\u{1F600}', '\u{10FFFF}', '\u{10000}', '\u20ac', '€\u{1F600}',
-  '\u0000', '\u001f', '\b\f\n\r\t', '\u007f', '\u0080', '\u009f', '\u00a0', '\u2028\u2029', '"', '\\', '/', '\\"',
-  '__proto__', 'constructor', 'toString', '1', '10', '2', '-0', 'NaN',
+  '',
+  'a',
+  'A',
+  'é',
+  'e\u0301',
+  '\uff61',
+  '\ufb33',
+  '\u{1F600}',
+  '\u{10FFFF}',
+  '\u{10000}',
+  '\u20ac',
+  '€\u{1F600}',
+  '\u0000',
+  '\u001f',
+  '\b\f\n\r\t',
+  '\u007f',
+  '\u0080',
+  '\u009f',
+  '\u00a0',
+  '\u2028\u2029',
+  '"',
+  '\\',
+  '/',
+  '\\"',
+  '__proto__',
+  'constructor',
+  'toString',
+  '1',
+  '10',
+  '2',
+  '-0',
+  'NaN',
 ];
 
 export const jsonString: fc.Arbitrary<string> = fc.oneof(
@@ -54,9 +83,30 @@ export const numberText: fc.Arbitrary<string> = fc
     fc.maxSafeInteger().map(String),
     fc.integer({ min: -1000, max: 1000 }).map(String),
     fc.double({ noNaN: true, noDefaultInfinity: true }).chain((d) => fc.constantFrom(...spellings(d))),
-    fc.constantFrom('0', '-0', '-0.0', '1e21', '1E+21', '1e+21', '1e20', '5e-324', '4.9e-324', '2.2250738585072014e-308',
-      '1.7976931348623157e308', '1e-7', '1e-6', '0.000001', '9007199254740992', '-9007199254740992', '1.0', '1.50', '100e-2',
-      '123456789012345678901234567890e-10', '0.1', '0.30000000000000004'),
+    fc.constantFrom(
+      '0',
+      '-0',
+      '-0.0',
+      '1e21',
+      '1E+21',
+      '1e+21',
+      '1e20',
+      '5e-324',
+      '4.9e-324',
+      '2.2250738585072014e-308',
+      '1.7976931348623157e308',
+      '1e-7',
+      '1e-6',
+      '0.000001',
+      '9007199254740992',
+      '-9007199254740992',
+      '1.0',
+      '1.50',
+      '100e-2',
+      '123456789012345678901234567890e-10',
+      '0.1',
+      '0.30000000000000004',
+    ),
     fc.stringMatching(/^-?(0|[1-9][0-9]{0,17})(\.[0-9]{1,20})?([eE][+-]?[0-9]{1,3})?$/),
   )
   .filter((t) => Number.isFinite(Number(t)) && !isUnsafeIntegerLiteral(t));
@@ -70,9 +120,7 @@ export const jsonDoc: fc.Arbitrary<Doc> = fc.letrec<{ doc: Doc }>((tie) => ({
     numberText.map((text): Doc => ({ t: 'num', text })),
     jsonString.map((s): Doc => ({ t: 'str', s })),
     fc.array(tie('doc'), { maxLength: 5 }).map((items): Doc => ({ t: 'arr', items })),
-    fc
-      .uniqueArray(fc.tuple(key, tie('doc')), { selector: (e) => e[0], maxLength: 5 })
-      .map((entries): Doc => ({ t: 'obj', entries })),
+    fc.uniqueArray(fc.tuple(key, tie('doc')), { selector: (e) => e[0], maxLength: 5 }).map((entries): Doc => ({ t: 'obj', entries })),
   ),
 })).doc;
 
@@ -145,6 +193,4 @@ export function renderJson(doc: Doc, st: Style): string {
 }
 
 /** A rendered document with its tree. */
-export const jsonText: fc.Arbitrary<{ doc: Doc; text: string }> = fc
-  .tuple(jsonDoc, style)
-  .map(([doc, st]) => ({ doc, text: renderJson(doc, st) }));
+export const jsonText: fc.Arbitrary<{ doc: Doc; text: string }> = fc.tuple(jsonDoc, style).map(([doc, st]) => ({ doc, text: renderJson(doc, st) }));

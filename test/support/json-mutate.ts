@@ -25,10 +25,17 @@ export const jsonEdit: fc.Arbitrary<JsonEdit> = fc.oneof(
   fc.record({ op: fc.constant('add' as const), at: fc.nat(), key: jsonString, value: parsedValue }),
   fc.record({ op: fc.constant('rename' as const), at: fc.nat(), key: jsonString }),
   fc.record({
-    op: fc.constant('string' as const), at: fc.nat(), pos: fc.nat(), how: fc.constantFrom('insert' as const, 'replace' as const, 'delete' as const),
+    op: fc.constant('string' as const),
+    at: fc.nat(),
+    pos: fc.nat(),
+    how: fc.constantFrom('insert' as const, 'replace' as const, 'delete' as const),
     ch: fc.constantFrom(...'0123456789abcdefABCDEF-_.:/ x\u007f\u0080\u00e9\u{1F600}'.split(/(?:)/u)),
   }),
-  fc.record({ op: fc.constant('number' as const), at: fc.nat(), raw: fc.constantFrom('0', '-0', '1', '-1', '1.0', '1e0', '18446744073709551615', '9007199254740993', '0.5') }),
+  fc.record({
+    op: fc.constant('number' as const),
+    at: fc.nat(),
+    raw: fc.constantFrom('0', '-0', '1', '-1', '1.0', '1e0', '18446744073709551615', '9007199254740993', '0.5'),
+  }),
 );
 
 /** A deep copy of the tree (numbers and strings are immutable and shared). */
@@ -43,7 +50,7 @@ function slots(root: JsonValue): { parent: JsonObject | JsonValue[]; key: string
   const out: { parent: JsonObject | JsonValue[]; key: string | number }[] = [];
   const walk = (v: JsonValue) => {
     if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), walk(x)));
-    else if (v instanceof Map) for (const [k, x] of v) (out.push({ parent: v, key: k }), walk(x));
+    else if (v instanceof Map) for (const [k, x] of v) out.push({ parent: v, key: k }), walk(x);
   };
   walk(root);
   return out;

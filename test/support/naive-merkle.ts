@@ -34,9 +34,7 @@ export function refPath(m: number, d: Uint8Array[]): Uint8Array[] {
 export function refSubproof(m: number, d: Uint8Array[], b: boolean): Uint8Array[] {
   if (m === d.length) return b ? [] : [refMth(d)];
   const k = split(d.length);
-  return m <= k
-    ? [...refSubproof(m, d.slice(0, k), b), refMth(d.slice(k))]
-    : [...refSubproof(m - k, d.slice(k), false), refMth(d.slice(0, k))];
+  return m <= k ? [...refSubproof(m, d.slice(0, k), b), refMth(d.slice(k))] : [...refSubproof(m - k, d.slice(k), false), refMth(d.slice(0, k))];
 }
 
 /**

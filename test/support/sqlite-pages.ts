@@ -40,4 +40,3 @@ export function damagePage(image: Uint8Array, page: number): Uint8Array {
   out.fill(0xa5, (page - 1) * pageSize, page * pageSize);
   return out;
 }
-

@@ -66,7 +66,17 @@ const AGENTS: readonly AgentDef[] = [
   ['notify-agent', 'org-acme', 3, [['send_email']], 'refund-agent'],
   ['support-agent', 'org-globex', 10, [['file_read'], ['send_email'], ['sql_query'], ['refund', 800_000]]],
   ['analytics-agent', 'org-globex', 10, [['sql_query', 150_000], ['file_write'], ['http_get']]],
-  ['treasury-agent', 'org-initech', 6, [['transfer_funds', 3_000_000], ['http_get', 30_000]], undefined, true],
+  [
+    'treasury-agent',
+    'org-initech',
+    6,
+    [
+      ['transfer_funds', 3_000_000],
+      ['http_get', 30_000],
+    ],
+    undefined,
+    true,
+  ],
   ['dev-agent', 'org-initech', 14, [['file_read'], ['file_write'], ['list_dir'], ['run_command'], ['http_post']]],
 ];
 const ORGS: readonly [string, 'USD' | 'EUR', string | undefined][] = [
@@ -206,7 +216,15 @@ function grantsScope(agent: Agent): JsonObject {
       ['server_id', g.tool.server],
       ['tool_name', g.tool.tool],
       ['operations', ['invoke']],
-      ['max_total_cost', g.budgetTotal !== undefined ? struct([['units', int(g.budgetTotal)], ['currency', agent.org.currency]]) : undefined],
+      [
+        'max_total_cost',
+        g.budgetTotal !== undefined
+          ? struct([
+              ['units', int(g.budgetTotal)],
+              ['currency', agent.org.currency],
+            ])
+          : undefined,
+      ],
     ]),
   );
   return struct([['grants', grants]]);

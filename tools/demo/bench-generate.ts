@@ -34,7 +34,9 @@ const result = await generateDemoStore({
   out,
   onProgress: (n) => {
     const now = performance.now();
-    process.stdout.write(`${n.toLocaleString('en-US').padStart(10)} tool receipts  ${Math.round(100_000 / ((now - last) / 1000)).toLocaleString('en-US')}/s  rss ${mib(statusKiB('VmRSS'))}\n`);
+    process.stdout.write(
+      `${n.toLocaleString('en-US').padStart(10)} tool receipts  ${Math.round(100_000 / ((now - last) / 1000)).toLocaleString('en-US')}/s  rss ${mib(statusKiB('VmRSS'))}\n`,
+    );
     last = now;
   },
 });

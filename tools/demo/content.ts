@@ -58,7 +58,7 @@ const PROTECTED = ['package-lock.json', '.github/workflows/deploy.yml', 'config/
 const SUBJECTS = ['Your January invoice', 'Résumé of your support request', 'Ihre Rechnung für Januar', 'Quarterly report — Q4 2025', 'Refund confirmation'];
 const RECIPIENTS = ['ana.souza@customer.example', 'j.mueller@kunde.example', 'ops-team@acme.example', 'billing@globex.example'];
 const QUERIES = [
-  "SELECT id, plan, mrr_cents FROM accounts WHERE churn_risk > 0.7 LIMIT 100",
+  'SELECT id, plan, mrr_cents FROM accounts WHERE churn_risk > 0.7 LIMIT 100',
   "SELECT date_trunc('day', created_at) AS d, count(*) FROM orders GROUP BY 1 ORDER BY 1",
   'SELECT region, sum(amount_cents) FROM invoices WHERE paid = false GROUP BY region',
   'SELECT user_id, last_login FROM sessions ORDER BY last_login DESC LIMIT 50',
@@ -77,7 +77,10 @@ export function major(minor: bigint): string {
 /** Parameters, output and (for parameter guards) the denial texts of one call. */
 export function callContent(r: Prng, tool: ToolName, block: GuardName | null, ctx: ContentContext): CallContent {
   const secret = block === 'secret-leak' ? r.pick(SECRETS) : undefined;
-  const secretDeny = secret && { reason: `payload contains ${secret[1]}`, details: `secret-leak pattern matched ${secret[0].slice(0, 8)}… in the call parameters` };
+  const secretDeny = secret && {
+    reason: `payload contains ${secret[1]}`,
+    details: `secret-leak pattern matched ${secret[0].slice(0, 8)}… in the call parameters`,
+  };
   let p: string;
   // Each case returns; the switch covers every ToolName.
   switch (tool) {
@@ -98,20 +101,40 @@ export function callContent(r: Prng, tool: ToolName, block: GuardName | null, ct
         deny = { reason: `patch modifies protected file ${p}`, details: 'protected files change only through the release pipeline' };
       } else p = tool === 'list_dir' ? path(r).replace(/\/[^/]+$/, '') : path(r);
       const bytes = r.int(120, 48_000);
-      if (tool === 'file_read') return { parameters: { path: p }, output: { bytes, encoding: 'utf-8', lines: Math.ceil(bytes / 42) }, ...withDeny(deny, secretDeny) };
+      if (tool === 'file_read')
+        return { parameters: { path: p }, output: { bytes, encoding: 'utf-8', lines: Math.ceil(bytes / 42) }, ...withDeny(deny, secretDeny) };
       if (tool === 'file_delete') return { parameters: { path: p, recursive: false }, output: { deleted: true }, ...withDeny(deny, secretDeny) };
-      if (tool === 'list_dir') return { parameters: { path: p, depth: r.int(1, 3) }, output: { entries: r.int(2, 140), truncated: false }, ...withDeny(deny, secretDeny) };
-      const content = secret ? `AWS_ACCESS_KEY_ID=${secret[0]}\n` : `# updated by agent\n${r.pick(['retry: 3', 'timeout_ms: 5000', 'log_level: info', 'cache_ttl: 300'])}\n`;
-      return { parameters: { path: p, content, mode: r.pick(['overwrite', 'append']) }, output: { bytes_written: content.length, created: r.chance(0.2) }, ...withDeny(deny, secretDeny) };
+      if (tool === 'list_dir')
+        return { parameters: { path: p, depth: r.int(1, 3) }, output: { entries: r.int(2, 140), truncated: false }, ...withDeny(deny, secretDeny) };
+      const content = secret
+        ? `AWS_ACCESS_KEY_ID=${secret[0]}\n`
+        : `# updated by agent\n${r.pick(['retry: 3', 'timeout_ms: 5000', 'log_level: info', 'cache_ttl: 300'])}\n`;
+      return {
+        parameters: { path: p, content, mode: r.pick(['overwrite', 'append']) },
+        output: { bytes_written: content.length, created: r.chance(0.2) },
+        ...withDeny(deny, secretDeny),
+      };
     }
     case 'http_get':
     case 'http_post': {
       const host = block === 'egress-allowlist' ? r.pick(BLOCKED_HOSTS) : ctx.metered ? r.pick(PAID_HOSTS) : r.pick(FREE_HOSTS);
       const url = `https://${host}/${r.pick(['v1/quotes', 'v2/search', 'repos/acme/app/issues', 'status', 'v1/lookup'])}?page=${r.int(1, 9)}`;
-      const deny = block === 'egress-allowlist' ? { reason: `host ${host} is not in the egress allowlist`, details: `egress-allowlist denied ${host}:443` } : undefined;
-      if (tool === 'http_get') return { parameters: { url, headers: { accept: 'application/json' } }, output: { status: 200, content_type: 'application/json', bytes: r.int(300, 90_000) }, ...withDeny(deny, secretDeny) };
-      const body = secret ? { token: secret[0], note: 'debug paste' } : { event: r.pick(['deploy.finished', 'report.ready', 'ticket.updated']), id: r.int(1000, 99999) };
-      return { parameters: { url, body, content_type: 'application/json' }, output: { status: r.pick([201, 202]), bytes: r.int(40, 900) }, ...withDeny(deny, secretDeny) };
+      const deny =
+        block === 'egress-allowlist' ? { reason: `host ${host} is not in the egress allowlist`, details: `egress-allowlist denied ${host}:443` } : undefined;
+      if (tool === 'http_get')
+        return {
+          parameters: { url, headers: { accept: 'application/json' } },
+          output: { status: 200, content_type: 'application/json', bytes: r.int(300, 90_000) },
+          ...withDeny(deny, secretDeny),
+        };
+      const body = secret
+        ? { token: secret[0], note: 'debug paste' }
+        : { event: r.pick(['deploy.finished', 'report.ready', 'ticket.updated']), id: r.int(1000, 99999) };
+      return {
+        parameters: { url, body, content_type: 'application/json' },
+        output: { status: r.pick([201, 202]), bytes: r.int(40, 900) },
+        ...withDeny(deny, secretDeny),
+      };
     }
     case 'run_command': {
       let command = r.pick(OK_COMMANDS);
@@ -125,30 +148,56 @@ export function callContent(r: Prng, tool: ToolName, block: GuardName | null, ct
         command = c;
         deny = { reason: `command matches blocked pattern ${rule}`, details: `shell-command rule ${rule} matched` };
       } else if (secret) command = `STRIPE_KEY=${secret[0]} ./scripts/deploy.sh`;
-      return { parameters: { command, cwd: '/srv/app', timeout_ms: 60_000 }, output: { exit_code: 0, stdout_bytes: r.int(0, 20_000), duration_ms: r.int(40, 90_000) }, ...withDeny(deny, secretDeny) };
+      return {
+        parameters: { command, cwd: '/srv/app', timeout_ms: 60_000 },
+        output: { exit_code: 0, stdout_bytes: r.int(0, 20_000), duration_ms: r.int(40, 90_000) },
+        ...withDeny(deny, secretDeny),
+      };
     }
     case 'transfer_funds': {
       if (ctx.wei !== undefined) {
         const to = `0x${r.hex(40)}`;
         return { parameters: { asset: 'ETH', amount_wei: ctx.wei, to, network: 'eip155:8453' }, output: { tx_hash: `0x${r.hex(64)}`, status: 'broadcast' } };
       }
-      const parameters = { amount: major(ctx.amountMinor ?? BigInt(r.int(500, 90_000))), currency: ctx.currency ?? 'USD', destination: `acct_${r.hex(12)}`, memo: r.pick(['vendor payout', 'contractor invoice', 'cloud bill', 'Überweisung Lieferant']), idempotency_key: r.hex(16) };
+      const parameters = {
+        amount: major(ctx.amountMinor ?? BigInt(r.int(500, 90_000))),
+        currency: ctx.currency ?? 'USD',
+        destination: `acct_${r.hex(12)}`,
+        memo: r.pick(['vendor payout', 'contractor invoice', 'cloud bill', 'Überweisung Lieferant']),
+        idempotency_key: r.hex(16),
+      };
       return { parameters, output: { transfer_id: `tr_${r.hex(14)}`, status: 'submitted' } };
     }
     case 'refund':
       return {
-        parameters: { charge_id: `ch_${r.hex(14)}`, amount: major(ctx.amountMinor ?? BigInt(r.int(300, 30_000))), currency: ctx.currency ?? 'USD', reason: r.pick(['requested_by_customer', 'duplicate', 'service_outage']) },
+        parameters: {
+          charge_id: `ch_${r.hex(14)}`,
+          amount: major(ctx.amountMinor ?? BigInt(r.int(300, 30_000))),
+          currency: ctx.currency ?? 'USD',
+          reason: r.pick(['requested_by_customer', 'duplicate', 'service_outage']),
+        },
         output: { refund_id: `re_${r.hex(14)}`, status: 'succeeded' },
       };
     case 'sql_query': {
       const query = secret ? `INSERT INTO api_tokens (token) VALUES ('${secret[0]}')` : r.pick(QUERIES);
-      return { parameters: { database: 'warehouse', query, max_rows: 1000 }, output: { rows: r.int(0, 1000), elapsed_ms: r.int(8, 9000) }, ...withDeny(undefined, secretDeny) };
+      return {
+        parameters: { database: 'warehouse', query, max_rows: 1000 },
+        output: { rows: r.int(0, 1000), elapsed_ms: r.int(8, 9000) },
+        ...withDeny(undefined, secretDeny),
+      };
     }
     case 'send_email': {
       const to = block === 'egress-allowlist' ? `someone@${r.pick(['mailinator.com', 'tempmail.example'])}` : r.pick(RECIPIENTS);
-      const deny = block === 'egress-allowlist' ? { reason: `recipient domain of ${to} is not allowed`, details: 'mail egress allowlist: *.example corporate domains' } : undefined;
+      const deny =
+        block === 'egress-allowlist'
+          ? { reason: `recipient domain of ${to} is not allowed`, details: 'mail egress allowlist: *.example corporate domains' }
+          : undefined;
       const body = secret ? `Here is the key you asked for: ${secret[0]}` : 'Hello,\nplease find the summary attached.\nBest regards';
-      return { parameters: { to: [to], subject: r.pick(SUBJECTS), body }, output: { message_id: `<${r.hex(16)}@mail.demo.example>`, accepted: 1 }, ...withDeny(deny, secretDeny) };
+      return {
+        parameters: { to: [to], subject: r.pick(SUBJECTS), body },
+        output: { message_id: `<${r.hex(16)}@mail.demo.example>`, accepted: 1 },
+        ...withDeny(deny, secretDeny),
+      };
     }
   }
 }

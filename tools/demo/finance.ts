@@ -41,7 +41,14 @@ export class Finance {
     let cost: bigint;
     if (tool.money === 'metered') cost = BigInt(tool.tool === 'sql_query' ? r.int(5, 900) : r.int(1, 45));
     else if (tool.tool === 'refund') cost = BigInt(r.int(300, 30_000));
-    else cost = BigInt(r.weighted([[r.int(500, 20_000), 60], [r.int(20_000, 120_000), 35], [r.int(120_000, 400_000), 5]]));
+    else
+      cost = BigInt(
+        r.weighted([
+          [r.int(500, 20_000), 60],
+          [r.int(20_000, 120_000), 35],
+          [r.int(120_000, 400_000), 5],
+        ]),
+      );
     // Now and then an agent tries to spend more than is left: the budget guard refuses it.
     if (r.chance(0.04)) cost = budget.remaining + BigInt(r.int(1, Number(budget.total / 4n)));
     return { ...base, costMinor: cost };
@@ -87,7 +94,17 @@ export class Finance {
     if (charged) q.budget.remaining -= q.costMinor;
     let settlement = 'not_applicable';
     if (charged) {
-      settlement = tool.money === 'payment' ? r.weighted([['settled', 78], ['pending', 17], ['failed', 5]]) : r.weighted([['settled', 60], ['pending', 40]]);
+      settlement =
+        tool.money === 'payment'
+          ? r.weighted([
+              ['settled', 78],
+              ['pending', 17],
+              ['failed', 5],
+            ])
+          : r.weighted([
+              ['settled', 60],
+              ['pending', 40],
+            ]);
     }
     let reference: string | undefined;
     if (charged && tool.money === 'payment') reference = `${tool.tool === 'refund' ? 'rfnd' : 'pay'}_${r.hex(14)}`;

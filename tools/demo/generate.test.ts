@@ -88,7 +88,15 @@ describe('verification through the CLI path (demo key pinned)', () => {
     const failed = report.receipts.filter((r) => r.verdict !== 'verified').map((r) => `${r.id}: ${JSON.stringify(r.details)}`);
     expect(failed).toEqual([]);
     expect(report.problems).toEqual([]);
-    expect(report.summary).toEqual({ receipts: COUNT + store.children.length, verified: COUNT + store.children.length, failed: 0, unverified: 0, checkpoints: 12, lineage: run.counts.capabilities, lineage_failed: 0 });
+    expect(report.summary).toEqual({
+      receipts: COUNT + store.children.length,
+      verified: COUNT + store.children.length,
+      failed: 0,
+      unverified: 0,
+      checkpoints: 12,
+      lineage: run.counts.capabilities,
+      lineage_failed: 0,
+    });
     // Every capability_lineage row carries its token, signed by its issuer (format v2 §16.9).
     expect(report.lineage!.every((l) => l.provenance === 'signed_token' && l.verdict === 'verified')).toBe(true);
     expect(report.checkpoints.every((c) => c.verdict === 'verified' && c.checks.continuity === 'pass' && c.checks.signer_trusted === 'pass')).toBe(true);
@@ -123,7 +131,7 @@ describe('content', () => {
     expect(deny).toBeLessThan(0.22);
   });
 
-  it('a denial\'s evidence stops at the blocking guard; guards keep the fixed order', () => {
+  it("a denial's evidence stops at the blocking guard; guards keep the fixed order", () => {
     const order = (e: Receipt[]) => e.map((g) => GUARD_ORDER.indexOf(g.guard_name));
     for (const r of tools) {
       const evidence: Receipt[] = r.evidence ?? [];
@@ -145,15 +153,20 @@ describe('content', () => {
     const upgrade = genB.indexOf(true);
     expect(upgrade).toBe(Math.floor(COUNT * 0.85));
     expect(genB.slice(upgrade).every(Boolean)).toBe(true);
-    expect(tools.slice(0, upgrade).every((r) => /^rcpt-[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(r.id) && !('trust_level' in r))).toBe(true);
+    expect(
+      tools.slice(0, upgrade).every((r) => /^rcpt-[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(r.id) && !('trust_level' in r)),
+    ).toBe(true);
     const b = tools.slice(upgrade);
     expect(b.every((r) => /^[0-9a-f]{64}$/.test(r.id) && /^rcpt-/.test(r.metadata.chio_receipt_signing_nonce))).toBe(true);
     const byKind = (k: string) => b.filter((r) => r.receipt_kind === k);
     expect(byKind('trace_observation').length).toBeGreaterThan(0);
     expect(byKind('advisory_evaluation').length).toBeGreaterThan(0);
-    for (const r of byKind('trace_observation')) expect(r).toMatchObject({ boundary_class: 'detect_only', observation_outcome: 'observed', trust_level: 'verified' });
-    for (const r of byKind('advisory_evaluation')) expect(r).toMatchObject({ boundary_class: 'advisory_only', observation_outcome: 'evaluated', trust_level: 'advisory' });
-    for (const r of byKind('mediated_decision')) expect(r).toMatchObject({ boundary_class: 'prevent', trust_level: 'mediated', tool_origin: 'caller_executed' });
+    for (const r of byKind('trace_observation'))
+      expect(r).toMatchObject({ boundary_class: 'detect_only', observation_outcome: 'observed', trust_level: 'verified' });
+    for (const r of byKind('advisory_evaluation'))
+      expect(r).toMatchObject({ boundary_class: 'advisory_only', observation_outcome: 'evaluated', trust_level: 'advisory' });
+    for (const r of byKind('mediated_decision'))
+      expect(r).toMatchObject({ boundary_class: 'prevent', trust_level: 'mediated', tool_origin: 'caller_executed' });
     expect(b.filter((r) => r.receipt_kind !== 'mediated_decision').every((r) => !('decision' in r))).toBe(true);
   });
 
@@ -167,7 +180,7 @@ describe('content', () => {
     }
   });
 
-  it('wei amounts above 2^53 survive byte-exact in raw_json and in the verifier\'s lossless tree', () => {
+  it("wei amounts above 2^53 survive byte-exact in raw_json and in the verifier's lossless tree", () => {
     const rows = store.tools.filter((r) => (r.raw_json as string).includes('"oracle_evidence"'));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) {
@@ -182,10 +195,12 @@ describe('content', () => {
       expect(text).toContain(`"amount_wei":${wei.raw},`);
     }
     // JSON.parse would have changed at least one of them.
-    expect(rows.some((row) => !(row.raw_json as string).includes(String(JSON.parse(row.raw_json as string).metadata.financial.oracle_evidence.original_cost_units)))).toBe(true);
+    expect(
+      rows.some((row) => !(row.raw_json as string).includes(String(JSON.parse(row.raw_json as string).metadata.financial.oracle_evidence.original_cost_units))),
+    ).toBe(true);
   });
 
-  it('every capability has a lineage row that matches the receipts\' attribution', () => {
+  it("every capability has a lineage row that matches the receipts' attribution", () => {
     const lineage = new Map(store.lineage.map((l) => [l.capability_id as string, l]));
     for (const l of store.lineage) if (l.parent_capability_id !== null) expect(lineage.has(l.parent_capability_id as string)).toBe(true);
     expect(store.lineage.some((l) => (l.delegation_depth as number) === 2)).toBe(true);
@@ -209,10 +224,20 @@ describe('content', () => {
     for (const r of linked) {
       const chain = r.metadata.governed_transaction.call_chain;
       const c = byId.get(chain.parent_receipt_id);
-      expect(c).toMatchObject({ operation_kind: 'tool_call', session_id: chain.session_id, request_id: chain.request_id, parent_request_id: chain.parent_request_id });
+      expect(c).toMatchObject({
+        operation_kind: 'tool_call',
+        session_id: chain.session_id,
+        request_id: chain.request_id,
+        parent_request_id: chain.parent_request_id,
+      });
       referenced.add(chain.parent_receipt_id);
     }
-    expect(children.filter((c) => c.operation_kind === 'tool_call').map((c) => c.id).sort()).toEqual([...referenced].sort());
+    expect(
+      children
+        .filter((c) => c.operation_kind === 'tool_call')
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...referenced].sort());
     const toolCallRequests = new Set(children.filter((c) => c.operation_kind === 'tool_call').map((c) => c.request_id));
     expect(children.some((c) => toolCallRequests.has(c.parent_request_id))).toBe(true); // nested requests
     expect(new Set(children.map((c) => c.terminal_state.state))).toEqual(new Set(['completed', 'cancelled', 'incomplete']));
@@ -251,7 +276,10 @@ describe('content', () => {
 
   it("a Claude Code agent's calls through chio-bridge: the transcript beside the store verifies alone and merges into the store's receipts", async () => {
     const file = path.join(path.dirname(run.storePath), 'claude-code-session.jsonl');
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(['system', ...Array(run.counts.bridgedCalls).fill(['assistant', 'user']).flat(), 'result']);
     expect(run.counts.bridgedCalls).toBe(6);
     const trust = TrustStore.create([{ key: demoKernelKeyHex() }]);

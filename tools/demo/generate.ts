@@ -82,11 +82,25 @@ export interface GenerateResult {
 
 function emptyCounts(): DemoCounts {
   return {
-    toolReceipts: 0, childReceipts: 0, checkpoints: 0, checkpointsV2: 0, bridgedCalls: 0, uncheckpointedTail: 0, capabilities: 0, sessions: 0, sessionToolReceipts: 0,
+    toolReceipts: 0,
+    childReceipts: 0,
+    checkpoints: 0,
+    checkpointsV2: 0,
+    bridgedCalls: 0,
+    uncheckpointedTail: 0,
+    capabilities: 0,
+    sessions: 0,
+    sessionToolReceipts: 0,
     decisions: { allow: 0, deny: 0, cancelled: 0, incomplete: 0, none: 0 },
     generations: { A: 0, B: 0 },
     receiptKinds: { mediated_decision: 0, trace_observation: 0, advisory_evaluation: 0 },
-    financialReceipts: 0, budgetGroups: 0, budgetDenials: 0, oracleReceipts: 0, tenantReceipts: 0, money: {}, oracleOriginalUnits: 0n,
+    financialReceipts: 0,
+    budgetGroups: 0,
+    budgetDenials: 0,
+    oracleReceipts: 0,
+    tenantReceipts: 0,
+    money: {},
+    oracleOriginalUnits: 0n,
   };
 }
 
@@ -161,11 +175,27 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
       // Children that ended before this tool receipt go first: the log stays in time order.
       for (const child of model.sessions.takeBefore(ev.timestamp)) writeChild(child);
       // The first allowed Gen B calls outside sessions and payments are a Claude Code agent's, through chio-bridge.
-      const viaBridge = bridged.length < BRIDGED_CALLS && ev.generation === 'B' && ev.kind === 'mediated_decision' && ev.decision?.verdict === 'allow' && ev.output !== null && !ev.session && !ev.financial;
+      const viaBridge =
+        bridged.length < BRIDGED_CALLS &&
+        ev.generation === 'B' &&
+        ev.kind === 'mediated_decision' &&
+        ev.decision?.verdict === 'allow' &&
+        ev.output !== null &&
+        !ev.session &&
+        !ev.financial;
       if (viaBridge) ev.bridge = { requestId: `${sessionId}:${createHash('sha256').update(ev.nonce).digest('hex')}` };
       const signed = signToolReceipt(ev, kernel);
       if (viaBridge && signed.result !== undefined) {
-        bridged.push({ rawJson: signed.row.rawJson, receiptId: signed.row.receiptId, contentHash: signed.row.contentHash, requestId: ev.bridge!.requestId, toolName: ev.tool.tool, parameters: ev.parameters, result: signed.result, timestamp: ev.timestamp });
+        bridged.push({
+          rawJson: signed.row.rawJson,
+          receiptId: signed.row.receiptId,
+          contentHash: signed.row.contentHash,
+          requestId: ev.bridge!.requestId,
+          toolName: ev.tool.tool,
+          parameters: ev.parameters,
+          result: signed.result,
+          timestamp: ev.timestamp,
+        });
       }
       store.addTool(signed.row);
       tally(counts, ev, groups);

@@ -11,8 +11,16 @@ import { sha256HexOfText } from '../../lib/crypto/sha256';
 export const DEMO_START = 1_767_225_600;
 
 export type ReceiptKind = 'mediated_decision' | 'trace_observation' | 'advisory_evaluation';
-export interface Evidence { guard_name: string; verdict: boolean; details?: string }
-export interface Decision { verdict: 'allow' | 'deny' | 'cancelled' | 'incomplete'; reason?: string; guard?: string }
+export interface Evidence {
+  guard_name: string;
+  verdict: boolean;
+  details?: string;
+}
+export interface Decision {
+  verdict: 'allow' | 'deny' | 'cancelled' | 'incomplete';
+  reason?: string;
+  guard?: string;
+}
 
 export interface ToolEvent {
   seq: number;
@@ -53,7 +61,12 @@ interface Call {
 }
 
 /** Policy versions in force from a fraction of the log on; 2.0.0 ships with the Gen B kernel. */
-const POLICIES: readonly [string, number][] = [['1.0.0', 0], ['1.1.0', 0.3], ['1.2.0', 0.6], ['2.0.0', 0.85]];
+const POLICIES: readonly [string, number][] = [
+  ['1.0.0', 0],
+  ['1.1.0', 0.3],
+  ['1.2.0', 0.6],
+  ['2.0.0', 0.85],
+];
 /** The kernel upgrade (Gen A 0.1.0 → Gen B 0.1.2 receipts) happens after this fraction of the tool receipts. */
 export const UPGRADE_FRACTION = 0.85;
 
@@ -100,7 +113,8 @@ export class DemoModel {
       ...(quote?.wei !== undefined ? { wei: quote.wei } : {}),
     });
     const denial = block ? this.denialTexts(block, content.deny, cap, tool, quote) : undefined;
-    const evidence = kind === 'trace_observation' ? [] : this.evidence(guardsFor(tool, quote !== undefined), block, denial, quote, kind === 'advisory_evaluation');
+    const evidence =
+      kind === 'trace_observation' ? [] : this.evidence(guardsFor(tool, quote !== undefined), block, denial, quote, kind === 'advisory_evaluation');
     const decision = kind === 'mediated_decision' ? this.decision(verdict, block, denial) : undefined;
     const attested = kind === 'trace_observation' || (kind === 'mediated_decision' && verdict === 'allow');
     const financial = quote && this.financial(cap, quote, verdict, block, tool, t);
@@ -134,7 +148,12 @@ export class DemoModel {
     const cap = this.actors.capabilityAt(agent, t);
     const free = agent.grants.flatMap((g, i) => (g.budgetTotal === undefined ? [i] : []));
     let kind: ReceiptKind = 'mediated_decision';
-    if (generation === 'B' && !session && free.length > 0) kind = r.weighted<ReceiptKind>([['mediated_decision', 95], ['trace_observation', 2.5], ['advisory_evaluation', 2.5]]);
+    if (generation === 'B' && !session && free.length > 0)
+      kind = r.weighted<ReceiptKind>([
+        ['mediated_decision', 95],
+        ['trace_observation', 2.5],
+        ['advisory_evaluation', 2.5],
+      ]);
     const grantIndex = kind === 'mediated_decision' ? r.int(0, agent.grants.length - 1) : r.pick(free);
     return { ...(session ? { session } : {}), cap, kind, grantIndex, tool: agent.grants[grantIndex]!.tool, verdict: 'allow', block: null };
   }
@@ -143,7 +162,12 @@ export class DemoModel {
   private judge(call: Call, t: number): Call {
     const r = this.r;
     const { kind, cap } = call;
-    let verdict = r.weighted<Decision['verdict']>([['allow', 78], ['deny', 15], ['cancelled', 4], ['incomplete', 3]]);
+    let verdict = r.weighted<Decision['verdict']>([
+      ['allow', 78],
+      ['deny', 15],
+      ['cancelled', 4],
+      ['incomplete', 3],
+    ]);
     if (kind !== 'mediated_decision') verdict = kind === 'advisory_evaluation' && r.chance(0.3) ? 'deny' : 'allow';
     // An advisory evaluation runs on a granted tool, so the tool-grant guard never objects there.
     let block: GuardName | null = verdict === 'deny' ? this.blockingGuard(call.tool, kind === 'advisory_evaluation' ? 'mcp-tool' : undefined) : null;
@@ -173,8 +197,10 @@ export class DemoModel {
   private decision(verdict: Decision['verdict'], block: GuardName | null, denial: { reason: string } | undefined): Decision {
     const r = this.r;
     if (verdict === 'deny') return { verdict, reason: denial!.reason, guard: block! };
-    if (verdict === 'cancelled') return { verdict, reason: r.pick(['caller cancelled the request', 'session closed by the client', 'superseded by a newer request']) };
-    if (verdict === 'incomplete') return { verdict, reason: r.pick(['tool server stream ended early', 'tool server timed out after 30s', 'connection to the tool server was lost']) };
+    if (verdict === 'cancelled')
+      return { verdict, reason: r.pick(['caller cancelled the request', 'session closed by the client', 'superseded by a newer request']) };
+    if (verdict === 'incomplete')
+      return { verdict, reason: r.pick(['tool server stream ended early', 'tool server timed out after 30s', 'connection to the tool server was lost']) };
     return { verdict };
   }
 
@@ -182,10 +208,19 @@ export class DemoModel {
     return this.r.weighted(tool.guards.filter((g) => DENY_WEIGHTS[g] > 0 && g !== exclude).map((g) => [g, DENY_WEIGHTS[g]] as const));
   }
 
-  private denialTexts(block: GuardName, fromContent: { reason: string; details: string } | undefined, cap: Capability, tool: ToolSpec, quote?: Quote): { reason: string; details: string } {
+  private denialTexts(
+    block: GuardName,
+    fromContent: { reason: string; details: string } | undefined,
+    cap: Capability,
+    tool: ToolSpec,
+    quote?: Quote,
+  ): { reason: string; details: string } {
     if (block === 'budget') return budgetTexts(quote!);
     if (block === 'mcp-tool') {
-      return { reason: `tool ${tool.server}/${tool.tool} is not granted by capability ${cap.id}`, details: `granted: ${cap.agent.grants.map((g) => g.tool.tool).join(', ')}` };
+      return {
+        reason: `tool ${tool.server}/${tool.tool} is not granted by capability ${cap.id}`,
+        details: `granted: ${cap.agent.grants.map((g) => g.tool.tool).join(', ')}`,
+      };
     }
     if (block === 'velocity') {
       const n = this.r.int(61, 95);
@@ -195,7 +230,13 @@ export class DemoModel {
   }
 
   /** Guards in order; a denial stops at the blocking guard unless the evaluation is advisory only. */
-  private evidence(guards: GuardName[], block: GuardName | null, denial: { details: string } | undefined, quote: Quote | undefined, advisory: boolean): Evidence[] {
+  private evidence(
+    guards: GuardName[],
+    block: GuardName | null,
+    denial: { details: string } | undefined,
+    quote: Quote | undefined,
+    advisory: boolean,
+  ): Evidence[] {
     const out: Evidence[] = [];
     for (const g of guards) {
       if (g === block) {

@@ -30,7 +30,11 @@ export function callToolResult(output: unknown): JsonValue {
   return value({ content: [{ type: 'text', text: JSON.stringify(output) }], isError: false, structuredContent: output });
 }
 
-const TOOL_ORIGIN = { mediated_decision: 'caller_executed', trace_observation: 'host_executed_provider_reported', advisory_evaluation: 'host_executed_unmediated' } as const;
+const TOOL_ORIGIN = {
+  mediated_decision: 'caller_executed',
+  trace_observation: 'host_executed_provider_reported',
+  advisory_evaluation: 'host_executed_unmediated',
+} as const;
 const BOUNDARY = { mediated_decision: 'prevent', trace_observation: 'detect_only', advisory_evaluation: 'advisory_only' } as const;
 const TRUST = { mediated_decision: 'mediated', trace_observation: 'verified', advisory_evaluation: 'advisory' } as const;
 const OUTCOME = { mediated_decision: undefined, trace_observation: 'observed', advisory_evaluation: 'evaluated' } as const;
@@ -43,8 +47,23 @@ export function signToolReceipt(ev: ToolEvent, kernel: DemoKey): SignedTool {
   const result = ev.bridge && ev.output ? callToolResult(ev.output) : undefined;
   const contentHash = result ? jcsSha256Hex(result) : ev.output ? jcsSha256Hex(value(ev.output)) : NULL_CONTENT_HASH;
   const d = ev.decision;
-  const decision = d && struct([['verdict', d.verdict], ['reason', d.reason], ['guard', d.guard]]);
-  const evidence = ev.evidence.length > 0 ? ev.evidence.map((e) => struct([['guard_name', e.guard_name], ['verdict', e.verdict], ['details', e.details]])) : undefined;
+  const decision =
+    d &&
+    struct([
+      ['verdict', d.verdict],
+      ['reason', d.reason],
+      ['guard', d.guard],
+    ]);
+  const evidence =
+    ev.evidence.length > 0
+      ? ev.evidence.map((e) =>
+          struct([
+            ['guard_name', e.guard_name],
+            ['verdict', e.verdict],
+            ['details', e.details],
+          ]),
+        )
+      : undefined;
   const metadata = value({
     attribution: { subject_key: agent.subjectKey, issuer_key: ev.cap.issuerKey, delegation_depth: ev.cap.depth, grant_index: ev.grantIndex },
     chio_receipt_signing_nonce: ev.generation === 'B' ? ev.nonce : undefined,
@@ -65,7 +84,13 @@ export function signToolReceipt(ev: ToolEvent, kernel: DemoKey): SignedTool {
     ['capability_id', ev.cap.id],
     ['tool_server', ev.tool.server],
     ['tool_name', ev.tool.tool],
-    ['action', struct([['parameters', parameters], ['parameter_hash', parameterHash]])],
+    [
+      'action',
+      struct([
+        ['parameters', parameters],
+        ['parameter_hash', parameterHash],
+      ]),
+    ],
     ['decision', decision],
   ];
   const tail: [string, JsonValue | undefined][] = [
@@ -130,8 +155,16 @@ function actorChain(agent: Agent): JsonValue[] {
   const agents: Agent[] = [];
   for (let a: Agent | undefined = agent; a; a = a.parent) agents.unshift(a);
   return [
-    struct([['actor_id', agent.org.id], ['actor_kind', 'organization']]),
-    ...agents.map((a) => struct([['actor_id', `did:chio:${a.subjectKey}`], ['actor_kind', 'agent']])),
+    struct([
+      ['actor_id', agent.org.id],
+      ['actor_kind', 'organization'],
+    ]),
+    ...agents.map((a) =>
+      struct([
+        ['actor_id', `did:chio:${a.subjectKey}`],
+        ['actor_kind', 'agent'],
+      ]),
+    ),
   ];
 }
 
@@ -145,7 +178,13 @@ export function signChildReceipt(ev: ChildEvent, kernel: DemoKey): ChildReceiptI
     ['parent_request_id', ev.parentRequestId],
     ['request_id', ev.requestId],
     ['operation_kind', ev.operationKind],
-    ['terminal_state', struct([['state', ev.terminal.state], ['reason', ev.terminal.reason]])],
+    [
+      'terminal_state',
+      struct([
+        ['state', ev.terminal.state],
+        ['reason', ev.terminal.reason],
+      ]),
+    ],
     ['outcome_hash', outcomeHash],
     ['policy_hash', ev.policyHash],
     ['kernel_key', kernel.publicHex],

@@ -11,8 +11,18 @@ import type { Plain } from './content';
 import type { Prng } from './prng';
 
 export type OperationKind =
-  | 'tool_call' | 'create_message' | 'create_elicitation' | 'list_roots' | 'list_resources' | 'read_resource'
-  | 'list_resource_templates' | 'list_prompts' | 'get_prompt' | 'complete' | 'list_capabilities' | 'heartbeat';
+  | 'tool_call'
+  | 'create_message'
+  | 'create_elicitation'
+  | 'list_roots'
+  | 'list_resources'
+  | 'read_resource'
+  | 'list_resource_templates'
+  | 'list_prompts'
+  | 'get_prompt'
+  | 'complete'
+  | 'list_capabilities'
+  | 'heartbeat';
 
 export interface ChildEvent {
   id: string;
@@ -44,7 +54,14 @@ export interface Session {
   nextSeq: number;
 }
 
-const PURPOSES = ['triage incident 4711', 'monthly close', 'weekly dependency update', 'customer refund batch', 'quarterly usage report', 'onboard new customer'];
+const PURPOSES = [
+  'triage incident 4711',
+  'monthly close',
+  'weekly dependency update',
+  'customer refund batch',
+  'quarterly usage report',
+  'onboard new customer',
+];
 
 /** Chance per tool receipt that an agent opens a session; tuned for about one child receipt per 8 tool receipts. */
 const OPEN_CHANCE = 0.018;
@@ -89,12 +106,31 @@ export class Sessions {
     if (verdict === 'incomplete') terminal = { state: 'incomplete', reason: r.pick(['tool server stream ended early', 'tool server timed out after 30s']) };
     if (verdict === 'deny') ends = t;
     if (verdict === 'allow' && r.chance(0.35)) {
-      const nested = r.weighted<OperationKind>([['create_message', 70], ['create_elicitation', 15], ['list_roots', 15]]);
+      const nested = r.weighted<OperationKind>([
+        ['create_message', 70],
+        ['create_elicitation', 15],
+        ['list_roots', 15],
+      ]);
       this.child(s, requestId, nested, t + r.int(0, Math.max(0, ends - t - 1)), policyHash);
     }
-    const outcome = terminal.state !== 'completed' ? null : verdict === 'deny' ? { is_error: true, error: 'denied by kernel policy' } : { is_error: false, content_items: r.int(1, 4) };
-    const id = this.push({ sessionId: s.id, parentRequestId: s.rootRequestId, requestId, operationKind: 'tool_call', terminal, outcome, policyHash, timestamp: ends });
-    if (r.chance(0.3)) this.child(s, s.rootRequestId, r.pick<OperationKind>(['read_resource', 'get_prompt', 'complete', 'heartbeat']), t + r.int(1, 4), policyHash);
+    const outcome =
+      terminal.state !== 'completed'
+        ? null
+        : verdict === 'deny'
+          ? { is_error: true, error: 'denied by kernel policy' }
+          : { is_error: false, content_items: r.int(1, 4) };
+    const id = this.push({
+      sessionId: s.id,
+      parentRequestId: s.rootRequestId,
+      requestId,
+      operationKind: 'tool_call',
+      terminal,
+      outcome,
+      policyHash,
+      timestamp: ends,
+    });
+    if (r.chance(0.3))
+      this.child(s, s.rootRequestId, r.pick<OperationKind>(['read_resource', 'get_prompt', 'complete', 'heartbeat']), t + r.int(1, 4), policyHash);
     s.callsLeft--;
     s.nextSeq = seq + r.int(1, 8);
     if (s.callsLeft === 0) this.active = this.active.filter((x) => x !== s);
@@ -117,9 +153,11 @@ export class Sessions {
     const r = this.r;
     const roll = r.float();
     const terminal: ChildEvent['terminal'] =
-      roll < 0.9 ? { state: 'completed' }
-      : roll < 0.95 ? { state: 'cancelled', reason: r.pick(['parent request cancelled', 'client cancelled the request']) }
-      : { state: 'incomplete', reason: r.pick(['session closed before the response', 'upstream timed out after 30s']) };
+      roll < 0.9
+        ? { state: 'completed' }
+        : roll < 0.95
+          ? { state: 'cancelled', reason: r.pick(['parent request cancelled', 'client cancelled the request']) }
+          : { state: 'incomplete', reason: r.pick(['session closed before the response', 'upstream timed out after 30s']) };
     const outcome = terminal.state === 'completed' ? outcomeOf(r, kind) : null;
     this.push({ sessionId: s.id, parentRequestId, requestId: `req-${r.hex(12)}`, operationKind: kind, terminal, outcome, policyHash, timestamp });
   }
@@ -136,17 +174,29 @@ export class Sessions {
 
 function outcomeOf(r: Prng, kind: OperationKind): Plain {
   switch (kind) {
-    case 'list_capabilities': return { tools: r.int(3, 24), resources: true, prompts: true };
-    case 'list_resources': return { resources: r.int(0, 60) };
-    case 'list_prompts': return { prompts: r.int(1, 12) };
-    case 'list_resource_templates': return { templates: r.int(0, 6) };
-    case 'read_resource': return { uri: `file:///srv/app/docs/${r.pick(['runbook.md', 'architecture.md', 'faq.md'])}`, bytes: r.int(200, 30_000) };
-    case 'get_prompt': return { name: r.pick(['summarize-incident', 'draft-reply', 'review-diff']), messages: r.int(1, 6) };
-    case 'complete': return { values: r.int(0, 10), has_more: false };
-    case 'heartbeat': return { ok: true };
-    case 'create_message': return { model: r.pick(['claude-sonnet-4', 'gpt-4.1-mini']), stop_reason: 'end_turn', output_tokens: r.int(20, 1800) };
-    case 'create_elicitation': return { action: r.pick(['accept', 'decline']) };
-    case 'list_roots': return { roots: r.int(1, 3) };
-    case 'tool_call': return { is_error: false, content_items: 1 };
+    case 'list_capabilities':
+      return { tools: r.int(3, 24), resources: true, prompts: true };
+    case 'list_resources':
+      return { resources: r.int(0, 60) };
+    case 'list_prompts':
+      return { prompts: r.int(1, 12) };
+    case 'list_resource_templates':
+      return { templates: r.int(0, 6) };
+    case 'read_resource':
+      return { uri: `file:///srv/app/docs/${r.pick(['runbook.md', 'architecture.md', 'faq.md'])}`, bytes: r.int(200, 30_000) };
+    case 'get_prompt':
+      return { name: r.pick(['summarize-incident', 'draft-reply', 'review-diff']), messages: r.int(1, 6) };
+    case 'complete':
+      return { values: r.int(0, 10), has_more: false };
+    case 'heartbeat':
+      return { ok: true };
+    case 'create_message':
+      return { model: r.pick(['claude-sonnet-4', 'gpt-4.1-mini']), stop_reason: 'end_turn', output_tokens: r.int(20, 1800) };
+    case 'create_elicitation':
+      return { action: r.pick(['accept', 'decline']) };
+    case 'list_roots':
+      return { roots: r.int(1, 3) };
+    case 'tool_call':
+      return { is_error: false, content_items: 1 };
   }
 }

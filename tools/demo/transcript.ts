@@ -36,7 +36,16 @@ export function bridgeRequestHash(toolName: string, parameters: Record<string, u
 export function claudeCodeTranscript(calls: readonly BridgedCall[], sessionId: string): string {
   const tools = [...new Set(calls.map((c) => `mcp__chio__${c.toolName}`))].sort();
   const lines: unknown[] = [
-    { type: 'system', subtype: 'init', cwd: '/workspace', session_id: sessionId, tools, mcp_servers: [{ name: 'chio', status: 'connected' }], model: 'claude-sonnet-4-5', permissionMode: 'dontAsk' },
+    {
+      type: 'system',
+      subtype: 'init',
+      cwd: '/workspace',
+      session_id: sessionId,
+      tools,
+      mcp_servers: [{ name: 'chio', status: 'connected' }],
+      model: 'claude-sonnet-4-5',
+      permissionMode: 'dontAsk',
+    },
   ];
   calls.forEach((c, i) => {
     const toolUseId = `toolu_demo_${String(i + 1).padStart(3, '0')}`;
@@ -54,7 +63,13 @@ export function claudeCodeTranscript(calls: readonly BridgedCall[], sessionId: s
     const outcome = `{"state":"completed","evidence":"verified","requestId":${JSON.stringify(c.requestId)},"receipt":${c.rawJson},"result":${compactJson(c.result)},"delivery":${JSON.stringify(delivery)}}`;
     lines.push({
       type: 'assistant',
-      message: { id: `msg_demo_${i + 1}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'tool_use', id: toolUseId, name: `mcp__chio__${c.toolName}`, input: c.parameters }] },
+      message: {
+        id: `msg_demo_${i + 1}`,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'tool_use', id: toolUseId, name: `mcp__chio__${c.toolName}`, input: c.parameters }],
+      },
       parent_tool_use_id: null,
       session_id: sessionId,
       timestamp: iso(c.timestamp),
@@ -68,6 +83,13 @@ export function claudeCodeTranscript(calls: readonly BridgedCall[], sessionId: s
       tool_use_result: [{ type: 'text', text: outcome }],
     });
   });
-  lines.push({ type: 'result', subtype: 'success', is_error: false, num_turns: calls.length, result: `${calls.length} tool calls through chio`, session_id: sessionId });
+  lines.push({
+    type: 'result',
+    subtype: 'success',
+    is_error: false,
+    num_turns: calls.length,
+    result: `${calls.length} tool calls through chio`,
+    session_id: sessionId,
+  });
   return lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
 }

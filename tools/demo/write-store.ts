@@ -49,28 +49,63 @@ export class StoreWriter {
 
   addTool(r: ToolReceiptInput): void {
     this.run(this.tool, [
-      r.receiptId, r.timestamp, r.capabilityId, r.subjectKey ?? null, r.issuerKey ?? null, r.grantIndex ?? null,
-      r.toolServer, r.toolName, r.decisionKind, r.policyHash, r.contentHash, r.rawJson, r.tenantId ?? null,
+      r.receiptId,
+      r.timestamp,
+      r.capabilityId,
+      r.subjectKey ?? null,
+      r.issuerKey ?? null,
+      r.grantIndex ?? null,
+      r.toolServer,
+      r.toolName,
+      r.decisionKind,
+      r.policyHash,
+      r.contentHash,
+      r.rawJson,
+      r.tenantId ?? null,
     ]);
   }
 
   addChild(r: ChildReceiptInput): void {
     this.run(this.child, [
-      r.receiptId, r.timestamp, r.sessionId, r.parentRequestId, r.requestId, r.operationKind, r.terminalState,
-      r.policyHash, r.outcomeHash, r.rawJson,
+      r.receiptId,
+      r.timestamp,
+      r.sessionId,
+      r.parentRequestId,
+      r.requestId,
+      r.operationKind,
+      r.terminalState,
+      r.policyHash,
+      r.outcomeHash,
+      r.rawJson,
     ]);
   }
 
   addCheckpoint(c: CheckpointInput): void {
     this.run(this.checkpoint, [
-      c.checkpointSeq, c.batchStartSeq, c.batchEndSeq, c.treeSize, c.merkleRoot, c.issuedAt, c.statementJson, c.signature, c.kernelKey,
+      c.checkpointSeq,
+      c.batchStartSeq,
+      c.batchEndSeq,
+      c.treeSize,
+      c.merkleRoot,
+      c.issuedAt,
+      c.statementJson,
+      c.signature,
+      c.kernelKey,
     ]);
   }
 
   addLineage(l: LineageRow): void {
     this.run(this.lineage, [
-      l.capabilityId, l.subjectKey, l.issuerKey, l.issuedAt, l.expiresAt, l.grantsJson, l.delegationDepth, l.parentCapabilityId,
-      l.provenance, l.signedCapabilityJson,
+      l.capabilityId,
+      l.subjectKey,
+      l.issuerKey,
+      l.issuedAt,
+      l.expiresAt,
+      l.grantsJson,
+      l.delegationDepth,
+      l.parentCapabilityId,
+      l.provenance,
+      l.signedCapabilityJson,
     ]);
   }
 

@@ -28,8 +28,17 @@ function nodeKey(seedByte: number): { sign(msg: Buffer): string; publicHex: stri
 }
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest();
-const leafHash = (data: Buffer | string) => createHash('sha256').update(Buffer.from([0])).update(data).digest();
-const nodeHash = (l: Buffer, r: Buffer) => createHash('sha256').update(Buffer.from([1])).update(l).update(r).digest();
+const leafHash = (data: Buffer | string) =>
+  createHash('sha256')
+    .update(Buffer.from([0]))
+    .update(data)
+    .digest();
+const nodeHash = (l: Buffer, r: Buffer) =>
+  createHash('sha256')
+    .update(Buffer.from([1]))
+    .update(l)
+    .update(r)
+    .digest();
 
 /** Buffered writes: one writeSync per MiB, not per line. */
 class Out {
@@ -125,7 +134,11 @@ export function tinyRecord(i: number): string {
 export function writeTiny(file: string, n: number): Generated {
   const out = new Out(file);
   for (let i = 0; i < n; i++) out.write(tinyRecord(i) + '\n');
-  return { bytes: out.close(), records: n, note: `${n} tiny records: ${Math.ceil(n / 4)} '{}', ${Math.ceil((n - 1) / 4)} proofs naming no receipt, witness records, chat messages` };
+  return {
+    bytes: out.close(),
+    records: n,
+    note: `${n} tiny records: ${Math.ceil(n / 4)} '{}', ${Math.ceil((n - 1) / 4)} proofs naming no receipt, witness records, chat messages`,
+  };
 }
 
 /** A small honest log as NDJSON lines: `receipts` signed receipts, a checkpoint over them, their proofs. */
@@ -134,7 +147,11 @@ function honestLines(receipts: number, seedByte: number): { lines: string[]; key
   const rs = Array.from({ length: receipts }, (_, i) => genAReceipt({ seq: i + 1, key }));
   const leaves = rs.map(leafOf);
   const cp = checkpoint({ seq: 1, start: 1, leaves, key });
-  const lines = [JSON.stringify(cp), ...rs.map((r, i) => JSON.stringify({ seq: i + 1, receipt: r })), ...leaves.map((_, i) => JSON.stringify(proof(cp, i + 1, leaves, i)))];
+  const lines = [
+    JSON.stringify(cp),
+    ...rs.map((r, i) => JSON.stringify({ seq: i + 1, receipt: r })),
+    ...leaves.map((_, i) => JSON.stringify(proof(cp, i + 1, leaves, i))),
+  ];
   return { lines, keyHex: key.publicHex };
 }
 
@@ -165,7 +182,9 @@ export function writeDeepProofs(file: string, o: DeepProofOptions = {}): Generat
   const out = new Out(file);
   for (const l of lines) out.write(l + '\n');
   for (let i = 0; i < inclusion; i++) {
-    out.write(`{"checkpoint_seq":1,"receipt_seq":${1000 + i},"leaf_index":${i},"merkle_root":"0x${'00'.repeat(32)}","proof":{"tree_size":${2 ** 52},"leaf_index":${i},"audit_path":[`);
+    out.write(
+      `{"checkpoint_seq":1,"receipt_seq":${1000 + i},"leaf_index":${i},"merkle_root":"0x${'00'.repeat(32)}","proof":{"tree_size":${2 ** 52},"leaf_index":${i},"audit_path":[`,
+    );
     out.write(hashes(levels, i));
     out.write(']}}\n');
   }
@@ -198,8 +217,7 @@ export function writeDeepNesting(file: string, arrayFile: string, o: { lines?: n
   const { lines: honest } = honestLines(8, 0x53);
   const out = new Out(file);
   for (const l of honest) out.write(l + '\n');
-  const nested = (i: number): [string, string] =>
-    i % 3 === 0 ? ['[', ']'] : i % 3 === 1 ? ['{"a":', '}'] : ['{"a":[', ']}'];
+  const nested = (i: number): [string, string] => (i % 3 === 0 ? ['[', ']'] : i % 3 === 1 ? ['{"a":', '}'] : ['{"a":[', ']}']);
   for (let i = 0; i < lines; i++) {
     const [open, close] = nested(i);
     const n = Math.floor(depth / open.length);

@@ -24,18 +24,32 @@ export function ChecksSection({ summary, selection }: { summary: RangeReport; se
     <section className="report-section" aria-labelledby="checks-heading" data-testid="checks-section">
       <h2 id="checks-heading">What was checked</h2>
       <p className="lede">
-        Each receipt of this selection ({fmt(summary.inSelection)}, every verdict) went through these checks; a receipt is verified only when every check
-        that applies to it passed (the inclusion check may be skipped for the uncheckpointed tail).
+        Each receipt of this selection ({fmt(summary.inSelection)}, every verdict) went through these checks; a receipt is verified only when every check that
+        applies to it passed (the inclusion check may be skipped for the uncheckpointed tail).
       </p>
-      {summary.checks.length === 0 ? <p className="muted">No receipt in this selection.</p> : (
+      {summary.checks.length === 0 ? (
+        <p className="muted">No receipt in this selection.</p>
+      ) : (
         <table className="grid compact" data-testid="check-totals">
           <thead>
-            <tr><th scope="col">check</th><th scope="col" className="num">passed</th><th scope="col" className="num">failed</th><th scope="col">skipped (why)</th><th scope="col">what it checks</th></tr>
+            <tr>
+              <th scope="col">check</th>
+              <th scope="col" className="num">
+                passed
+              </th>
+              <th scope="col" className="num">
+                failed
+              </th>
+              <th scope="col">skipped (why)</th>
+              <th scope="col">what it checks</th>
+            </tr>
           </thead>
           <tbody>
             {summary.checks.map((t) => (
               <tr key={t.name} data-check={t.name} data-pass={t.pass} data-fail={t.fail}>
-                <th scope="row"><code>{t.name}</code></th>
+                <th scope="row">
+                  <code>{t.name}</code>
+                </th>
                 <td className={`num${t.pass ? ' good' : ''}`}>{fmt(t.pass)}</td>
                 <td className={`num${t.fail ? ' bad' : ''}`}>{fmt(t.fail)}</td>
                 <td>{[...t.skipped].map(([why, n]) => `${fmt(n)} (${why})`).join('; ') || '–'}</td>
@@ -47,7 +61,9 @@ export function ChecksSection({ summary, selection }: { summary: RangeReport; se
       )}
       <h3>Problems</h3>
       {summary.problems.length === 0 ? (
-        <p className="muted" data-testid="problems-none">No problem names a receipt of this selection.</p>
+        <p className="muted" data-testid="problems-none">
+          No problem names a receipt of this selection.
+        </p>
       ) : (
         <ProblemTable rows={summary.problems} selection={selection} testId="selection-problems" />
       )}
@@ -65,7 +81,18 @@ function ProblemTable({ rows, selection, testId }: { rows: ProblemCount[]; selec
   return (
     <table className="grid compact" data-testid={testId}>
       <thead>
-        <tr><th scope="col">problem</th><th scope="col">severity</th><th scope="col" className="num">problems</th>{selection && <th scope="col" className="num">receipts</th>}</tr>
+        <tr>
+          <th scope="col">problem</th>
+          <th scope="col">severity</th>
+          <th scope="col" className="num">
+            problems
+          </th>
+          {selection && (
+            <th scope="col" className="num">
+              receipts
+            </th>
+          )}
+        </tr>
       </thead>
       <tbody>
         {rows.map((p) => (
@@ -73,7 +100,9 @@ function ProblemTable({ rows, selection, testId }: { rows: ProblemCount[]; selec
             <th scope="row">
               {p.title} <code className="muted small">{p.code}</code>
             </th>
-            <td><span className={`severity ${p.severity}`}>{p.severity}</span></td>
+            <td>
+              <span className={`severity ${p.severity}`}>{p.severity}</span>
+            </td>
             <td className="num">{fmt(p.problems)}</td>
             {selection && (
               <td className="num">
@@ -84,7 +113,9 @@ function ProblemTable({ rows, selection, testId }: { rows: ProblemCount[]; selec
         ))}
         {!selection && (
           <tr className="no-print">
-            <td colSpan={3}><Link href="/">See them on the overview</Link></td>
+            <td colSpan={3}>
+              <Link href="/">See them on the overview</Link>
+            </td>
           </tr>
         )}
       </tbody>

@@ -8,7 +8,16 @@
 import { useSearchParams } from 'next/navigation';
 import { useReplaceQuery } from '../../data/use-replace-query';
 import { useCallback, useMemo } from 'react';
-import { type ComplianceSelection, logTimeSpan, policyTimeline, selectionFromParams, selectionTest, selectionToParams, signers, trustAndKinds } from '../../../lib/readers/compliance';
+import {
+  type ComplianceSelection,
+  logTimeSpan,
+  policyTimeline,
+  selectionFromParams,
+  selectionTest,
+  selectionToParams,
+  signers,
+  trustAndKinds,
+} from '../../../lib/readers/compliance';
 import { coverageOverTime, rangeReport, reportColumns } from '../../../lib/readers/compliance-report';
 import { verifiedScope } from '../../../lib/readers/scope';
 import { describeSources } from '../../../lib/workers/protocol';
@@ -41,20 +50,46 @@ function Compliance({ data, selection, onSelect }: { data: ReaderData; selection
   const { since, until, policy } = selection;
   // The timeline shows every policy of the range; everything else also narrows to the chosen policy.
   const ranged = since !== undefined || until !== undefined;
-  const inRange = useMemo(() => (ranged ? verifiedScope(store, selectionTest(store, { since, until })) : data.scope), [store, data.scope, ranged, since, until]);
-  const scope = useMemo(() => (policy === undefined ? inRange : verifiedScope(store, selectionTest(store, { since, until, policy }))), [store, inRange, since, until, policy]);
+  const inRange = useMemo(
+    () => (ranged ? verifiedScope(store, selectionTest(store, { since, until })) : data.scope),
+    [store, data.scope, ranged, since, until],
+  );
+  const scope = useMemo(
+    () => (policy === undefined ? inRange : verifiedScope(store, selectionTest(store, { since, until, policy }))),
+    [store, inRange, since, until, policy],
+  );
   const timeline = useMemo(() => (ranged ? policyTimeline(store, inRange.rows) : whole), [store, inRange, ranged, whole]);
   const columns = useMemo(() => reportColumns(store, report), [store, report]);
-  const summary = useMemo(() => rangeReport(store, report, { since, until, ...(policy !== undefined ? { policy } : {}) }, columns), [store, report, since, until, policy, columns]);
+  const summary = useMemo(
+    () => rangeReport(store, report, { since, until, ...(policy !== undefined ? { policy } : {}) }, columns),
+    [store, report, since, until, policy, columns],
+  );
   const overTime = useMemo(() => (columns ? coverageOverTime(store, scope.rows, columns.inclusion) : null), [store, scope, columns]);
   const kinds = useMemo(() => trustAndKinds(store, scope.rows), [store, scope]);
   const keys = useMemo(() => signers(store, scope.rows, report, trust), [store, scope, report, trust]);
-  const source = useMemo(() => (sources ? describeSources(sources, { files: 'names', server: typeof window === 'undefined' ? undefined : `this server’s receipt store (${window.location.origin})` }) : label), [sources, label]);
+  const source = useMemo(
+    () =>
+      sources
+        ? describeSources(sources, {
+            files: 'names',
+            server: typeof window === 'undefined' ? undefined : `this server’s receipt store (${window.location.origin})`,
+          })
+        : label,
+    [sources, label],
+  );
 
   return (
     <div className="compliance" data-testid="compliance" data-counted={scope.rows.length}>
       <SelectionControls selection={selection} onSelect={onSelect} policies={whole.policies} names={names} log={log} />
-      <ReportScope source={source} summary={summary} trust={trust} pinned={report.trust.pinned} names={names} log={log} unreadable={tallyLog(report).unreadable} />
+      <ReportScope
+        source={source}
+        summary={summary}
+        trust={trust}
+        pinned={report.trust.pinned}
+        names={names}
+        log={log}
+        unreadable={tallyLog(report).unreadable}
+      />
       <VerifiedNote scope={scope} label={label} />
       <PolicySection timeline={timeline} names={names} selection={selection} onSelect={onSelect} />
       <CoverageSection report={report} summary={summary} overTime={overTime} selection={selection} />

@@ -24,7 +24,17 @@ function widthLabel(s: number): string {
   return s === 60 ? 'minute' : `${s / 60} minutes`;
 }
 
-export function CoverageSection({ report, summary, overTime, selection }: { report: VerificationReport; summary: RangeReport; overTime: CoverageOverTime | null; selection: ComplianceSelection }) {
+export function CoverageSection({
+  report,
+  summary,
+  overTime,
+  selection,
+}: {
+  report: VerificationReport;
+  summary: RangeReport;
+  overTime: CoverageOverTime | null;
+  selection: ComplianceSelection;
+}) {
   const router = useRouter();
   const coverage = useMemo(() => buildCoverage(report), [report]);
   const v = summary.inclusion.verified;
@@ -53,20 +63,28 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
       <h2 id="coverage-heading">What the checkpoints cover</h2>
       <p className="lede">
         A signed checkpoint fixes a batch of tool receipts in a Merkle tree: a receipt in one cannot be changed or removed without it showing. The
-        uncheckpointed <em>tail</em> (tool receipts after the last checkpoint, and child receipts, which kernels do not checkpoint) is signed, but
-        nothing yet vouches that the log keeps it.
+        uncheckpointed <em>tail</em> (tool receipts after the last checkpoint, and child receipts, which kernels do not checkpoint) is signed, but nothing yet
+        vouches that the log keeps it.
       </p>
       <dl className="counts">
         <div>
           <dt>in a signed checkpoint</dt>
           <dd data-testid="coverage-checkpointed">{fmt(v.checkpointed)}</dd>
-          <dd className="muted small">{pct(v.checkpointed, verified)} of {fmt(verified)} verified</dd>
+          <dd className="muted small">
+            {pct(v.checkpointed, verified)} of {fmt(verified)} verified
+          </dd>
         </div>
         <div>
           <dt>uncheckpointed tail</dt>
           <dd data-testid="coverage-tail">{fmt(v.tail)}</dd>
           <dd className="muted small" data-testid="coverage-tail-types">
-            {pct(v.tail, verified)} of verified{v.tail > 0 ? `: ${Object.entries(summary.tailByType).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${fmt(n)} ${t}`).join(', ')}` : ''}
+            {pct(v.tail, verified)} of verified
+            {v.tail > 0
+              ? `: ${Object.entries(summary.tailByType)
+                  .sort((a, b) => b[1] - a[1])
+                  .map(([t, n]) => `${fmt(n)} ${t}`)
+                  .join(', ')}`
+              : ''}
           </dd>
         </div>
         <div>
@@ -78,11 +96,16 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
       {nv.notCovered + nv.failed > 0 && (
         <p className="banner warn" data-testid="coverage-uncovered">
           {[
-            nv.notCovered > 0 && `${fmt(nv.notCovered)} receipt${nv.notCovered === 1 ? ' is' : 's are'} not covered although later receipts are (a checkpoint is missing or failed)`,
+            nv.notCovered > 0 &&
+              `${fmt(nv.notCovered)} receipt${nv.notCovered === 1 ? ' is' : 's are'} not covered although later receipts are (a checkpoint is missing or failed)`,
             nv.failed > 0 && `${fmt(nv.failed)} receipt${nv.failed === 1 ? '' : 's'} failed the inclusion proof`,
-          ].filter(Boolean).join('; ')}
+          ]
+            .filter(Boolean)
+            .join('; ')}
           : these are not verified and not counted here.{' '}
-          <Link href="/receipts?verdict=unverified&verdict=failed" className="no-print">See them</Link>
+          <Link href="/receipts?verdict=unverified&verdict=failed" className="no-print">
+            See them
+          </Link>
         </p>
       )}
       {option && overTime && (
@@ -99,7 +122,11 @@ export function CoverageSection({ report, summary, overTime, selection }: { repo
           }}
         />
       )}
-      {option && overTime && <p className="muted small chart-note">Verified receipts per {widthLabel(overTime.width)} (UTC).<span className="no-print"> Click a bar to see its receipts.</span></p>}
+      {option && overTime && (
+        <p className="muted small chart-note">
+          Verified receipts per {widthLabel(overTime.width)} (UTC).<span className="no-print"> Click a bar to see its receipts.</span>
+        </p>
+      )}
       <div className="seq-coverage">
         <p className="muted small">
           The log’s checkpoints on its sequence axis, whole log ({fmt(summary.checkpoints.verified)} of {fmt(summary.checkpoints.total)} checkpoints verified; a

@@ -35,14 +35,24 @@ export function KindsSection({ kinds, total, selection }: { kinds: TrustAndKinds
     <section className="report-section" aria-labelledby="kinds-heading" data-testid="kinds-section">
       <h2 id="kinds-heading">How the receipts were produced</h2>
       <p className="lede">
-        Whether the kernel could enforce its policy on a call, or only watch or advise. Of {fmt(total)} verified receipts, {fmt(generations.A)} come from
-        Gen A kernels, {fmt(generations.B)} from Gen B kernels (which state a kind and a boundary){generations.none > 0 ? `, and ${fmt(generations.none)} are child or HTTP receipts` : ''}.
+        Whether the kernel could enforce its policy on a call, or only watch or advise. Of {fmt(total)} verified receipts, {fmt(generations.A)} come from Gen A
+        kernels, {fmt(generations.B)} from Gen B kernels (which state a kind and a boundary)
+        {generations.none > 0 ? `, and ${fmt(generations.none)} are child or HTTP receipts` : ''}.
       </p>
       <h3>Trust levels</h3>
-      {kinds.trustLevels.length === 0 ? <p className="muted">No verified receipt in this selection.</p> : (
+      {kinds.trustLevels.length === 0 ? (
+        <p className="muted">No verified receipt in this selection.</p>
+      ) : (
         <table className="grid compact meaning" data-testid="trust-levels">
           <thead>
-            <tr><th scope="col">trust level</th><th scope="col" className="num">verified receipts</th><th scope="col">share</th><th scope="col">what it means</th></tr>
+            <tr>
+              <th scope="col">trust level</th>
+              <th scope="col" className="num">
+                verified receipts
+              </th>
+              <th scope="col">share</th>
+              <th scope="col">what it means</th>
+            </tr>
           </thead>
           <tbody>
             {kinds.trustLevels.map((t) => (
@@ -51,7 +61,9 @@ export function KindsSection({ kinds, total, selection }: { kinds: TrustAndKinds
                 <td className="num">
                   <Link href={explorerLink(selection, t.value === '' ? { type: ['child', 'http'] } : { trustLevel: [t.value] })}>{fmt(t.count)}</Link>
                 </td>
-                <td><Bar n={t.count} of={total} /></td>
+                <td>
+                  <Bar n={t.count} of={total} />
+                </td>
                 <td>{TRUST_MEANING[t.value] ?? 'A trust level this page does not know.'}</td>
               </tr>
             ))}
@@ -60,18 +72,34 @@ export function KindsSection({ kinds, total, selection }: { kinds: TrustAndKinds
       )}
       <h3>Gen B kinds and boundaries</h3>
       {kinds.kinds.length === 0 ? (
-        <p className="muted" data-testid="kinds-none">No Gen B receipt in this selection: Gen A receipts carry no kind or boundary (their trust level above says how they were produced).</p>
+        <p className="muted" data-testid="kinds-none">
+          No Gen B receipt in this selection: Gen A receipts carry no kind or boundary (their trust level above says how they were produced).
+        </p>
       ) : (
         <table className="grid compact meaning" data-testid="gen-b-kinds">
           <thead>
-            <tr><th scope="col">kind</th><th scope="col">boundary</th><th scope="col">trust level</th><th scope="col" className="num">verified receipts</th><th scope="col">what it means</th></tr>
+            <tr>
+              <th scope="col">kind</th>
+              <th scope="col">boundary</th>
+              <th scope="col">trust level</th>
+              <th scope="col" className="num">
+                verified receipts
+              </th>
+              <th scope="col">what it means</th>
+            </tr>
           </thead>
           <tbody>
             {kinds.kinds.map((k) => (
               <tr key={`${k.kind}/${k.boundary}/${k.trustLevel}`} data-kind={k.kind} data-boundary={k.boundary} data-count={k.count}>
-                <th scope="row"><code>{k.kind}</code></th>
-                <td><code>{k.boundary}</code></td>
-                <td><code>{k.trustLevel}</code></td>
+                <th scope="row">
+                  <code>{k.kind}</code>
+                </th>
+                <td>
+                  <code>{k.boundary}</code>
+                </td>
+                <td>
+                  <code>{k.trustLevel}</code>
+                </td>
                 <td className="num">
                   <Link href={explorerLink(selection, { receiptKind: [k.kind], boundaryClass: [k.boundary], trustLevel: [k.trustLevel] })}>{fmt(k.count)}</Link>
                 </td>

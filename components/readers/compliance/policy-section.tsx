@@ -23,7 +23,17 @@ interface SpanDatum {
   itemStyle: { color: string; opacity: number };
 }
 
-export function PolicySection({ timeline, names, selection, onSelect }: { timeline: PolicyTimeline; names: PolicyNames; selection: ComplianceSelection; onSelect: (s: ComplianceSelection) => void }) {
+export function PolicySection({
+  timeline,
+  names,
+  selection,
+  onSelect,
+}: {
+  timeline: PolicyTimeline;
+  names: PolicyNames;
+  selection: ComplianceSelection;
+  onSelect: (s: ComplianceSelection) => void;
+}) {
   const router = useRouter();
   const lanes = timeline.policies.slice(0, MAX_LANES);
   const spans = useMemo(() => timeline.spans.filter((s) => lanes.some((l) => l.policy === s.policy)), [timeline, lanes]);
@@ -68,7 +78,15 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
           type: 'custom',
           encode: { x: [1, 2], y: 0 },
           data,
-          renderItem: (_params: unknown, api: { value: (i: number) => number; coord: (v: [number, number]) => [number, number]; size: (v: [number, number]) => [number, number]; style: () => object }) => {
+          renderItem: (
+            _params: unknown,
+            api: {
+              value: (i: number) => number;
+              coord: (v: [number, number]) => [number, number];
+              size: (v: [number, number]) => [number, number];
+              style: () => object;
+            },
+          ) => {
             const lane = api.value(0);
             const [x0, y] = api.coord([api.value(1), lane]);
             const [x1] = api.coord([api.value(2), lane]);
@@ -80,17 +98,30 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
     };
   }, [spans, lanes, names, selection.policy, extent]);
 
-  const summaryText = timeline.policies.map((p) => `${policyLabel(names, p.policy)}: ${fmt(p.receipts)} verified receipts in ${p.spans.length} span${p.spans.length === 1 ? '' : 's'}, ${utc(p.first)} to ${utc(p.last)}`).join('; ');
+  const summaryText = timeline.policies
+    .map(
+      (p) =>
+        `${policyLabel(names, p.policy)}: ${fmt(p.receipts)} verified receipts in ${p.spans.length} span${p.spans.length === 1 ? '' : 's'}, ${utc(p.first)} to ${utc(p.last)}`,
+    )
+    .join('; ');
   return (
     <section className="report-section" aria-labelledby="policy-heading" data-testid="policy-section">
       <h2 id="policy-heading">Which policy was in force when</h2>
       <p className="lede">
-        Every receipt names the policy (by its hash) the kernel applied. {timeline.policies.length === 0 ? 'No verified receipt is in this range.' : (
+        Every receipt names the policy (by its hash) the kernel applied.{' '}
+        {timeline.policies.length === 0 ? (
+          'No verified receipt is in this range.'
+        ) : (
           <>
             {fmt(timeline.policies.length)} polic{timeline.policies.length === 1 ? 'y was' : 'ies were'} in force here.{' '}
-            {timeline.overlapCount === 0 ? 'They followed one another: no two were in use at the same time.' : (
+            {timeline.overlapCount === 0 ? (
+              'They followed one another: no two were in use at the same time.'
+            ) : (
               <strong>
-                {timeline.overlapCount === 1 ? 'Two policies were in use at the same time once' : `Policies were in use at the same time ${fmt(timeline.overlapCount)}${timeline.overlapCapped ? '+' : ''} times`} (see below).
+                {timeline.overlapCount === 1
+                  ? 'Two policies were in use at the same time once'
+                  : `Policies were in use at the same time ${fmt(timeline.overlapCount)}${timeline.overlapCapped ? '+' : ''} times`}{' '}
+                (see below).
               </strong>
             )}
           </>
@@ -98,25 +129,29 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
       </p>
       {timeline.policies.length > 0 && (
         <div className="policy-chart" data-min={extent.min} data-max={extent.max} data-lanes={lanes.length} data-grid="96 24 8 36">
-        <EChart
-          option={option}
-          height={Math.max(120, 50 + lanes.length * 42)}
-          label="Policy timeline: one lane per policy, a bar for each span of time its receipts cover"
-          summary={summaryText}
-          testId="policy-chart"
-          onSelect={(s) => {
-            const span = spans[s.dataIndex];
-            if (span) router.push(explorerLink({ ...selection, policy: span.policy }, {}, { since: span.start, until: span.end }));
-          }}
-        />
+          <EChart
+            option={option}
+            height={Math.max(120, 50 + lanes.length * 42)}
+            label="Policy timeline: one lane per policy, a bar for each span of time its receipts cover"
+            summary={summaryText}
+            testId="policy-chart"
+            onSelect={(s) => {
+              const span = spans[s.dataIndex];
+              if (span) router.push(explorerLink({ ...selection, policy: span.policy }, {}, { since: span.start, until: span.end }));
+            }}
+          />
         </div>
       )}
-      {timeline.policies.length > MAX_LANES && <p className="muted">The chart draws the first {MAX_LANES} policies; all {fmt(timeline.policies.length)} are in the table.</p>}
+      {timeline.policies.length > MAX_LANES && (
+        <p className="muted">
+          The chart draws the first {MAX_LANES} policies; all {fmt(timeline.policies.length)} are in the table.
+        </p>
+      )}
       {timeline.overlaps.length > 0 && (
         <div className="banner warn" data-testid="policy-overlaps">
           <p>
-            <strong>Overlaps.</strong> In these windows receipts under two policies were logged side by side (two kernels on different policies,
-            or requests begun under the old policy that finished after a switch):
+            <strong>Overlaps.</strong> In these windows receipts under two policies were logged side by side (two kernels on different policies, or requests
+            begun under the old policy that finished after a switch):
           </p>
           <ul>
             {timeline.overlaps.slice(0, 8).map((o) => (
@@ -125,7 +160,12 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
               </li>
             ))}
           </ul>
-          {timeline.overlapCount > 8 && <p>and {fmt(timeline.overlapCount - 8)}{timeline.overlapCapped ? '+' : ''} more.</p>}
+          {timeline.overlapCount > 8 && (
+            <p>
+              and {fmt(timeline.overlapCount - 8)}
+              {timeline.overlapCapped ? '+' : ''} more.
+            </p>
+          )}
         </div>
       )}
       {timeline.policies.length > 0 && (
@@ -134,19 +174,35 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
             <tr>
               <th scope="col">policy</th>
               <th scope="col">in force (first → last receipt)</th>
-              <th scope="col" className="num">spans</th>
-              <th scope="col" className="num">verified receipts</th>
+              <th scope="col" className="num">
+                spans
+              </th>
+              <th scope="col" className="num">
+                verified receipts
+              </th>
               <th scope="col">of which</th>
-              <th scope="col" className="no-print">show</th>
+              <th scope="col" className="no-print">
+                show
+              </th>
             </tr>
           </thead>
           <tbody>
             {timeline.policies.map((p) => (
-              <tr key={p.policy} data-policy={p.policy} data-receipts={p.receipts} data-spans={p.spans.length} data-first={p.first} data-last={p.last} className={selection.policy === p.policy ? 'chosen' : undefined}>
+              <tr
+                key={p.policy}
+                data-policy={p.policy}
+                data-receipts={p.receipts}
+                data-spans={p.spans.length}
+                data-first={p.first}
+                data-last={p.last}
+                className={selection.policy === p.policy ? 'chosen' : undefined}
+              >
                 <th scope="row">
                   <span className="swatch" style={{ background: policyColor(names, p.policy) }} aria-hidden="true" /> {`Policy ${names.get(p.policy) ?? '?'}`}
                   <br />
-                  <code className="hash" title={revealPlain(p.policy, 200)}><SafeText text={p.policy === '' ? '(empty)' : p.policy} max={200} /></code>
+                  <code className="hash" title={revealPlain(p.policy, 200)}>
+                    <SafeText text={p.policy === '' ? '(empty)' : p.policy} max={200} />
+                  </code>
                 </th>
                 <td>
                   {utc(p.first)} →<br />
@@ -154,14 +210,29 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
                 </td>
                 <td className="num">{p.spans.length}</td>
                 <td className="num">
-                  <Link href={explorerLink({ ...selection, policy: p.policy })} data-testid="policy-explorer">{fmt(p.receipts)}</Link>
+                  <Link href={explorerLink({ ...selection, policy: p.policy })} data-testid="policy-explorer">
+                    {fmt(p.receipts)}
+                  </Link>
                 </td>
-                <td>{Object.entries(p.byType).sort((a, b) => b[1] - a[1]).map(([t, n]) => `${fmt(n)} ${t}`).join(', ')}</td>
+                <td>
+                  {Object.entries(p.byType)
+                    .sort((a, b) => b[1] - a[1])
+                    .map(([t, n]) => `${fmt(n)} ${t}`)
+                    .join(', ')}
+                </td>
                 <td className="no-print">
                   {selection.policy === p.policy ? (
-                    <button type="button" className="button active" onClick={() => onSelect(without(selection))}>every policy</button>
+                    <button type="button" className="button active" onClick={() => onSelect(without(selection))}>
+                      every policy
+                    </button>
                   ) : (
-                    <button type="button" className="button" data-testid="policy-choose" onClick={() => onSelect({ ...selection, policy: p.policy })} title={`Narrow this page to ${shortHash(p.policy)}`}>
+                    <button
+                      type="button"
+                      className="button"
+                      data-testid="policy-choose"
+                      onClick={() => onSelect({ ...selection, policy: p.policy })}
+                      title={`Narrow this page to ${shortHash(p.policy)}`}
+                    >
                       only this
                     </button>
                   )}
@@ -171,7 +242,9 @@ export function PolicySection({ timeline, names, selection, onSelect }: { timeli
           </tbody>
         </table>
       )}
-      {timeline.untimed > 0 && <p className="muted">{fmt(timeline.untimed)} verified receipts carry no usable time and are not on the chart (they are in the table’s counts).</p>}
+      {timeline.untimed > 0 && (
+        <p className="muted">{fmt(timeline.untimed)} verified receipts carry no usable time and are not on the chart (they are in the table’s counts).</p>
+      )}
       <p className="muted small">
         A span ends when {fmt(timeline.breakAfter)} receipts under other policies pass without one under it; a policy that returns after that starts a new span.
       </p>

@@ -15,7 +15,13 @@ function fromInput(v: string): number | null {
   return Number.isNaN(ms) || ms < 0 ? null : Math.floor(ms / 1000);
 }
 
-export function SelectionControls({ selection, onSelect, policies, names, log }: {
+export function SelectionControls({
+  selection,
+  onSelect,
+  policies,
+  names,
+  log,
+}: {
   selection: ComplianceSelection;
   onSelect: (s: ComplianceSelection) => void;
   policies: PolicySummary[];
@@ -42,13 +48,31 @@ export function SelectionControls({ selection, onSelect, policies, names, log }:
     <form className="compliance-controls no-print" aria-label="What the report covers" onSubmit={(e) => e.preventDefault()}>
       <label>
         From (UTC)
-        <input type="datetime-local" step={1} value={from} min={toInput(log.first)} max={toInput(log.last)} data-testid="range-since"
-          onChange={(e) => setFrom(e.target.value)} onBlur={(e) => commit('since', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && commit('since', e.currentTarget.value)} />
+        <input
+          type="datetime-local"
+          step={1}
+          value={from}
+          min={toInput(log.first)}
+          max={toInput(log.last)}
+          data-testid="range-since"
+          onChange={(e) => setFrom(e.target.value)}
+          onBlur={(e) => commit('since', e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && commit('since', e.currentTarget.value)}
+        />
       </label>
       <label>
         To (UTC)
-        <input type="datetime-local" step={1} value={to} min={toInput(log.first)} max={toInput(log.last)} data-testid="range-until"
-          onChange={(e) => setTo(e.target.value)} onBlur={(e) => commit('until', e.target.value)} onKeyDown={(e) => e.key === 'Enter' && commit('until', e.currentTarget.value)} />
+        <input
+          type="datetime-local"
+          step={1}
+          value={to}
+          min={toInput(log.first)}
+          max={toInput(log.last)}
+          data-testid="range-until"
+          onChange={(e) => setTo(e.target.value)}
+          onBlur={(e) => commit('until', e.target.value)}
+          onKeyDown={(e) => e.key === 'Enter' && commit('until', e.currentTarget.value)}
+        />
       </label>
       <label>
         Policy
@@ -59,10 +83,18 @@ export function SelectionControls({ selection, onSelect, policies, names, log }:
               {policyLabel(names, p.policy)} ({p.receipts.toLocaleString('en-US')} verified receipts)
             </option>
           ))}
-          {selection.policy !== undefined && !known && <option value={selection.policy}>{shortHash(selection.policy)} (no verified receipt in this range)</option>}
+          {selection.policy !== undefined && !known && (
+            <option value={selection.policy}>{shortHash(selection.policy)} (no verified receipt in this range)</option>
+          )}
         </select>
       </label>
-      <button type="button" className="button" data-testid="selection-clear" disabled={selection.since === undefined && selection.until === undefined && selection.policy === undefined} onClick={() => onSelect({})}>
+      <button
+        type="button"
+        className="button"
+        data-testid="selection-clear"
+        disabled={selection.since === undefined && selection.until === undefined && selection.policy === undefined}
+        onClick={() => onSelect({})}
+      >
         Whole log, every policy
       </button>
       <button type="button" className="button primary" data-testid="print-report" onClick={() => window.print()}>

@@ -29,29 +29,44 @@ export function SignersSection({ signers, pinned, selection }: { signers: Signer
       {!pinned ? (
         <p className="banner warn" data-testid="signers-none-pinned">
           <strong>No key is pinned.</strong> The signatures show that the log is self-consistent, not who signed it.{' '}
-          <Link href="/trust" className="no-print">Pin the kernel keys you know</Link>
+          <Link href="/trust" className="no-print">
+            Pin the kernel keys you know
+          </Link>
         </p>
       ) : unpinned.length > 0 ? (
         <p className="banner bad" data-testid="signers-unpinned">
-          <strong>{fmt(unpinned.length)} signing key{unpinned.length === 1 ? ' is' : 's are'} not pinned:</strong> receipts and checkpoints they signed failed{' '}
-          <code>signer_trusted</code> and are not counted. <Link href="/trust" className="no-print">Manage pinned keys</Link>
+          <strong>
+            {fmt(unpinned.length)} signing key{unpinned.length === 1 ? ' is' : 's are'} not pinned:
+          </strong>{' '}
+          receipts and checkpoints they signed failed <code>signer_trusted</code> and are not counted.{' '}
+          <Link href="/trust" className="no-print">
+            Manage pinned keys
+          </Link>
         </p>
       ) : null}
-      {signers.length === 0 ? <p className="muted">The log holds no signed record.</p> : (
+      {signers.length === 0 ? (
+        <p className="muted">The log holds no signed record.</p>
+      ) : (
         <table className="grid compact signers" data-testid="signers">
           <thead>
             <tr>
               <th scope="col">kernel key</th>
               <th scope="col">pinned?</th>
-              <th scope="col" className="num">verified receipts here</th>
-              <th scope="col" className="num">whole log: receipts, checkpoints</th>
+              <th scope="col" className="num">
+                verified receipts here
+              </th>
+              <th scope="col" className="num">
+                whole log: receipts, checkpoints
+              </th>
             </tr>
           </thead>
           <tbody>
             {signers.map((s) => (
               <tr key={s.key} data-key={s.key} data-pinned={String(s.pins.length > 0)} data-receipts={s.receipts}>
                 <th scope="row">
-                  <code className="hash"><SafeText text={s.key} max={140} /></code>
+                  <code className="hash">
+                    <SafeText text={s.key} max={140} />
+                  </code>
                   {s.key === DEMO_KERNEL_KEY && <div className="muted small">the published demo kernel key</div>}
                 </th>
                 <td className={s.pins.length ? 'good' : 'bad'}>
@@ -59,12 +74,23 @@ export function SignersSection({ signers, pinned, selection }: { signers: Signer
                     s.pins.map((p, i) => (
                       <div key={i}>
                         <strong>pinned</strong>
-                        {p.label ? <> as “<SafeText text={p.label} max={80} />”</> : ''}, {validity(p)}
+                        {p.label ? (
+                          <>
+                            {' '}
+                            as “<SafeText text={p.label} max={80} />”
+                          </>
+                        ) : (
+                          ''
+                        )}
+                        , {validity(p)}
                       </div>
                     ))
                   ) : (
                     <>
-                      <strong>not pinned</strong> <Link href="/trust" className="no-print">pin…</Link>
+                      <strong>not pinned</strong>{' '}
+                      <Link href="/trust" className="no-print">
+                        pin…
+                      </Link>
                     </>
                   )}
                 </td>

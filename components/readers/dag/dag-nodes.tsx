@@ -21,7 +21,13 @@ export const RECEIPT_SIZE = { width: 236, height: 74 };
 export const REQUEST_SIZE = { width: 168, height: 50 };
 export const CAPABILITY_SIZE = { width: 250, height: 84 };
 
-const VERDICT_TEXT = { verified: '✓ verified', failed: '✗ FAILED', unverified: '? NOT VERIFIED', unpinned: '◇ intact, signer not pinned', pending: '… not yet checked' } as const;
+const VERDICT_TEXT = {
+  verified: '✓ verified',
+  failed: '✗ FAILED',
+  unverified: '? NOT VERIFIED',
+  unpinned: '◇ intact, signer not pinned',
+  pending: '… not yet checked',
+} as const;
 
 /** Terminal states and decisions, in words a reader knows, with a tone for colour. */
 function stateTone(state: string | undefined): 'good' | 'bad' | 'warn' | 'neutral' {
@@ -41,7 +47,11 @@ export function shortId(id: string, keep = 10): string {
 function Fold({ n }: { n: DagNode }) {
   const { toggle } = useContext(DagActions);
   if (n.children === 0) return null;
-  const shown = n.collapsed ? `▸ ${n.hidden.toLocaleString('en-US')} hidden` : n.hidden > 0 ? `▸ ${n.hidden.toLocaleString('en-US')} off this path` : `▾ ${n.children.toLocaleString('en-US')}`;
+  const shown = n.collapsed
+    ? `▸ ${n.hidden.toLocaleString('en-US')} hidden`
+    : n.hidden > 0
+      ? `▸ ${n.hidden.toLocaleString('en-US')} off this path`
+      : `▾ ${n.children.toLocaleString('en-US')}`;
   return (
     <button
       type="button"
@@ -85,8 +95,14 @@ export const ReceiptNodeView = memo(function ReceiptNodeView({ data }: NodeProps
         <span className={`dag-verdict v-${verdict}`}>{VERDICT_TEXT[verdict]}</span>
       </div>
       <div className="dag-node-bottom">
-        <code className="dag-id"><SafeText text={shortId(n.receiptId!, 9)} /></code>
-        {n.cycle && <span className="dag-cycle" title="This receipt's parent link formed a cycle and was cut here">cycle cut</span>}
+        <code className="dag-id">
+          <SafeText text={shortId(n.receiptId!, 9)} />
+        </code>
+        {n.cycle && (
+          <span className="dag-cycle" title="This receipt's parent link formed a cycle and was cut here">
+            cycle cut
+          </span>
+        )}
         <Fold n={n} />
       </div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -97,13 +113,20 @@ export const ReceiptNodeView = memo(function ReceiptNodeView({ data }: NodeProps
 export const RequestNodeView = memo(function RequestNodeView({ data }: NodeProps<Node<DagNodeData>>) {
   const n = data;
   return (
-    <div className={`dag-node dag-request${n.match ? ' match' : ''}`} data-testid="dag-node" data-kind="request" title={`Request ${n.requestId}: named as a parent, has no receipt of its own in this log`}>
+    <div
+      className={`dag-node dag-request${n.match ? ' match' : ''}`}
+      data-testid="dag-node"
+      data-kind="request"
+      title={`Request ${n.requestId}: named as a parent, has no receipt of its own in this log`}
+    >
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="dag-node-top">
         <span className="dag-kind">request, no receipt</span>
       </div>
       <div className="dag-node-bottom">
-        <code className="dag-id"><SafeText text={shortId(n.requestId ?? '', 8)} /></code>
+        <code className="dag-id">
+          <SafeText text={shortId(n.requestId ?? '', 8)} />
+        </code>
         <Fold n={n} />
       </div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -127,7 +150,9 @@ export const CapabilityNodeView = memo(function CapabilityNodeView({ data }: Nod
     >
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <div className="dag-node-top">
-        <span className="dag-kind">{r ? (r.delegationDepth === 0 ? 'capability, issued' : `delegated, depth ${r.delegationDepth ?? '?'}`) : 'capability, no lineage row'}</span>
+        <span className="dag-kind">
+          {r ? (r.delegationDepth === 0 ? 'capability, issued' : `delegated, depth ${r.delegationDepth ?? '?'}`) : 'capability, no lineage row'}
+        </span>
         {status && (
           <span className="dag-link" title={linkText(status)}>
             {linkText(status)}
@@ -135,11 +160,27 @@ export const CapabilityNodeView = memo(function CapabilityNodeView({ data }: Nod
         )}
       </div>
       <div className="dag-node-mid">
-        <code className="dag-id"><SafeText text={shortId(data.capabilityId, 10)} /></code>
+        <code className="dag-id">
+          <SafeText text={shortId(data.capabilityId, 10)} />
+        </code>
       </div>
       <div className="dag-node-bottom">
-        <span className="muted">{r?.subjectKey ? <>to <SafeText text={shortId(r.subjectKey, 5)} /></> : ''}</span>
-        <span>{data.used > 0 ? `${data.used.toLocaleString('en-US')} receipt${data.used === 1 ? '' : 's'} here` : r ? `${r.grants.length} grant${r.grants.length === 1 ? '' : 's'}` : ''}</span>
+        <span className="muted">
+          {r?.subjectKey ? (
+            <>
+              to <SafeText text={shortId(r.subjectKey, 5)} />
+            </>
+          ) : (
+            ''
+          )}
+        </span>
+        <span>
+          {data.used > 0
+            ? `${data.used.toLocaleString('en-US')} receipt${data.used === 1 ? '' : 's'} here`
+            : r
+              ? `${r.grants.length} grant${r.grants.length === 1 ? '' : 's'}`
+              : ''}
+        </span>
       </div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
     </div>

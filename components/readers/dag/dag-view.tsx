@@ -30,7 +30,18 @@ import { useLog } from '../../data/log-provider';
 import { formatTime } from '../../explorer/format';
 import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';
 import { type CanvasEdge, type CanvasNode, GraphCanvas } from './graph-canvas';
-import { CAPABILITY_SIZE, type CapabilityData, type DagNodeData, CapabilityNodeView, DagActions, RECEIPT_SIZE, REQUEST_SIZE, ReceiptNodeView, RequestNodeView, shortId } from './dag-nodes';
+import {
+  CAPABILITY_SIZE,
+  type CapabilityData,
+  type DagNodeData,
+  CapabilityNodeView,
+  DagActions,
+  RECEIPT_SIZE,
+  REQUEST_SIZE,
+  ReceiptNodeView,
+  RequestNodeView,
+  shortId,
+} from './dag-nodes';
 import './dag.css';
 import { SafeText } from '../../ui/safe-text';
 import { revealPlain } from '../../../lib/text/reveal';
@@ -59,8 +70,17 @@ function DagReader({ store, report, scope, label }: ReaderData) {
 
   const index = useMemo(() => dagSessions(store), [store, report]); // eslint-disable-line react-hooks/exhaustive-deps
   // With no session chosen: the one with the most verified receipts.
-  const largest = useMemo(() => index.sessions.reduce<(typeof index.sessions)[number] | undefined>((m, s) => (!m || s.child + s.tool > m.child + m.tool ? s : m), undefined), [index]);
-  const choice: DagChoice | null = state.all ? { all: true } : state.session !== undefined ? { session: state.session } : largest ? { session: largest.sessionId } : null;
+  const largest = useMemo(
+    () => index.sessions.reduce<(typeof index.sessions)[number] | undefined>((m, s) => (!m || s.child + s.tool > m.child + m.tool ? s : m), undefined),
+    [index],
+  );
+  const choice: DagChoice | null = state.all
+    ? { all: true }
+    : state.session !== undefined
+      ? { session: state.session }
+      : largest
+        ? { session: largest.sessionId }
+        : null;
   const foldKey = state.fold.join('\n');
   const graph = useMemo(
     () =>
@@ -94,8 +114,8 @@ function DagReader({ store, report, scope, label }: ReaderData) {
           <h2>No request trees in this log</h2>
           <p>
             A request tree needs child receipts (a package&apos;s <code>child-receipts.ndjson</code>, a store&apos;s <code>chio_child_receipts</code>) or tool
-            receipts whose governed call chain names a session. <SafeText text={label} max={120} /> has neither, so there is nothing to draw here. The <Link href="/receipts">explorer</Link>{' '}
-            lists every receipt it has.
+            receipts whose governed call chain names a session. <SafeText text={label} max={120} /> has neither, so there is nothing to draw here. The{' '}
+            <Link href="/receipts">explorer</Link> lists every receipt it has.
           </p>
         </div>
       </>
@@ -106,8 +126,10 @@ function DagReader({ store, report, scope, label }: ReaderData) {
     <DagActions.Provider value={actions}>
       <VerifiedNote scope={scope} label={label} />
       <p className="muted dag-intro">
-        Each box is a signed receipt: a child request the kernel handled for the agent, or a tool call it governed, placed under the request it was made
-        for. {index.notVerified > 0 ? 'Receipts that are not verified are still drawn, with a dashed red or amber border, so the tree is not cut; they are not counted.' : ''}
+        Each box is a signed receipt: a child request the kernel handled for the agent, or a tool call it governed, placed under the request it was made for.{' '}
+        {index.notVerified > 0
+          ? 'Receipts that are not verified are still drawn, with a dashed red or amber border, so the tree is not cut; they are not counted.'
+          : ''}
       </p>
       <div className="dag-layout">
         <SessionPicker index={index} state={state} setState={setState} search={search} chosen={graph?.session ?? null} />
@@ -155,7 +177,14 @@ function SessionPicker({
       >
         <label htmlFor="dag-q">Find a receipt, request, tool or session</label>
         <div className="picker-row">
-          <input id="dag-q" type="search" value={text} onChange={(e) => setText(e.target.value)} placeholder="receipt id, request id, file_read…" data-testid="dag-search" />
+          <input
+            id="dag-q"
+            type="search"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            placeholder="receipt id, request id, file_read…"
+            data-testid="dag-search"
+          />
           <button type="submit" className="button">
             Find
           </button>
@@ -165,7 +194,10 @@ function SessionPicker({
         <div className="dag-hits" data-testid="dag-hits" data-total={search.total}>
           <p>
             {search.total === 0 ? (
-              <>No receipt of any session matches “<SafeText text={state.q ?? ''} max={120} />”.</>
+              <>
+                No receipt of any session matches “<SafeText text={state.q ?? ''} max={120} />
+                ”.
+              </>
             ) : (
               <>
                 {plural(search.total, 'receipt')} in {plural(search.bySession.size, 'session')} match “<SafeText text={state.q ?? ''} max={120} />”
@@ -193,8 +225,12 @@ function SessionPicker({
                   data-testid="dag-hit"
                   onClick={() => pick({ ...state, all: false, session: h.session, focus: h.receiptId, fold: [], top: false })}
                 >
-                  <span><SafeText text={h.label} max={60} expandable={false} /></span>
-                  <code><SafeText text={shortId(h.receiptId, 8)} /></code>
+                  <span>
+                    <SafeText text={h.label} max={60} expandable={false} />
+                  </span>
+                  <code>
+                    <SafeText text={shortId(h.receiptId, 8)} />
+                  </code>
                   {h.verdict !== 'verified' && <span className={`dag-verdict v-${h.verdict}`}>{h.verdict}</span>}
                 </button>
               </li>
@@ -202,9 +238,7 @@ function SessionPicker({
           </ol>
         </div>
       )}
-      <h2 className="dag-side-title">
-        {search ? `Sessions with a match (${fmt(listed.length)})` : `Sessions (${fmt(index.sessions.length)})`}
-      </h2>
+      <h2 className="dag-side-title">{search ? `Sessions with a match (${fmt(listed.length)})` : `Sessions (${fmt(index.sessions.length)})`}</h2>
       <button
         type="button"
         className={`dag-session all${state.all ? ' active' : ''}`}
@@ -236,7 +270,9 @@ function SessionPicker({
                 pick(next);
               }}
             >
-              <code><SafeText text={shortId(s.sessionId, 12)} /></code>
+              <code>
+                <SafeText text={shortId(s.sessionId, 12)} />
+              </code>
               <span>
                 {plural(s.child, 'request')}
                 {s.tool > 0 ? `, ${plural(s.tool, 'tool call')}` : ''}
@@ -257,12 +293,28 @@ function SessionPicker({
   );
 }
 
-function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state: DagParams; setState: (s: DagParams) => void; toggle: (key: string) => void }) {
+function GraphPanel({
+  graph,
+  state,
+  setState,
+  toggle,
+}: {
+  graph: DagGraph;
+  state: DagParams;
+  setState: (s: DagParams) => void;
+  toggle: (key: string) => void;
+}) {
   const router = useRouter();
   const c = graph.counts;
   const notVerified = c.notVerified.failed + c.notVerified.unverified + c.notVerified.unpinned + c.notVerified.pending;
   const nodes = useMemo<CanvasNode<DagNodeData>[]>(
-    () => graph.nodes.map((n) => ({ id: n.key, type: n.kind === 'request' ? 'request' : 'receipt', data: n as DagNodeData, ...(n.kind === 'request' ? REQUEST_SIZE : RECEIPT_SIZE) })),
+    () =>
+      graph.nodes.map((n) => ({
+        id: n.key,
+        type: n.kind === 'request' ? 'request' : 'receipt',
+        data: n as DagNodeData,
+        ...(n.kind === 'request' ? REQUEST_SIZE : RECEIPT_SIZE),
+      })),
     [graph],
   );
   const edges = useMemo<CanvasEdge[]>(() => graph.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, className: `via-${e.via}` })), [graph]);
@@ -288,16 +340,37 @@ function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state
       <header className="dag-panel-head">
         <div>
           <h2 className="dag-title" title={title}>
-            {graph.session === null ? 'All sessions' : <>Session <code><SafeText text={shortId(graph.session, 14)} /></code></>}
+            {graph.session === null ? (
+              'All sessions'
+            ) : (
+              <>
+                Session{' '}
+                <code>
+                  <SafeText text={shortId(graph.session, 14)} />
+                </code>
+              </>
+            )}
           </h2>
-          <p className="dag-counts" data-testid="dag-counts" data-child={c.child} data-tool={c.tool} data-requests={c.requests} data-not-verified={notVerified} data-visible={graph.visible}>
+          <p
+            className="dag-counts"
+            data-testid="dag-counts"
+            data-child={c.child}
+            data-tool={c.tool}
+            data-requests={c.requests}
+            data-not-verified={notVerified}
+            data-visible={graph.visible}
+          >
             <strong>{plural(c.child, 'child receipt')}</strong> and <strong>{plural(c.tool, 'tool receipt')}</strong>, verified
             {c.requests > 0 ? `, under ${plural(c.requests, 'request')} with no receipt of their own` : ''}
             {notVerified > 0 && (
               <>
                 {'; '}
                 <span className="bad">
-                  {[c.notVerified.failed && `${fmt(c.notVerified.failed)} failed`, c.notVerified.unverified && `${fmt(c.notVerified.unverified)} unverified`, c.notVerified.pending && `${fmt(c.notVerified.pending)} not yet checked`]
+                  {[
+                    c.notVerified.failed && `${fmt(c.notVerified.failed)} failed`,
+                    c.notVerified.unverified && `${fmt(c.notVerified.unverified)} unverified`,
+                    c.notVerified.pending && `${fmt(c.notVerified.pending)} not yet checked`,
+                  ]
                     .filter(Boolean)
                     .join(', ')}{' '}
                   drawn but not counted
@@ -324,10 +397,16 @@ function GraphPanel({ graph, state, setState, toggle }: { graph: DagGraph; state
       {state.focus !== undefined && (
         <p className="banner warn dag-focus" data-testid="dag-focus">
           {graph.focusMissing ? (
-            <>The receipt <SafeText text={shortId(state.focus, 12)} /> is not part of this choice. </>
+            <>
+              The receipt <SafeText text={shortId(state.focus, 12)} /> is not part of this choice.{' '}
+            </>
           ) : (
             <>
-              Showing only receipt <code><SafeText text={shortId(state.focus, 12)} /></code>, the requests above it and everything below it.{' '}
+              Showing only receipt{' '}
+              <code>
+                <SafeText text={shortId(state.focus, 12)} />
+              </code>
+              , the requests above it and everything below it.{' '}
             </>
           )}
           <button type="button" className="linkish" onClick={() => clear({}, ['focus'])} data-testid="dag-focus-clear">
@@ -392,7 +471,8 @@ function Legend({ graph }: { graph: DagGraph }) {
         <span className="swatch v-unpinned" /> intact, signer not pinned (dotted)
       </li>
       <li>
-        <span className="dag-state good">completed / allow</span> <span className="dag-state warn">cancelled / incomplete</span> <span className="dag-state bad">deny</span>
+        <span className="dag-state good">completed / allow</span> <span className="dag-state warn">cancelled / incomplete</span>{' '}
+        <span className="dag-state bad">deny</span>
       </li>
       <li>
         <span className="edge-sample" /> parent_request_id
@@ -413,21 +493,35 @@ function LineagePanel({ graph, lineage, verdicts }: { graph: DagGraph; lineage: 
   const nodes = useMemo<CanvasNode<CapabilityData>[]>(
     () =>
       lg
-        ? lg.nodes.map((n) => ({ id: n.capabilityId, type: 'capability', data: (n.row ? { ...n, status: linkStatus(n.row, byRow) } : n) as CapabilityData, ...CAPABILITY_SIZE }))
+        ? lg.nodes.map((n) => ({
+            id: n.capabilityId,
+            type: 'capability',
+            data: (n.row ? { ...n, status: linkStatus(n.row, byRow) } : n) as CapabilityData,
+            ...CAPABILITY_SIZE,
+          }))
         : [],
     [lg, byRow],
   );
   const edges = useMemo<CanvasEdge[]>(() => (lg ? lg.edges.map((e) => ({ ...e })) : []), [lg]);
-  const onNodeClick = useCallback<NodeMouseHandler<Node<CapabilityData>>>((_e, node) => router.push(explorerHref({ capabilityId: [node.data.capabilityId] })), [router]);
+  const onNodeClick = useCallback<NodeMouseHandler<Node<CapabilityData>>>(
+    (_e, node) => router.push(explorerHref({ capabilityId: [node.data.capabilityId] })),
+    [router],
+  );
   const used = graph.capabilities.size;
   return (
-    <section className="dag-lineage" aria-label="Capability lineage" data-testid="dag-lineage" data-capabilities={used} data-lineage-rows={lineage?.entries.length ?? 0}>
+    <section
+      className="dag-lineage"
+      aria-label="Capability lineage"
+      data-testid="dag-lineage"
+      data-capabilities={used}
+      data-lineage-rows={lineage?.entries.length ?? 0}
+    >
       <h2>Who granted the capabilities {graph.session === null ? 'these sessions' : 'this session'} used</h2>
       <p className="muted">
-        From the capability lineage the log&apos;s package or store carries: which capability was delegated from which, to whom. A row that carries
-        its capability token, signed by the issuer, is checked against it: <strong>signed and verified</strong>, or <strong>failed</strong> with the
-        reason. Any other row is <strong>unsigned context</strong>, not evidence; an unsigned federation anchor only marks where a delegation crossed
-        from another federation. Click a capability to see its receipts in the explorer.
+        From the capability lineage the log&apos;s package or store carries: which capability was delegated from which, to whom. A row that carries its
+        capability token, signed by the issuer, is checked against it: <strong>signed and verified</strong>, or <strong>failed</strong> with the reason. Any
+        other row is <strong>unsigned context</strong>, not evidence; an unsigned federation anchor only marks where a delegation crossed from another
+        federation. Click a capability to see its receipts in the explorer.
       </p>
       {used === 0 ? (
         <p data-testid="dag-lineage-empty">

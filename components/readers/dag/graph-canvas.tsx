@@ -61,14 +61,27 @@ export function GraphCanvas<D extends Record<string, unknown>>({
       draggable: false,
       connectable: false,
     }));
-    const fe: Edge[] = edges.map((e) => ({ id: e.id, source: e.source, target: e.target, type: 'smoothstep', ...(e.className ? { className: e.className } : {}) }));
+    const fe: Edge[] = edges.map((e) => ({
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      type: 'smoothstep',
+      ...(e.className ? { className: e.className } : {}),
+    }));
     return { nodes: fn, edges: fe };
   }, [layout, nodes, edges]);
 
   return (
     <div
       className="dag-canvas"
-      style={{ height: layout.status === 'done' ? `min(${height}, ${Math.max(200, Math.round(layout.height * 0.9 + 48))}px)` : `min(${height}, 320px)` }} role="figure" aria-label={label} data-testid={testId} data-layout={layout.status} data-nodes={nodes.length} data-layout-ms={layout.status === 'done' ? layout.ms : undefined}>
+      style={{ height: layout.status === 'done' ? `min(${height}, ${Math.max(200, Math.round(layout.height * 0.9 + 48))}px)` : `min(${height}, 320px)` }}
+      role="figure"
+      aria-label={label}
+      data-testid={testId}
+      data-layout={layout.status}
+      data-nodes={nodes.length}
+      data-layout-ms={layout.status === 'done' ? layout.ms : undefined}
+    >
       {layout.status === 'running' && (
         <p className="dag-canvas-status muted" role="status">
           Laying out {layout.nodes.toLocaleString('en-US')} nodes…

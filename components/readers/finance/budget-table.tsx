@@ -23,13 +23,25 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
             <tr>
               <th scope="col">capability · grant</th>
               <th scope="col">holder</th>
-              <th scope="col" className="num">budget</th>
-              <th scope="col" className="num">charged</th>
-              <th scope="col" className="num">remaining</th>
+              <th scope="col" className="num">
+                budget
+              </th>
+              <th scope="col" className="num">
+                charged
+              </th>
+              <th scope="col" className="num">
+                remaining
+              </th>
               <th scope="col">used</th>
-              <th scope="col" className="num">settled</th>
-              <th scope="col" className="num">pending</th>
-              <th scope="col" className="num">failed</th>
+              <th scope="col" className="num">
+                settled
+              </th>
+              <th scope="col" className="num">
+                pending
+              </th>
+              <th scope="col" className="num">
+                failed
+              </th>
               <th scope="col" className="num" title="receipts whose signature passed (these count toward a budget), and how many of them are verified">
                 receipts
               </th>
@@ -57,30 +69,59 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
                   data-breaks={g.breaks.length}
                 >
                   <td>
-                    <Link href={explorerHref(explorer)} className="fin-mono" title={`${revealPlain(g.capability_id, 200)}: open this budget's receipts in the explorer`} style={{ whiteSpace: 'nowrap' }}>
+                    <Link
+                      href={explorerHref(explorer)}
+                      className="fin-mono"
+                      title={`${revealPlain(g.capability_id, 200)}: open this budget's receipts in the explorer`}
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       <SafeText text={g.capability_id} max={18} expandable={false} />
                     </Link>{' '}
-                    <span className="muted" style={{ whiteSpace: 'nowrap' }}>· grant {g.grant_index.toString()}</span>
+                    <span className="muted" style={{ whiteSpace: 'nowrap' }}>
+                      · grant {g.grant_index.toString()}
+                    </span>
                   </td>
-                  <td><SafeText text={g.root_budget_holder} max={40} /></td>
-                  <td className="num"><SafeText text={formatMinor(g.budget_total, g.currency)} max={60} /></td>
-                  <td className="num"><SafeText text={formatMinor(g.charged, g.currency)} max={60} /></td>
-                  <td className="num"><SafeText text={formatMinor(g.remaining, g.currency)} max={60} /></td>
+                  <td>
+                    <SafeText text={g.root_budget_holder} max={40} />
+                  </td>
+                  <td className="num">
+                    <SafeText text={formatMinor(g.budget_total, g.currency)} max={60} />
+                  </td>
+                  <td className="num">
+                    <SafeText text={formatMinor(g.charged, g.currency)} max={60} />
+                  </td>
+                  <td className="num">
+                    <SafeText text={formatMinor(g.remaining, g.currency)} max={60} />
+                  </td>
                   <td style={{ whiteSpace: 'nowrap' }}>
                     <span className="fin-used" aria-hidden="true">
                       <span style={{ width: `${pct}%` }} />
                     </span>
                     {pct}%
                   </td>
-                  <td className="num"><SafeText text={formatMinor(g.by_settlement.settled, g.currency)} max={60} /></td>
-                  <td className="num"><SafeText text={formatMinor(g.by_settlement.pending, g.currency)} max={60} /></td>
-                  <td className={`num${g.by_settlement.failed > 0n ? ' fin-bad' : ' muted'}`}><SafeText text={formatMinor(g.by_settlement.failed, g.currency)} max={60} /></td>
+                  <td className="num">
+                    <SafeText text={formatMinor(g.by_settlement.settled, g.currency)} max={60} />
+                  </td>
+                  <td className="num">
+                    <SafeText text={formatMinor(g.by_settlement.pending, g.currency)} max={60} />
+                  </td>
+                  <td className={`num${g.by_settlement.failed > 0n ? ' fin-bad' : ' muted'}`}>
+                    <SafeText text={formatMinor(g.by_settlement.failed, g.currency)} max={60} />
+                  </td>
                   <td className="num">
                     {n(g.receipts)}
                     <br />
                     <small className={verified < g.receipts ? 'fin-warn' : 'muted'}>{n(verified)} verified</small>
                   </td>
-                  <td>{broken ? <strong className="fin-bad">{g.breaks.length} break{g.breaks.length === 1 ? '' : 's'} ↓</strong> : <span className="fin-good">✓ yes</span>}</td>
+                  <td>
+                    {broken ? (
+                      <strong className="fin-bad">
+                        {g.breaks.length} break{g.breaks.length === 1 ? '' : 's'} ↓
+                      </strong>
+                    ) : (
+                      <span className="fin-good">✓ yes</span>
+                    )}
+                  </td>
                 </tr>,
                 broken && (
                   <tr key={`${g.capability_id}/${g.grant_index}/breaks`} className="fin-break-row">
@@ -102,7 +143,8 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
       </div>
       {finance.excluded.length > 0 && (
         <p data-testid="finance-excluded">
-          <strong>Left out of the budgets:</strong> {n(finance.excluded.length)} financial receipt{finance.excluded.length === 1 ? '' : 's'} whose signature did not pass:{' '}
+          <strong>Left out of the budgets:</strong> {n(finance.excluded.length)} financial receipt{finance.excluded.length === 1 ? '' : 's'} whose signature did
+          not pass:{' '}
           {finance.excluded.slice(0, 20).map((id, i) => (
             <span key={id}>
               {i > 0 ? ', ' : ''}
@@ -114,7 +156,8 @@ export function BudgetTable({ rows, finance }: { rows: BudgetRow[]; finance: Fin
       )}
       {finance.malformed.length > 0 && (
         <div data-testid="finance-malformed">
-          <strong>Unreadable financial metadata</strong> on {n(finance.malformed.length)} receipt{finance.malformed.length === 1 ? '' : 's'} (not in any budget):
+          <strong>Unreadable financial metadata</strong> on {n(finance.malformed.length)} receipt{finance.malformed.length === 1 ? '' : 's'} (not in any
+          budget):
           <ul className="fin-breaks">
             {finance.malformed.slice(0, 20).map((m) => (
               <li key={m.receipt_id}>

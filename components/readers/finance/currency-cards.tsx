@@ -21,11 +21,23 @@ export function CurrencyCards({ totals }: { totals: CurrencyTotals[] }) {
   return (
     <div className="fin-cards">
       {totals.map((t) => (
-        <article key={t.currency} className="fin-card" data-testid="finance-currency" data-currency={t.currency} data-charged={t.charged.toString()} data-receipts={t.receipts}>
-          <h3>Charged in <SafeText text={t.currency} max={40} /></h3>
-          <span className="fin-big"><SafeText text={formatMinor(t.charged, t.currency)} max={60} expandable={false} /></span>
+        <article
+          key={t.currency}
+          className="fin-card"
+          data-testid="finance-currency"
+          data-currency={t.currency}
+          data-charged={t.charged.toString()}
+          data-receipts={t.receipts}
+        >
+          <h3>
+            Charged in <SafeText text={t.currency} max={40} />
+          </h3>
+          <span className="fin-big">
+            <SafeText text={formatMinor(t.charged, t.currency)} max={60} expandable={false} />
+          </span>
           <p className="muted">
-            over <Link href={explorerHref(verifiedFilter({ currency: [t.currency] }))}>{n(t.receipts)} verified receipts</Link> under <SafeText text={t.currency} max={40} /> budgets
+            over <Link href={explorerHref(verifiedFilter({ currency: [t.currency] }))}>{n(t.receipts)} verified receipts</Link> under{' '}
+            <SafeText text={t.currency} max={40} /> budgets
           </p>
           <div className="fin-split" role="img" aria-label={KEYS.map((k) => `${k.label} ${pct(t.settlement[k.key].amount, t.charged)}`).join(', ')}>
             {KEYS.map((k) => (
@@ -39,14 +51,20 @@ export function CurrencyCards({ totals }: { totals: CurrencyTotals[] }) {
                 <Link href={explorerHref(verifiedFilter({ currency: [t.currency], settlement: [k.key] }))}>
                   {k.label} ({n(t.settlement[k.key].receipts)})
                 </Link>
-                <span className="fin-amount"><SafeText text={formatMinor(t.settlement[k.key].amount, t.currency)} max={60} expandable={false} /></span>
+                <span className="fin-amount">
+                  <SafeText text={formatMinor(t.settlement[k.key].amount, t.currency)} max={60} expandable={false} />
+                </span>
               </li>
             ))}
             {t.settlement.not_applicable.receipts > 0 && (
               <li data-testid="finance-currency-not_applicable">
                 <span className="fin-dot fin-na" />
-                <Link href={explorerHref(verifiedFilter({ currency: [t.currency], settlement: ['not_applicable'] }))}>nothing to settle ({n(t.settlement.not_applicable.receipts)})</Link>
-                <span className="fin-amount"><SafeText text={formatMinor(t.settlement.not_applicable.amount, t.currency)} max={60} expandable={false} /></span>
+                <Link href={explorerHref(verifiedFilter({ currency: [t.currency], settlement: ['not_applicable'] }))}>
+                  nothing to settle ({n(t.settlement.not_applicable.receipts)})
+                </Link>
+                <span className="fin-amount">
+                  <SafeText text={formatMinor(t.settlement.not_applicable.amount, t.currency)} max={60} expandable={false} />
+                </span>
               </li>
             )}
           </ul>

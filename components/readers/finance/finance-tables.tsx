@@ -21,25 +21,57 @@ export function HolderTable({ totals }: { totals: HolderTotals[] }) {
         <tr>
           <th scope="col">root budget holder</th>
           <th scope="col">currency</th>
-          <th scope="col" className="num">budgets</th>
-          <th scope="col" className="num">granted</th>
-          <th scope="col" className="num">charged</th>
-          <th scope="col" className="num">receipts</th>
-          <th scope="col" className="num">budget denials (refused)</th>
+          <th scope="col" className="num">
+            budgets
+          </th>
+          <th scope="col" className="num">
+            granted
+          </th>
+          <th scope="col" className="num">
+            charged
+          </th>
+          <th scope="col" className="num">
+            receipts
+          </th>
+          <th scope="col" className="num">
+            budget denials (refused)
+          </th>
         </tr>
       </thead>
       <tbody>
         {totals.map((t) => (
-          <tr key={`${t.holder}/${t.currency}`} data-testid="finance-holder-row" data-holder={t.holder} data-currency={t.currency} data-charged={t.charged.toString()}>
+          <tr
+            key={`${t.holder}/${t.currency}`}
+            data-testid="finance-holder-row"
+            data-holder={t.holder}
+            data-currency={t.currency}
+            data-charged={t.charged.toString()}
+          >
             <th scope="row">
-              <Link href={explorerHref(verifiedFilter({ rootBudgetHolder: [t.holder], currency: [t.currency] }))}><SafeText text={t.holder} max={60} expandable={false} /></Link>
+              <Link href={explorerHref(verifiedFilter({ rootBudgetHolder: [t.holder], currency: [t.currency] }))}>
+                <SafeText text={t.holder} max={60} expandable={false} />
+              </Link>
             </th>
-            <td><SafeText text={t.currency} max={40} /></td>
+            <td>
+              <SafeText text={t.currency} max={40} />
+            </td>
             <td className="num">{n(t.budgets)}</td>
-            <td className="num"><SafeText text={formatMinor(t.granted, t.currency)} max={60} /></td>
-            <td className="num"><SafeText text={formatMinor(t.charged, t.currency)} max={60} /></td>
+            <td className="num">
+              <SafeText text={formatMinor(t.granted, t.currency)} max={60} />
+            </td>
+            <td className="num">
+              <SafeText text={formatMinor(t.charged, t.currency)} max={60} />
+            </td>
             <td className="num">{n(t.receipts)}</td>
-            <td className="num">{t.denials ? <>{n(t.denials)} (<SafeText text={formatMinor(t.attempted, t.currency)} max={60} />)</> : '–'}</td>
+            <td className="num">
+              {t.denials ? (
+                <>
+                  {n(t.denials)} (<SafeText text={formatMinor(t.attempted, t.currency)} max={60} />)
+                </>
+              ) : (
+                '–'
+              )}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -48,7 +80,19 @@ export function HolderTable({ totals }: { totals: HolderTotals[] }) {
 }
 
 /** Failed / long-pending settlements (`amount` charged) or budget denials (`amount` attempted). */
-export function ReceiptListTable({ store, list, amount, lastTime, testId }: { store: RowStore; list: RowList; amount: 'charged' | 'attempted'; lastTime?: number | null; testId: string }) {
+export function ReceiptListTable({
+  store,
+  list,
+  amount,
+  lastTime,
+  testId,
+}: {
+  store: RowStore;
+  list: RowList;
+  amount: 'charged' | 'attempted';
+  lastTime?: number | null;
+  testId: string;
+}) {
   const shown = list.rows.subarray(0, LIST_LIMIT);
   return (
     <table className="fin-table" data-testid={testId} data-rows={list.rows.length}>
@@ -58,9 +102,21 @@ export function ReceiptListTable({ store, list, amount, lastTime, testId }: { st
           <th scope="col">receipt</th>
           <th scope="col">tool</th>
           <th scope="col">capability · holder</th>
-          <th scope="col" className="num">{amount === 'charged' ? 'charged' : 'attempted'}</th>
-          {amount === 'attempted' ? <th scope="col" className="num">remaining then</th> : <th scope="col">payment reference</th>}
-          {lastTime != null && <th scope="col" className="num">pending for</th>}
+          <th scope="col" className="num">
+            {amount === 'charged' ? 'charged' : 'attempted'}
+          </th>
+          {amount === 'attempted' ? (
+            <th scope="col" className="num">
+              remaining then
+            </th>
+          ) : (
+            <th scope="col">payment reference</th>
+          )}
+          {lastTime != null && (
+            <th scope="col" className="num">
+              pending for
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -79,13 +135,22 @@ export function ReceiptListTable({ store, list, amount, lastTime, testId }: { st
                 <SafeText text={s('toolServer') ?? ''} max={40} /> / <SafeText text={s('toolName') ?? ''} max={40} />
               </td>
               <td>
-                <span className="fin-mono"><SafeText text={s('capabilityId') ?? ''} max={40} /></span> <span className="muted">· <SafeText text={s('rootBudgetHolder') ?? ''} max={40} /></span>
+                <span className="fin-mono">
+                  <SafeText text={s('capabilityId') ?? ''} max={40} />
+                </span>{' '}
+                <span className="muted">
+                  · <SafeText text={s('rootBudgetHolder') ?? ''} max={40} />
+                </span>
               </td>
-              <td className="num"><SafeText text={formatMinor(value, currency)} max={60} /></td>
+              <td className="num">
+                <SafeText text={formatMinor(value, currency)} max={60} />
+              </td>
               {amount === 'attempted' ? (
                 <td className="num">{remaining !== undefined && /^\d+$/.test(remaining) ? formatMinor(BigInt(remaining), currency) : '–'}</td>
               ) : (
-                <td className="fin-mono"><SafeText text={s('paymentReference') ?? '–'} max={40} /></td>
+                <td className="fin-mono">
+                  <SafeText text={s('paymentReference') ?? '–'} max={40} />
+                </td>
               )}
               {lastTime != null && <td className="num">{formatAge(lastTime - store.time[row]!)}</td>}
             </tr>
@@ -105,11 +170,19 @@ export function OracleTable({ store, view }: { store: RowStore; view: OracleView
           <th scope="col">time (UTC)</th>
           <th scope="col">receipt</th>
           <th scope="col">rate</th>
-          <th scope="col" className="num">original amount</th>
-          <th scope="col" className="num">converted</th>
-          <th scope="col" className="num">charged</th>
+          <th scope="col" className="num">
+            original amount
+          </th>
+          <th scope="col" className="num">
+            converted
+          </th>
+          <th scope="col" className="num">
+            charged
+          </th>
           <th scope="col">price feed</th>
-          <th scope="col" className="num">cache age</th>
+          <th scope="col" className="num">
+            cache age
+          </th>
         </tr>
       </thead>
       <tbody>
@@ -146,13 +219,18 @@ export function OracleTable({ store, view }: { store: RowStore; view: OracleView
               <td className="num" title={`${e.originalCostUnits} minor units`}>
                 <SafeText text={formatMinor(BigInt(e.originalCostUnits), e.originalCurrency)} max={60} />
               </td>
-              <td className="num"><SafeText text={formatMinor(BigInt(e.convertedCostUnits), e.grantCurrency)} max={60} /></td>
+              <td className="num">
+                <SafeText text={formatMinor(BigInt(e.convertedCostUnits), e.grantCurrency)} max={60} />
+              </td>
               <td className={`num${mismatch ? ' fin-bad' : ''}`} title={mismatch ? 'differs from converted_cost_units' : undefined}>
                 {charged === undefined ? '–' : formatMinor(charged, store.str('currency', row))}
                 {store.str('attemptedCost', row) !== undefined ? <span className="muted"> (refused)</span> : null}
               </td>
               <td>
-                <SafeText text={e.source} max={60} /> <span className="muted">· <SafeText text={e.authority} max={60} /></span>
+                <SafeText text={e.source} max={60} />{' '}
+                <span className="muted">
+                  · <SafeText text={e.authority} max={60} />
+                </span>
               </td>
               <td className={`num${stale ? ' fin-bad' : ''}`} title={stale ? 'older than max_age_seconds' : undefined}>
                 {e.cacheAgeSeconds} s of {e.maxAgeSeconds} s

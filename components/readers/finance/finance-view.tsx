@@ -9,7 +9,15 @@ import { useSearchParams } from 'next/navigation';
 import { useSetQueryParam } from '../../data/use-replace-query';
 import { useMemo } from 'react';
 import { formatMinor } from '../../../lib/finance/money';
-import { type CurrencyAmount, PENDING_HOURS_DEFAULT, budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from '../../../lib/readers/finance';
+import {
+  type CurrencyAmount,
+  PENDING_HOURS_DEFAULT,
+  budgetDenials,
+  budgetRows,
+  currencyTotals,
+  holderTotals,
+  settlementLists,
+} from '../../../lib/readers/finance';
 import { budgetsCsv, currencyTotalsCsv, holderTotalsCsv, oracleCsv, receiptListCsv, spendCsv } from '../../../lib/readers/finance-csv';
 import { oracleConversions } from '../../../lib/readers/finance-oracle';
 import { spendOverTime } from '../../../lib/readers/finance-spend';
@@ -65,8 +73,8 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
         <p className={breaks === 0 ? 'banner ok' : 'banner bad'} data-testid="finance-banner" data-breaks={breaks}>
           {breaks === 0 ? (
             <>
-              <strong>Every budget adds up.</strong> In all {n(report.finance.budgets.length)} budgets each receipt’s remaining balance follows from the
-              charges before it.
+              <strong>Every budget adds up.</strong> In all {n(report.finance.budgets.length)} budgets each receipt’s remaining balance follows from the charges
+              before it.
             </>
           ) : (
             <>
@@ -81,8 +89,8 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
       )}
       {financialReceipts === 0 ? (
         <Empty testId="finance-empty">
-          None of the verified receipts of this log carries a cost (<code>metadata.financial</code>), so there is nothing to reconcile. Receipts of paid
-          tools and budgeted grants carry one.
+          None of the verified receipts of this log carries a cost (<code>metadata.financial</code>), so there is nothing to reconcile. Receipts of paid tools
+          and budgeted grants carry one.
         </Empty>
       ) : (
         <>
@@ -105,7 +113,14 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
                   {spend.series.length > 1 && (
                     <span className="fin-toggle" role="group" aria-label="Currency">
                       {spend.series.map((s) => (
-                        <button key={s.currency} type="button" className={`button${s === series ? ' active' : ''}`} aria-pressed={s === series} data-testid="finance-spend-currency" onClick={() => set('cur', s.currency)}>
+                        <button
+                          key={s.currency}
+                          type="button"
+                          className={`button${s === series ? ' active' : ''}`}
+                          aria-pressed={s === series}
+                          data-testid="finance-spend-currency"
+                          onClick={() => set('cur', s.currency)}
+                        >
                           <SafeText text={s.currency} max={24} expandable={false} />
                         </button>
                       ))}
@@ -128,9 +143,9 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
           title="Budgets: does every running balance add up?"
           counts={
             <>
-              Reconciled as the receipt contract’s budget rules do it, with the same numbers as the command line’s report: per capability and grant, every financial receipt
-              whose signature passed counts, verified or not (the “verified” column says how many are). Amounts charged; settled, pending, failed are parts
-              of the charged amount.
+              Reconciled as the receipt contract’s budget rules do it, with the same numbers as the command line’s report: per capability and grant, every
+              financial receipt whose signature passed counts, verified or not (the “verified” column says how many are). Amounts charged; settled, pending,
+              failed are parts of the charged amount.
             </>
           }
           tools={<CsvButton testId="finance-csv-budgets" table={() => budgetsCsv(budgets.rows)} />}
@@ -187,7 +202,12 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
           <div className="fin-head">
             <label className="muted">
               Long pending means still pending more than{' '}
-              <select className="fin-select" value={pendingHours} data-testid="finance-pending-hours" onChange={(e) => set('pendingHours', e.target.value === String(PENDING_HOURS_DEFAULT) ? null : e.target.value)}>
+              <select
+                className="fin-select"
+                value={pendingHours}
+                data-testid="finance-pending-hours"
+                onChange={(e) => set('pendingHours', e.target.value === String(PENDING_HOURS_DEFAULT) ? null : e.target.value)}
+              >
                 {(HOURS.includes(pendingHours) ? HOURS : [...HOURS, pendingHours].sort((a, b) => a - b)).map((h) => (
                   <option key={h} value={h}>
                     {h < 24 || h % 24 ? `${h} hour${h === 1 ? '' : 's'}` : `${h / 24} day${h === 24 ? '' : 's'}`}
@@ -232,7 +252,8 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
           ) : (
             <>
               <p>
-                {n(denials.rows.length)} denial{denials.rows.length === 1 ? '' : 's'}, refusing {denials.totals.map((t) => formatMinor(t.amount, t.currency)).join(' and ')}.{' '}
+                {n(denials.rows.length)} denial{denials.rows.length === 1 ? '' : 's'}, refusing{' '}
+                {denials.totals.map((t) => formatMinor(t.amount, t.currency)).join(' and ')}.{' '}
                 <Link href={explorerHref(verifiedFilter({ guard: ['budget'] }))}>Open them in the explorer</Link>
               </p>
               <ReceiptListTable store={store} list={denials} amount="attempted" testId="finance-denials" />
@@ -256,7 +277,9 @@ export function FinanceView({ store, report, scope, label }: ReaderData) {
               <ul data-testid="finance-oracle-pairs">
                 {oracle.pairs.map((p) => (
                   <li key={`${p.originalCurrency}/${p.grantCurrency}`}>
-                    {n(p.receipts)} conversion{p.receipts === 1 ? '' : 's'} of <SafeText text={formatMinor(p.original, p.originalCurrency)} max={60} expandable={false} /> into <SafeText text={formatMinor(p.converted, p.grantCurrency)} max={60} expandable={false} />
+                    {n(p.receipts)} conversion{p.receipts === 1 ? '' : 's'} of{' '}
+                    <SafeText text={formatMinor(p.original, p.originalCurrency)} max={60} expandable={false} /> into{' '}
+                    <SafeText text={formatMinor(p.converted, p.grantCurrency)} max={60} expandable={false} />
                     {p.stale > 0 && <span className="fin-bad">; {n(p.stale)} used a price older than its allowed age</span>}.
                   </li>
                 ))}

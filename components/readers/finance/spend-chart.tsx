@@ -19,7 +19,6 @@ const COLORS: Record<Settlement, string> = { settled: '#2da44e', pending: '#d4a7
 /** Fixed margins, so a test can find a bar from its index. */
 export const SPEND_GRID = { left: 84, right: 20, top: 40, bottom: 56 };
 
-
 function bucketLabel(spend: SpendOverTime, i: number): string {
   const iso = new Date((spend.start + i * spend.bucketSeconds) * 1000).toISOString();
   return spend.bucketSeconds < 86400 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
@@ -45,7 +44,10 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
         // The tooltip is HTML: every piece of text is escaped (the currency comes from receipts).
         formatter: (items: { dataIndex: number }[]) => {
           const i = items[0]?.dataIndex ?? 0;
-          const lines = statuses.map((k) => `${escapeHtml(k)}: ${escapeHtml(formatMinor(series.amount[k][i]!, cur))} (${series.receipts[k][i]} receipt${series.receipts[k][i] === 1 ? '' : 's'})`);
+          const lines = statuses.map(
+            (k) =>
+              `${escapeHtml(k)}: ${escapeHtml(formatMinor(series.amount[k][i]!, cur))} (${series.receipts[k][i]} receipt${series.receipts[k][i] === 1 ? '' : 's'})`,
+          );
           return [`<strong>${escapeHtml(labels[i]!)} UTC</strong>`, ...lines].join('<br/>');
         },
       },
@@ -63,10 +65,26 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
   }, [series, statuses, labels]);
   // Plain text (the chart's accessible name and caption are strings): the currency revealed as on the axis.
   const curText = revealPlain(series.currency, 24);
-  const total = statuses.map((k) => `${k} ${revealPlain(formatMinor(series.amount[k].reduce((a, b) => a + b, 0n), series.currency), 60)}`).join(', ');
+  const total = statuses
+    .map(
+      (k) =>
+        `${k} ${revealPlain(
+          formatMinor(
+            series.amount[k].reduce((a, b) => a + b, 0n),
+            series.currency,
+          ),
+          60,
+        )}`,
+    )
+    .join(', ');
   return (
     <>
-      <div data-testid="finance-spend-chart" data-currency={series.currency} data-buckets={spend.count} data-grid={`${SPEND_GRID.left},${SPEND_GRID.right},${SPEND_GRID.top},${SPEND_GRID.bottom}`}>
+      <div
+        data-testid="finance-spend-chart"
+        data-currency={series.currency}
+        data-buckets={spend.count}
+        data-grid={`${SPEND_GRID.left},${SPEND_GRID.right},${SPEND_GRID.top},${SPEND_GRID.bottom}`}
+      >
         <EChart
           option={option}
           height={320}
@@ -107,7 +125,13 @@ export function SpendChart({ spend, series }: { spend: SpendOverTime; series: Sp
                       data-receipts={series.receipts[k][i]}
                       data-amount={series.amount[k][i]!.toString()}
                     >
-                      {series.receipts[k][i] ? <Link href={explorerHref(bucketFilter(spend, i, series.currency, k))}><SafeText text={formatMinor(series.amount[k][i]!, series.currency)} max={60} expandable={false} /></Link> : '–'}
+                      {series.receipts[k][i] ? (
+                        <Link href={explorerHref(bucketFilter(spend, i, series.currency, k))}>
+                          <SafeText text={formatMinor(series.amount[k][i]!, series.currency)} max={60} expandable={false} />
+                        </Link>
+                      ) : (
+                        '–'
+                      )}
                       {series.receipts[k][i] ? <span className="muted"> ({n(series.receipts[k][i]!)})</span> : null}
                     </td>
                   ))}

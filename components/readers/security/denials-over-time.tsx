@@ -30,9 +30,22 @@ export function widthLabel(seconds: number): string {
   if (seconds % 3600 === 0) return `${seconds / 3600} h`;
   return `${seconds / 60} min`;
 }
-const seriesName = (s: OverTimeSeries, by: Grouping) => (s.key === null ? 'other' : s.key === '' ? (by === 'guard' ? '(no guard named)' : '(no tool named)') : s.key);
+const seriesName = (s: OverTimeSeries, by: Grouping) =>
+  s.key === null ? 'other' : s.key === '' ? (by === 'guard' ? '(no guard named)' : '(no tool named)') : s.key;
 
-export function DenialsOverTimeChart({ chart, totals, onBy, onBucket, auto }: { chart: DenialsOverTime; totals: DenialTotals; onBy: (b: Grouping) => void; onBucket: (s: number | undefined) => void; auto: boolean }) {
+export function DenialsOverTimeChart({
+  chart,
+  totals,
+  onBy,
+  onBucket,
+  auto,
+}: {
+  chart: DenialsOverTime;
+  totals: DenialTotals;
+  onBy: (b: Grouping) => void;
+  onBucket: (s: number | undefined) => void;
+  auto: boolean;
+}) {
   const router = useRouter();
   const names = useMemo(() => chart.series.map((s) => seriesName(s, chart.by)), [chart]);
   const option = useMemo<EChartOption>(() => {
@@ -69,14 +82,25 @@ export function DenialsOverTimeChart({ chart, totals, onBy, onBucket, auto }: { 
         <span role="group" aria-label="Stack the denials by" className="segmented">
           <span className="muted">Stack by</span>
           {(['guard', 'tool'] as const).map((b) => (
-            <button key={b} type="button" className={`button${chart.by === b ? ' active' : ''}`} aria-pressed={chart.by === b} onClick={() => onBy(b)} data-testid={`stack-by-${b}`}>
+            <button
+              key={b}
+              type="button"
+              className={`button${chart.by === b ? ' active' : ''}`}
+              aria-pressed={chart.by === b}
+              onClick={() => onBy(b)}
+              data-testid={`stack-by-${b}`}
+            >
               {b === 'guard' ? 'blocking guard' : 'tool'}
             </button>
           ))}
         </span>
         <label>
           <span className="muted">Bar width </span>
-          <select value={auto ? '' : String(chart.bucketSeconds)} onChange={(e) => onBucket(e.target.value ? Number(e.target.value) : undefined)} data-testid="denials-bucket">
+          <select
+            value={auto ? '' : String(chart.bucketSeconds)}
+            onChange={(e) => onBucket(e.target.value ? Number(e.target.value) : undefined)}
+            data-testid="denials-bucket"
+          >
             <option value="">automatic ({widthLabel(chart.bucketSeconds)})</option>
             {BUCKET_SECONDS.map((s) => (
               <option key={s} value={s}>
@@ -109,7 +133,8 @@ export function DenialsOverTimeChart({ chart, totals, onBy, onBucket, auto }: { 
             summary={`${total} verified denials in ${chart.starts.length} bars of ${widthLabel(chart.bucketSeconds)}: ${chart.series.map((s, i) => `${names[i]} ${s.total}`).join(', ')}.`}
           />
           <p className="muted chart-note">
-            Bars of {widthLabel(chart.bucketSeconds)} (UTC); {chart.series.some((s) => s.key === null) ? 'the less frequent are summed as “other”; ' : ''}click a bar to list its denials.
+            Bars of {widthLabel(chart.bucketSeconds)} (UTC); {chart.series.some((s) => s.key === null) ? 'the less frequent are summed as “other”; ' : ''}click
+            a bar to list its denials.
             {chart.untimed > 0 ? ` ${chart.untimed} denials carry no usable timestamp and are not drawn.` : ''}
           </p>
         </div>
@@ -131,14 +156,24 @@ function TallyTable({ title, tallies, none, total, testId }: { title: string; ta
       <thead>
         <tr>
           <th scope="col">{title.replace(/^By /, '')}</th>
-          <th scope="col" className="num">denials</th>
+          <th scope="col" className="num">
+            denials
+          </th>
           <th scope="col">share</th>
         </tr>
       </thead>
       <tbody>
         {shown.map((t) => (
           <tr key={t.key} data-key={t.key} data-count={t.count}>
-            <th scope="row">{t.key === '' ? <span className="muted">{none}</span> : <code><SafeText text={t.key} max={60} /></code>}</th>
+            <th scope="row">
+              {t.key === '' ? (
+                <span className="muted">{none}</span>
+              ) : (
+                <code>
+                  <SafeText text={t.key} max={60} />
+                </code>
+              )}
+            </th>
             <td className="num">
               <Link href={t.href}>{t.count.toLocaleString('en-US')}</Link>
             </td>

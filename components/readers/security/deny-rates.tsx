@@ -17,16 +17,31 @@ export function DenyRates({ servers }: { servers: ServerRate[] }) {
       <thead>
         <tr>
           <th scope="col">tool server</th>
-          <th scope="col" className="num">verified calls</th>
-          <th scope="col" className="num">denied</th>
-          <th scope="col" className="rate-col">deny rate</th>
+          <th scope="col" className="num">
+            verified calls
+          </th>
+          <th scope="col" className="num">
+            denied
+          </th>
+          <th scope="col" className="rate-col">
+            deny rate
+          </th>
         </tr>
       </thead>
       <tbody>
         {servers.map((s) => (
-          <tr key={s.server} className="clickable" onClick={(e) => (e.target as HTMLElement).closest('a') || router.push(s.href)} data-server={s.server} data-calls={s.calls} data-denied={s.denied}>
+          <tr
+            key={s.server}
+            className="clickable"
+            onClick={(e) => (e.target as HTMLElement).closest('a') || router.push(s.href)}
+            data-server={s.server}
+            data-calls={s.calls}
+            data-denied={s.denied}
+          >
             <th scope="row">
-              <code><SafeText text={s.server} max={60} /></code>
+              <code>
+                <SafeText text={s.server} max={60} />
+              </code>
             </th>
             <td className="num">
               <Link href={s.callsHref}>{s.calls.toLocaleString('en-US')}</Link>

@@ -41,7 +41,9 @@ export function FailedVerifications({ report, failures: f }: { report: Verificat
         </div>
         <div>
           <dt>unreadable records</dt>
-          <dd data-testid="unread-lines" className={f.unreadLines ? 'bad' : ''}>{n(f.unreadLines)}</dd>
+          <dd data-testid="unread-lines" className={f.unreadLines ? 'bad' : ''}>
+            {n(f.unreadLines)}
+          </dd>
         </div>
       </dl>
       {groups.length === 0 ? (
@@ -59,7 +61,14 @@ function FailureGroup({ group: g, linker }: { group: ProblemGroup; linker: Probl
   const [shown, setShown] = useState(PAGE);
   const rest = g.problems.length - shown;
   return (
-    <details className="problem-group" open={g.problems.length <= 20} data-testid="failure-group" data-code={g.code} data-count={g.problems.length} data-receipts={g.receipts}>
+    <details
+      className="problem-group"
+      open={g.problems.length <= 20}
+      data-testid="failure-group"
+      data-code={g.code}
+      data-count={g.problems.length}
+      data-receipts={g.receipts}
+    >
       <summary>
         <span className="severity error">error</span> <code>{g.code}</code> {g.title} <strong>({n(g.problems.length)})</strong>
       </summary>
@@ -92,14 +101,25 @@ function Where({ problem: p, linker }: { problem: Problem; linker: ProblemLinker
   if (t.kind === 'receipt') {
     return (
       <Link href={t.href} data-testid="failure-link">
-        <code><SafeText text={t.receiptId} max={80} expandable={false} /></code>
+        <code>
+          <SafeText text={t.receiptId} max={80} expandable={false} />
+        </code>
       </Link>
     );
   }
   // Checkpoints are drawn on the overview's timeline: the link goes there.
   if (t.kind === 'checkpoint') return <Link href={`/${t.href}`}>checkpoint {t.checkpointSeq.toString()}</Link>;
-  if (t.kind === 'file') return <Link href={t.href}><SafeText text={loc} max={120} expandable={false} /></Link>;
-  return loc ? <code><SafeText text={loc} max={120} /></code> : null;
+  if (t.kind === 'file')
+    return (
+      <Link href={t.href}>
+        <SafeText text={loc} max={120} expandable={false} />
+      </Link>
+    );
+  return loc ? (
+    <code>
+      <SafeText text={loc} max={120} />
+    </code>
+  ) : null;
 }
 
 export function FlaggedReceipts({ title, explain, items, code }: { title: string; explain: string; items: FlaggedReceipt[]; code: ProblemCode }) {
@@ -114,8 +134,7 @@ export function FlaggedReceipts({ title, explain, items, code }: { title: string
       ) : (
         <>
           <p className="muted">
-            {explain}{' '}
-            <Link href={explorerLink({ problem: [code] })}>List them in the explorer</Link>.
+            {explain} <Link href={explorerLink({ problem: [code] })}>List them in the explorer</Link>.
           </p>
           <table className="grid compact">
             <thead>
@@ -131,12 +150,18 @@ export function FlaggedReceipts({ title, explain, items, code }: { title: string
                 <tr key={i}>
                   <td>
                     <Link href={receiptHref(f.receiptId, f.file, f.line)}>
-                      <code><SafeText text={f.receiptId} max={80} expandable={false} /></code>
+                      <code>
+                        <SafeText text={f.receiptId} max={80} expandable={false} />
+                      </code>
                     </Link>
                   </td>
                   <td className={`verdict ${f.verdict ?? ''}`}>{f.verdict ?? '—'}</td>
-                  <td className="message"><SafeText text={f.message} max={400} /></td>
-                  <td><SafeText text={f.file === undefined ? '—' : `${f.file}${f.line !== undefined ? `:${f.line}` : ''}`} max={120} /></td>
+                  <td className="message">
+                    <SafeText text={f.message} max={400} />
+                  </td>
+                  <td>
+                    <SafeText text={f.file === undefined ? '—' : `${f.file}${f.line !== undefined ? `:${f.line}` : ''}`} max={120} />
+                  </td>
                 </tr>
               ))}
             </tbody>

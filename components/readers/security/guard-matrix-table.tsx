@@ -19,23 +19,31 @@ function cellTitle(tool: string, guard: string, c: MatrixCell): string {
 
 export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
   if (matrix.rows.length === 0 || matrix.guards.length === 0) {
-    return <p className="empty" data-testid="guard-matrix-empty">No verified tool receipt carries guard evidence, so there is no matrix to show.</p>;
+    return (
+      <p className="empty" data-testid="guard-matrix-empty">
+        No verified tool receipt carries guard evidence, so there is no matrix to show.
+      </p>
+    );
   }
   return (
     <>
       <p className="muted">
-        Counted from the guard evidence of each verified tool receipt. Guards are in the order the kernel ran them; a denial stops the
-        pipeline, so guards after the one that denied were <em>not reached</em>: they are counted as such, never as passes.
+        Counted from the guard evidence of each verified tool receipt. Guards are in the order the kernel ran them; a denial stops the pipeline, so guards after
+        the one that denied were <em>not reached</em>: they are counted as such, never as passes.
       </p>
       <div className="matrix-scroll">
         <table className="grid matrix" data-testid="guard-matrix">
           <thead>
             <tr>
               <th scope="col">tool</th>
-              <th scope="col" className="num">receipts</th>
+              <th scope="col" className="num">
+                receipts
+              </th>
               {matrix.guards.map((g) => (
                 <th key={g} scope="col" className="guard-col">
-                  <code><SafeText text={g} max={40} expandable={false} /></code>
+                  <code>
+                    <SafeText text={g} max={40} expandable={false} />
+                  </code>
                 </th>
               ))}
             </tr>
@@ -45,7 +53,9 @@ export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
               <tr key={r.tool} data-tool={r.tool} data-receipts={r.receipts}>
                 <th scope="row">
                   <Link href={r.href}>
-                    <code><SafeText text={r.tool || '(no tool named)'} max={40} expandable={false} /></code>
+                    <code>
+                      <SafeText text={r.tool || '(no tool named)'} max={40} expandable={false} />
+                    </code>
                   </Link>
                 </th>
                 <td className="num">
@@ -56,7 +66,13 @@ export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
                   const guard = matrix.guards[i]!;
                   if (!c) {
                     return (
-                      <td key={guard} className="cell never" title={`${revealPlain(guard, 80)} never evaluated a ${revealPlain(r.tool, 80)} call`} data-guard={guard} data-never="true">
+                      <td
+                        key={guard}
+                        className="cell never"
+                        title={`${revealPlain(guard, 80)} never evaluated a ${revealPlain(r.tool, 80)} call`}
+                        data-guard={guard}
+                        data-never="true"
+                      >
                         —
                       </td>
                     );
@@ -64,7 +80,12 @@ export function GuardMatrixTable({ matrix }: { matrix: GuardMatrix }) {
                   const share = c.fail / Math.max(1, c.pass + c.fail);
                   // A square-root scale: one failure in a hundred already shows, and a guard that always fails is unmistakable.
                   // At most 20 %, so the cell's text keeps 4.5:1 contrast on it in both colour schemes (app/globals.css).
-                  const tint = c.fail > 0 ? `color-mix(in srgb, #cf222e ${Math.round(8 + 12 * Math.sqrt(share))}%, transparent)` : c.pass > 0 ? 'color-mix(in srgb, #1a7f37 10%, transparent)' : undefined;
+                  const tint =
+                    c.fail > 0
+                      ? `color-mix(in srgb, #cf222e ${Math.round(8 + 12 * Math.sqrt(share))}%, transparent)`
+                      : c.pass > 0
+                        ? 'color-mix(in srgb, #1a7f37 10%, transparent)'
+                        : undefined;
                   return (
                     <td
                       key={guard}

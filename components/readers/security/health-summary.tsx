@@ -14,7 +14,9 @@ export function HealthSummary({ lines }: { lines: HealthLine[] }) {
   const bad = lines.filter((l) => l.status === 'bad').length;
   const warn = lines.filter((l) => l.status === 'warn').length;
   const worst: HealthStatus = bad ? 'bad' : warn ? 'warn' : 'good';
-  const headline = [bad && `${bad} ${bad === 1 ? 'problem' : 'problems'}`, warn && `${warn} ${warn === 1 ? 'thing' : 'things'} to look at`].filter(Boolean).join(' and ');
+  const headline = [bad && `${bad} ${bad === 1 ? 'problem' : 'problems'}`, warn && `${warn} ${warn === 1 ? 'thing' : 'things'} to look at`]
+    .filter(Boolean)
+    .join(' and ');
   return (
     <section className={`health ${worst}`} aria-labelledby="health-title" data-testid="health-summary" data-bad={bad} data-warn={warn}>
       <h2 id="health-title">{headline ? `At a glance: ${headline}` : 'At a glance: nothing needs attention'}</h2>
@@ -37,7 +39,12 @@ export function HealthSummary({ lines }: { lines: HealthLine[] }) {
 
 function Part({ part }: { part: HealthPart }) {
   if (typeof part === 'string') return <SafeText text={part} max={300} />;
-  if (part.href.startsWith('#')) return <a href={part.href} className="num-link"><SafeText text={part.text} max={80} expandable={false} /></a>;
+  if (part.href.startsWith('#'))
+    return (
+      <a href={part.href} className="num-link">
+        <SafeText text={part.text} max={80} expandable={false} />
+      </a>
+    );
   return (
     <Link href={part.href} className="num-link">
       <SafeText text={part.text} max={80} expandable={false} />

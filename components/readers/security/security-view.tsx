@@ -44,7 +44,21 @@ export function SecurityView() {
   );
 }
 
-function SecurityReport({ data, pinned, by, bucket, onBy, onBucket }: { data: ReaderData; pinned: ReadonlySet<string>; by: Grouping; bucket: number | undefined; onBy: (b: Grouping) => void; onBucket: (s: number | undefined) => void }) {
+function SecurityReport({
+  data,
+  pinned,
+  by,
+  bucket,
+  onBy,
+  onBucket,
+}: {
+  data: ReaderData;
+  pinned: ReadonlySet<string>;
+  by: Grouping;
+  bucket: number | undefined;
+  onBy: (b: Grouping) => void;
+  onBucket: (s: number | undefined) => void;
+}) {
   const { store, report, scope, label } = data;
   const denials = useMemo(() => denialTotals(store, scope), [store, scope]);
   const overTime = useMemo(() => denialsOverTime(store, scope, by, bucket), [store, scope, by, bucket]);
@@ -83,8 +97,8 @@ function SecurityReport({ data, pinned, by, bucket, onBy, onBucket }: { data: Re
 
       <h2 id="failed-verification">What failed verification</h2>
       <p className="muted" data-testid="failed-note">
-        This part is about the receipts and records that did <strong>not</strong> verify: the sections above leave them out, since their
-        contents cannot be trusted.
+        This part is about the receipts and records that did <strong>not</strong> verify: the sections above leave them out, since their contents cannot be
+        trusted.
       </p>
       <FailedVerifications report={report} failures={failures} />
 

@@ -29,7 +29,9 @@ describe('CodeWhale --check-receipt on the fixtures', () => {
     const fingerprint = diffFingerprint(utf8(e.current_diff));
     expect(fingerprint).toBe(e.current_diff_fingerprint);
     const check = checkReviewReceipt(receipt(file), fingerprint);
-    expect({ passed: check.passed, status: check.status, reason: check.reason, risk_level: check.riskLevel, unresolved: check.unresolved }).toEqual(e.expected_check);
+    expect({ passed: check.passed, status: check.status, reason: check.reason, risk_level: check.riskLevel, unresolved: check.unresolved }).toEqual(
+      e.expected_check,
+    );
   });
 
   it('a receipt whose diff_bytes and diff_lines match the diff it was written for', () => {
@@ -51,9 +53,14 @@ describe('the rules and their order', () => {
   });
 
   it('attached checks: passed, pass, success and ok (any case, trimmed) pass; skipped and not_run fail; none passes', () => {
-    for (const status of ['passed', ' PASS ', 'Success', 'ok']) expect(checkReviewReceipt({ ...base(), checksRun: [{ name: 't', status }] }, fp).passed).toBe(true);
+    for (const status of ['passed', ' PASS ', 'Success', 'ok'])
+      expect(checkReviewReceipt({ ...base(), checksRun: [{ name: 't', status }] }, fp).passed).toBe(true);
     for (const status of ['skipped', 'not_run', 'failed', '']) {
-      expect(checkReviewReceipt({ ...base(), checksRun: [{ name: 't', status }] }, fp)).toMatchObject({ passed: false, status: 'check_failed', reason: `review receipt check 't' did not pass: ${status}` });
+      expect(checkReviewReceipt({ ...base(), checksRun: [{ name: 't', status }] }, fp)).toMatchObject({
+        passed: false,
+        status: 'check_failed',
+        reason: `review receipt check 't' did not pass: ${status}`,
+      });
     }
     expect(checkReviewReceipt({ ...base(), checksRun: [] }, fp).passed).toBe(true);
   });

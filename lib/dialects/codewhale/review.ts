@@ -18,7 +18,13 @@ export interface ReviewReceipt {
   provider: string;
   model: string;
   checksRun: { name: string; status: string }[];
-  findings: { summary: string; issueCount: bigint; suggestionCount: bigint; highestSeverity: string; issues: { severity: string; title: string; path: string | null; line: bigint | null }[] };
+  findings: {
+    summary: string;
+    issueCount: bigint;
+    suggestionCount: bigint;
+    highestSeverity: string;
+    issues: { severity: string; title: string; path: string | null; line: bigint | null }[];
+  };
   unresolvedRisk: { unresolved: boolean; level: string; summary: string };
   reviewContentSha256: string;
 }
@@ -59,7 +65,11 @@ export function parseReviewReceipt(v: JsonValue): ReviewParse {
             return { severity: str(io, 'severity', p), title: str(io, 'title', p), path: strOrNull(io, 'path', p), line: uintOrNull(io, 'line', p) };
           }),
         },
-        unresolvedRisk: { unresolved: bool(r, 'unresolved', '$.unresolved_risk'), level: str(r, 'level', '$.unresolved_risk'), summary: str(r, 'summary', '$.unresolved_risk') },
+        unresolvedRisk: {
+          unresolved: bool(r, 'unresolved', '$.unresolved_risk'),
+          level: str(r, 'level', '$.unresolved_risk'),
+          summary: str(r, 'summary', '$.unresolved_risk'),
+        },
         reviewContentSha256: str(o, 'review_content_sha256', '$'),
       },
     };

@@ -20,7 +20,15 @@ const outcome = (t: TurnReceipt) => Object.fromEntries(checkTurnReceipt(t).map((
 describe('codewhale.conformance-receipt/v0', () => {
   it('the documentation example: every rule holds, and what it shows is read', () => {
     const t = read(exampleText);
-    expect(outcome(t)).toEqual({ schema: 'pass', reasoning_custody: 'pass', tool_lineage: 'pass', event_sequence: 'pass', approvals: 'pass', duration: 'pass', claim_ceiling: 'pass' });
+    expect(outcome(t)).toEqual({
+      schema: 'pass',
+      reasoning_custody: 'pass',
+      tool_lineage: 'pass',
+      event_sequence: 'pass',
+      approvals: 'pass',
+      duration: 'pass',
+      claim_ceiling: 'pass',
+    });
     expect(t.sideEffects).toMatchObject({ approvalRequired: 1n, approvalAllowed: 0n, approvalDenied: 1n });
     expect(t.claimCeiling).toContain('not_safety_certification');
     expect(checkTurnReceipt(t).find((f) => f.rule === 'reasoning_custody')?.detail).toMatch(/not persisted as receipt-ready records/);

@@ -43,9 +43,26 @@ export function parseTurnReceipt(v: JsonValue): TurnParse {
       ok: true,
       receipt: {
         schemaId: str(o, 'schema_id', '$'),
-        thread: { id: str(th, 'id', '$.thread'), model: str(th, 'model', '$.thread'), mode: str(th, 'mode', '$.thread'), autoApprove: bool(th, 'auto_approve', '$.thread'), trustMode: bool(th, 'trust_mode', '$.thread'), allowShell: bool(th, 'allow_shell', '$.thread') },
-        turn: { id: str(tu, 'id', '$.turn'), status: str(tu, 'status', '$.turn'), startedAt: str(tu, 'started_at', '$.turn'), endedAt: str(tu, 'ended_at', '$.turn'), durationMs: uint(tu, 'duration_ms', '$.turn') },
-        reasoningCustody: { rawReasoningExported: bool(rc, 'raw_reasoning_exported', '$.reasoning_custody'), available: bool(rc, 'available', '$.reasoning_custody'), reason: str(rc, 'reason', '$.reasoning_custody') },
+        thread: {
+          id: str(th, 'id', '$.thread'),
+          model: str(th, 'model', '$.thread'),
+          mode: str(th, 'mode', '$.thread'),
+          autoApprove: bool(th, 'auto_approve', '$.thread'),
+          trustMode: bool(th, 'trust_mode', '$.thread'),
+          allowShell: bool(th, 'allow_shell', '$.thread'),
+        },
+        turn: {
+          id: str(tu, 'id', '$.turn'),
+          status: str(tu, 'status', '$.turn'),
+          startedAt: str(tu, 'started_at', '$.turn'),
+          endedAt: str(tu, 'ended_at', '$.turn'),
+          durationMs: uint(tu, 'duration_ms', '$.turn'),
+        },
+        reasoningCustody: {
+          rawReasoningExported: bool(rc, 'raw_reasoning_exported', '$.reasoning_custody'),
+          available: bool(rc, 'available', '$.reasoning_custody'),
+          reason: str(rc, 'reason', '$.reasoning_custody'),
+        },
         toolLineage: {
           toolCallCount: uint(tl, 'tool_call_count', '$.tool_lineage'),
           toolResultCount: uint(tl, 'tool_result_count', '$.tool_lineage'),
@@ -88,7 +105,11 @@ const list = (xs: string[]) => (xs.length <= 5 ? xs.join(', ') : `${xs.slice(0, 
 export function checkTurnReceipt(t: TurnReceipt): TurnFinding[] {
   const out: TurnFinding[] = [];
   const add = (rule: TurnFinding['rule'], status: TurnFinding['status'], detail: string) => out.push({ rule, status, detail });
-  add('schema', t.schemaId === TURN_SCHEMA_ID ? 'pass' : 'fail', t.schemaId === TURN_SCHEMA_ID ? TURN_SCHEMA_ID : `schema_id is "${t.schemaId}", not ${TURN_SCHEMA_ID}`);
+  add(
+    'schema',
+    t.schemaId === TURN_SCHEMA_ID ? 'pass' : 'fail',
+    t.schemaId === TURN_SCHEMA_ID ? TURN_SCHEMA_ID : `schema_id is "${t.schemaId}", not ${TURN_SCHEMA_ID}`,
+  );
   add(
     'reasoning_custody',
     t.reasoningCustody.rawReasoningExported ? 'fail' : 'pass',
@@ -98,7 +119,10 @@ export function checkTurnReceipt(t: TurnReceipt): TurnFinding[] {
   );
   const { toolCallCount: calls, toolResultCount: results, unmatchedToolCallIds: uc, unmatchedToolResultIds: ur } = t.toolLineage;
   if (uc.length > 0 || ur.length > 0) {
-    const parts = [uc.length > 0 ? `${uc.length} tool call(s) without a result: ${list(uc)}` : '', ur.length > 0 ? `${ur.length} tool result(s) without a call: ${list(ur)}` : ''].filter(Boolean);
+    const parts = [
+      uc.length > 0 ? `${uc.length} tool call(s) without a result: ${list(uc)}` : '',
+      ur.length > 0 ? `${ur.length} tool result(s) without a call: ${list(ur)}` : '',
+    ].filter(Boolean);
     add('tool_lineage', 'fail', parts.join('; '));
   } else if (calls !== results) add('tool_lineage', 'fail', `${calls} tool call(s) but ${results} result(s), and no unmatched id is listed`);
   else add('tool_lineage', 'pass', `${calls} tool call(s), each with its result`);
@@ -106,7 +130,12 @@ export function checkTurnReceipt(t: TurnReceipt): TurnFinding[] {
   if (firstSeq > lastSeq) add('event_sequence', 'fail', `first_seq ${firstSeq} is after last_seq ${lastSeq}`);
   else if (eventCount > lastSeq - firstSeq + 1n) add('event_sequence', 'fail', `${eventCount} events cannot fit in seq ${firstSeq}–${lastSeq}`);
   else if (missingRanges.length > 0) add('event_sequence', 'warning', `${missingRanges.length} missing event range(s) reported in seq ${firstSeq}–${lastSeq}`);
-  else if (eventCount < lastSeq - firstSeq + 1n) add('event_sequence', 'warning', `${lastSeq - firstSeq + 1n - eventCount} seq number(s) in ${firstSeq}–${lastSeq} are not this turn's events (seq is per store: other threads may hold them)`);
+  else if (eventCount < lastSeq - firstSeq + 1n)
+    add(
+      'event_sequence',
+      'warning',
+      `${lastSeq - firstSeq + 1n - eventCount} seq number(s) in ${firstSeq}–${lastSeq} are not this turn's events (seq is per store: other threads may hold them)`,
+    );
   else add('event_sequence', 'pass', `${eventCount} events, seq ${firstSeq}–${lastSeq} without a gap`);
   const s = t.sideEffects;
   const decided = s.approvalAllowed + s.approvalDenied;
@@ -118,7 +147,8 @@ export function checkTurnReceipt(t: TurnReceipt): TurnFinding[] {
   const started = Date.parse(t.turn.startedAt);
   const ended = Date.parse(t.turn.endedAt);
   if (Number.isNaN(started) || Number.isNaN(ended)) add('duration', 'warning', `started_at or ended_at is not a date (${t.turn.startedAt}, ${t.turn.endedAt})`);
-  else if (Math.abs(ended - started - Number(t.turn.durationMs)) > 1000) add('duration', 'warning', `duration_ms ${t.turn.durationMs} differs from ended_at − started_at (${ended - started} ms)`);
+  else if (Math.abs(ended - started - Number(t.turn.durationMs)) > 1000)
+    add('duration', 'warning', `duration_ms ${t.turn.durationMs} differs from ended_at − started_at (${ended - started} ms)`);
   else add('duration', 'pass', `${t.turn.durationMs} ms, matching ended_at − started_at`);
   add(
     'claim_ceiling',

@@ -7,7 +7,15 @@ const B = 'zc-receipt-1711547700-LZniHOMTlFRBe-r9T2jjeeyxYXy9xoffkla74BTC9eQ';
 const C = 'zc-receipt-1711547700-G1bdhVeWQitz1SqiChJsSX_0WdfunQBHwornTg3K9xw';
 
 const call = (turn: string, receipt: string, toolName: string, line: number): ZcCall => ({ scope: 't.jsonl', turn, receipt, toolName, file: 't.jsonl', line });
-const claim = (turn: string, receipt: string, line: number, toolName?: string): ZcClaim => ({ scope: 't.jsonl', turn, receipt, line, file: 't.jsonl', via: toolName ? 'block' : 'reply', ...(toolName ? { toolName } : {}) });
+const claim = (turn: string, receipt: string, line: number, toolName?: string): ZcClaim => ({
+  scope: 't.jsonl',
+  turn,
+  receipt,
+  line,
+  file: 't.jsonl',
+  via: toolName ? 'block' : 'reply',
+  ...(toolName ? { toolName } : {}),
+});
 const failures = (calls: ZcCall[], claims: ZcClaim[]) => checkClaims(calls, claims).filter((o) => o.status === 'fail');
 
 describe('checkClaims', () => {

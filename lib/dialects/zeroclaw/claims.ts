@@ -60,7 +60,8 @@ export function checkClaims(calls: readonly ZcCall[], claims: readonly ZcClaim[]
     list.push(c);
   }
   return claims.map((claim): ClaimOutcome => {
-    const quoted = claim.via === 'block' ? `the Tool receipts block lists ${claim.toolName ?? 'a tool'}: ${claim.receipt}` : `the reply quotes ${claim.receipt}`;
+    const quoted =
+      claim.via === 'block' ? `the Tool receipts block lists ${claim.toolName ?? 'a tool'}: ${claim.receipt}` : `the reply quotes ${claim.receipt}`;
     const turnCalls = claim.turn !== undefined ? byTurn.get(turnKey(claim.scope, claim.turn)) : undefined;
     const all = anywhere.get(claim.receipt) ?? [];
     // Its own turn's call, else one that cannot be placed in this scope's turns (another scope, or no turn).
@@ -72,13 +73,27 @@ export function checkClaims(calls: readonly ZcCall[], claims: readonly ZcClaim[]
       return { claim, status: 'pass', message: `${quoted}: carried by the ${match.toolName ?? 'tool'} result at ${where(match)}` };
     }
     if (all.length > 0) {
-      return { claim, status: 'fail', kind: 'other_turn', message: `${quoted}, which belongs to a tool result of another turn (${where(all[0]!)}), not to a call of this one` };
+      return {
+        claim,
+        status: 'fail',
+        kind: 'other_turn',
+        message: `${quoted}, which belongs to a tool result of another turn (${where(all[0]!)}), not to a call of this one`,
+      };
     }
     if (claim.turn !== undefined && (!turnCalls || turnCalls.size === 0)) {
-      return { claim, status: 'fail', kind: 'no_tools_in_turn', message: `${quoted}, but no tool ran in this turn: the reply claims tool use that did not happen` };
+      return {
+        claim,
+        status: 'fail',
+        kind: 'no_tools_in_turn',
+        message: `${quoted}, but no tool ran in this turn: the reply claims tool use that did not happen`,
+      };
     }
     if (calls.length === 0) {
-      return { claim, status: 'skipped', message: `${quoted}, but the log holds no tool results to check it against (load the transcript, tool-call records or trace log too)` };
+      return {
+        claim,
+        status: 'skipped',
+        message: `${quoted}, but the log holds no tool results to check it against (load the transcript, tool-call records or trace log too)`,
+      };
     }
     return { claim, status: 'fail', kind: 'fabricated', message: `${quoted}, which no tool result carries: a fabricated tool call` };
   });

@@ -37,7 +37,9 @@ describe('tool-call records', () => {
   });
 
   it('a record without a string tool_name is named as malformed, and its receipt still counts', () => {
-    const { calls, malformed } = importZeroclaw([{ kind: 'zc-call', value: obj({ tool_name: 7, args: {}, result: 'x', receipt: A }), file: 'c.ndjson', line: 3, order: 0 }]);
+    const { calls, malformed } = importZeroclaw([
+      { kind: 'zc-call', value: obj({ tool_name: 7, args: {}, result: 'x', receipt: A }), file: 'c.ndjson', line: 3, order: 0 },
+    ]);
     expect(malformed).toEqual([{ file: 'c.ndjson', line: 3, message: expect.stringMatching(/tool_name must be a string/) }]);
     expect(calls.map((c) => c.receipt)).toEqual([A]);
   });
@@ -57,7 +59,9 @@ describe('chat transcripts', () => {
         { role: 'assistant', content: `Still Monday, see ${B}.` },
       ]),
     );
-    expect(calls).toEqual([expect.objectContaining({ scope: 't.jsonl', turn: '1', receipt: A, toolName: 'shell', result: 'Mon Mar 27', line: 4, via: 'trailer' })]);
+    expect(calls).toEqual([
+      expect.objectContaining({ scope: 't.jsonl', turn: '1', receipt: A, toolName: 'shell', result: 'Mon Mar 27', line: 4, via: 'trailer' }),
+    ]);
     expect(toPlain(calls[0]!.args!)).toEqual({ command: 'date' });
     expect(claims.map((c) => [c.turn, c.via, c.receipt, c.toolName, c.line])).toEqual([
       ['1', 'reply', A, undefined, 6],
@@ -71,7 +75,10 @@ describe('chat transcripts', () => {
       messages('x.jsonl', [
         { role: 'user', content: 'search' },
         { role: 'assistant', content: '<tool_call>{"name":"web_search"}</tool_call>' },
-        { role: 'user', content: `<tool_result name="web_search">\nresults\n\n[receipt: ${C}]\n</tool_result>\n<tool_result name="shell">\nok\n\n[receipt: ${B}]\n</tool_result>\n` },
+        {
+          role: 'user',
+          content: `<tool_result name="web_search">\nresults\n\n[receipt: ${C}]\n</tool_result>\n<tool_result name="shell">\nok\n\n[receipt: ${B}]\n</tool_result>\n`,
+        },
         { role: 'assistant', content: `Done.\n\n---\nTool receipts:\n  web_search: ${C}\n  shell: ${B}` },
       ]),
     );
@@ -108,7 +115,8 @@ describe('chat transcripts', () => {
 
 describe('trace logs and text', () => {
   it('runtime-trace LogEvents: the "Tool receipt generated" event is a tool result, its turn the trace id; other events are passed over', () => {
-    const ev = (attributes: unknown, trace_id = 'turn-7') => obj({ schema_version: 2, severity_text: 'DEBUG', event: { category: 'tool', action: 'note' }, message: 'Tool receipt generated', trace_id, attributes });
+    const ev = (attributes: unknown, trace_id = 'turn-7') =>
+      obj({ schema_version: 2, severity_text: 'DEBUG', event: { category: 'tool', action: 'note' }, message: 'Tool receipt generated', trace_id, attributes });
     const { calls } = importZeroclaw([
       { kind: 'zc-trace', value: ev({ receipt: A, tool: 'shell', _file: 'results_collect.rs', _line: 131 }), file: 'runtime-trace.jsonl', line: 1, order: 0 },
       { kind: 'zc-trace', value: ev({ tool: 'shell' }), file: 'runtime-trace.jsonl', line: 2, order: 1_000_000 },

@@ -109,7 +109,12 @@ function record(o: JsonObject, item: ZcItem, out: ZcImport): void {
   if (toolName === undefined) out.malformed.push({ file: item.file, line: item.line, message: `tool_name must be a string (receipt ${receipt})` });
   const args = argsValue(o.get('args'));
   out.calls.push({
-    scope: item.file, receipt, file: item.file, line: item.line, order: item.order, via: 'record',
+    scope: item.file,
+    receipt,
+    file: item.file,
+    line: item.line,
+    order: item.order,
+    via: 'record',
     ...(turn !== undefined ? { turn } : {}),
     ...(toolName !== undefined ? { toolName } : {}),
     ...(args !== undefined ? { args } : {}),
@@ -123,7 +128,16 @@ function trace(o: JsonObject, item: ZcItem, out: ZcImport): void {
   if (receipt === undefined) return; // one of the trace's other events
   const toolName = str(attrs.get('tool'));
   const turn = str(o.get('trace_id'));
-  out.calls.push({ scope: 'trace', receipt, file: item.file, line: item.line, order: item.order, via: 'trace', ...(turn !== undefined ? { turn } : {}), ...(toolName !== undefined ? { toolName } : {}) });
+  out.calls.push({
+    scope: 'trace',
+    receipt,
+    file: item.file,
+    line: item.line,
+    order: item.order,
+    via: 'trace',
+    ...(turn !== undefined ? { turn } : {}),
+    ...(toolName !== undefined ? { toolName } : {}),
+  });
 }
 
 function message(o: JsonObject, item: ZcItem, t: { turn: number; pending: Map<string, { name?: string; args?: JsonValue }> }, out: ZcImport): void {
@@ -135,7 +149,15 @@ function message(o: JsonObject, item: ZcItem, t: { turn: number; pending: Map<st
   const turnNow = () => explicit ?? String(t.turn);
   const addCall = (receipt: string, output: string, toolName?: string, announced?: { name?: string; args?: JsonValue }) => {
     const name = toolName ?? announced?.name;
-    out.calls.push({ ...at, turn: turnNow(), receipt, via: 'trailer', result: output, ...(name !== undefined ? { toolName: name } : {}), ...(announced?.args !== undefined ? { args: announced.args } : {}) });
+    out.calls.push({
+      ...at,
+      turn: turnNow(),
+      receipt,
+      via: 'trailer',
+      result: output,
+      ...(name !== undefined ? { toolName: name } : {}),
+      ...(announced?.args !== undefined ? { args: announced.args } : {}),
+    });
   };
   if (role === 'user') {
     // Prompt (XML) mode returns tool results in a user message; that does not start a turn.
@@ -173,7 +195,8 @@ function message(o: JsonObject, item: ZcItem, t: { turn: number; pending: Map<st
       const f = isJsonObject(fn) ? fn : c;
       const id = str(c.get('id'));
       const args = argsValue(f.get('arguments'));
-      if (id !== undefined) t.pending.set(id, { ...(str(f.get('name')) !== undefined ? { name: str(f.get('name'))! } : {}), ...(args !== undefined ? { args } : {}) });
+      if (id !== undefined)
+        t.pending.set(id, { ...(str(f.get('name')) !== undefined ? { name: str(f.get('name'))! } : {}), ...(args !== undefined ? { args } : {}) });
     }
   }
   if (isJsonArray(content)) {
@@ -181,14 +204,21 @@ function message(o: JsonObject, item: ZcItem, t: { turn: number; pending: Map<st
       if (!isJsonObject(p) || p.get('type') !== 'tool_use') continue;
       const id = str(p.get('id'));
       const input = p.get('input');
-      if (id !== undefined) t.pending.set(id, { ...(str(p.get('name')) !== undefined ? { name: str(p.get('name'))! } : {}), ...(input !== undefined ? { args: input } : {}) });
+      if (id !== undefined)
+        t.pending.set(id, { ...(str(p.get('name')) !== undefined ? { name: str(p.get('name'))! } : {}), ...(input !== undefined ? { args: input } : {}) });
     }
   }
   if (body !== null) replyClaims(body, { ...at, turn: turnNow() }, () => item.line, out);
 }
 
 /** The claims of a reply's text: its `Tool receipts:` block's entries, and receipts quoted before it. */
-function replyClaims(body: string, at: { scope: string; file: string; order: number; turn?: string }, lineAt: (textLine: number) => number, out: ZcImport, skip: (offset: number) => boolean = () => false): void {
+function replyClaims(
+  body: string,
+  at: { scope: string; file: string; order: number; turn?: string },
+  lineAt: (textLine: number) => number,
+  out: ZcImport,
+  skip: (offset: number) => boolean = () => false,
+): void {
   const block = receiptsBlock(body);
   const reply = block ? body.slice(0, body.lastIndexOf('---\nTool receipts:')) : body;
   const lineOf = lineIndex(body);
@@ -199,7 +229,11 @@ function replyClaims(body: string, at: { scope: string; file: string; order: num
   if (!block) return;
   for (const e of block.entries) out.claims.push({ ...at, receipt: e.receipt, toolName: e.toolName, via: 'block', line: lineAt(e.line) });
   for (const m of block.malformed) {
-    out.malformed.push({ file: at.file, line: lineAt(m.line), message: `a line of the Tool receipts block is not "  <tool>: <receipt>": ${JSON.stringify(m.text.slice(0, 200))}` });
+    out.malformed.push({
+      file: at.file,
+      line: lineAt(m.line),
+      message: `a line of the Tool receipts block is not "  <tool>: <receipt>": ${JSON.stringify(m.text.slice(0, 200))}`,
+    });
   }
 }
 

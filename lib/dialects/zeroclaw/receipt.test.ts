@@ -46,7 +46,9 @@ describe('ZeroClaw HMAC vectors', () => {
     expect(tag).toEqual(parsed.tag);
     // Any other key, or one byte of the result changed, gives another tag.
     expect(await hmacSha256(await hmacKey(new Uint8Array(32)), input)).not.toEqual(parsed.tag);
-    expect(await hmacSha256(await hmacKey(fromHex(v.key_hex)!), zcMacInput(v.tool_name, v.args_canonical, `${v.result}.`, parsed.timestamp))).not.toEqual(parsed.tag);
+    expect(await hmacSha256(await hmacKey(fromHex(v.key_hex)!), zcMacInput(v.tool_name, v.args_canonical, `${v.result}.`, parsed.timestamp))).not.toEqual(
+      parsed.tag,
+    );
   });
 
   it('an empty result is MACed as "(no output)", as ZeroClaw replaces it', () => {
@@ -97,7 +99,10 @@ describe("ZeroClaw's args JSON (serde_json, keys in byte order)", () => {
     ['{"b":1,"a":[true,null,"x"]}', '{"a":[true,null,"x"],"b":1}'],
     ['{"z":{"y":1,"x":2}}', '{"z":{"x":2,"y":1}}'],
     ['{"n":1.0,"m":1e21,"s":1.5e-7,"t":0.001,"u":-0}', '{"m":1e21,"n":1.0,"s":1.5e-7,"t":0.001,"u":-0.0}'],
-    ['{"big":18446744073709551615,"neg":-9223372036854775808,"f":18446744073709551616.0}', '{"big":18446744073709551615,"f":1.8446744073709552e19,"neg":-9223372036854775808}'],
+    [
+      '{"big":18446744073709551615,"neg":-9223372036854775808,"f":18446744073709551616.0}',
+      '{"big":18446744073709551615,"f":1.8446744073709552e19,"neg":-9223372036854775808}',
+    ],
     ['{"x":12345678901234567.0,"y":1234567890123456.0,"z":0.00001,"w":0.000001}', '{"w":1e-6,"x":1.2345678901234568e16,"y":1234567890123456.0,"z":0.00001}'],
     ['{"q":"a\\"b\\\\c\\/d\\u0001\\u001f\\u007f\\n é 😀"}', '{"q":"a\\"b\\\\c/d\\u0001\\u001f\u007f\\n é 😀"}'],
     // A key past the BMP sorts after U+FFFF in byte order (JS's UTF-16 order would put it first).

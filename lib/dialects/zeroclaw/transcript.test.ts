@@ -39,7 +39,10 @@ describe('Tool receipts blocks', () => {
   it('sent alone (the channel path), several entries in order, a tool name holding ": "', () => {
     const b = receiptsBlock(`---\nTool receipts:\n  shell: ${R}\n  mcp: fs: read: ${R}`);
     expect(b?.reply).toBe('');
-    expect(b?.entries.map((e) => [e.toolName, e.line])).toEqual([['shell', 2], ['mcp: fs: read', 3]]);
+    expect(b?.entries.map((e) => [e.toolName, e.line])).toEqual([
+      ['shell', 2],
+      ['mcp: fs: read', 3],
+    ]);
   });
 
   it('a line that is not an entry is kept as malformed, not dropped', () => {

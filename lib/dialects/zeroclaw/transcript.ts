@@ -51,7 +51,10 @@ export function receiptsBlock(text: string): ReceiptsBlock | null {
   if (at < 0 || (at > 0 && text[at - 1] !== '\n')) return null;
   const before = text.slice(0, at).replace(/\n\n$/, '');
   const firstLine = before === '' && at === 0 ? 0 : text.slice(0, at).split('\n').length - 1;
-  const lines = text.slice(at + BLOCK_HEAD.length).split('\n').slice(1);
+  const lines = text
+    .slice(at + BLOCK_HEAD.length)
+    .split('\n')
+    .slice(1);
   const entries: BlockEntry[] = [];
   const malformed: { line: number; text: string }[] = [];
   lines.forEach((l, i) => {
