@@ -8,11 +8,11 @@ import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { type BigNdjson, writeBigNdjson, writeGarbage } from '../tools/bigfile/generate';
+import { type BigNdjson, writeBigNdjson, writeGarbage } from '../test/support/bigfile/generate';
 import { keyFromSeed } from '../test/support/forge';
 import { keysPinned } from './pinned';
 
-// The big log's kernel key (tools/bigfile/generate.ts), pinned: its receipts are verified only under it.
+// The big log's kernel key (test/support/bigfile/generate.ts), pinned: its receipts are verified only under it.
 test.use({ storageState: keysPinned([keyFromSeed(41).publicHex]) });
 import { type MemoryPeaks, watchMemory } from '../scripts/bench/memory-watch';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { parseCsv } from '../lib/readers/csv';
+import { parseCsv } from '../lib/text/csv';
 import { openFiles } from './helpers';
 import { CORPUS_KEY } from './pinned';
 import { DEMO_KERNEL_KEY } from '../lib/trust/known-keys';
@@ -120,16 +120,14 @@ test('the demo: budgets and totals are the CLI’s; a bar of the spend chart ope
   await page.screenshot({ path: join(testInfo.project.outputDir, 'finance-demo.png'), fullPage: true });
 
   // The bucket with the most settled spend: its bar's settled segment sits on the axis.
-  const cells = await page
-    .locator('[data-testid="finance-spend-table"] td[data-status="settled"]')
-    .evaluateAll((tds) =>
-      tds.map((td) => ({
-        bucket: Number(td.getAttribute('data-bucket')),
-        since: td.getAttribute('data-since')!,
-        receipts: Number(td.getAttribute('data-receipts')),
-        amount: BigInt(td.getAttribute('data-amount')!),
-      })),
-    );
+  const cells = await page.locator('[data-testid="finance-spend-table"] td[data-status="settled"]').evaluateAll((tds) =>
+    tds.map((td) => ({
+      bucket: Number(td.getAttribute('data-bucket')),
+      since: td.getAttribute('data-since')!,
+      receipts: Number(td.getAttribute('data-receipts')),
+      amount: BigInt(td.getAttribute('data-amount')!),
+    })),
+  );
   const best = cells.reduce((a, c) => (c.amount > a.amount ? c : a));
   const [left, right, , bottom] = (await chart.getAttribute('data-grid'))!.split(',').map(Number) as [number, number, number, number];
   const buckets = Number(await chart.getAttribute('data-buckets'));

@@ -1,6 +1,6 @@
 // Memory and time of the page and the command line on hostile input SHAPES (issue 20, part 5):
 // 650,000 checkpoints, 3,000,000 tiny records, proofs with absurd path lengths, records nested
-// millions of levels deep (tools/hostile/generate.ts). Each shape is generated into a folder,
+// millions of levels deep (test/support/hostile/generate.ts). Each shape is generated into a folder,
 // then verified `--runs` times by `receipt-audit verify` (time, peak RSS of the process and the
 // one it re-runs itself as) and by the built page in headless /usr/bin/chromium through its file
 // input (time from choosing the files to the summary; peaks of the JS heap summed over the page and
@@ -23,7 +23,7 @@ import { ensureDemoStore, serveApp } from './bench-app';
 import { runMeasured } from './bench/child';
 import { loadFilesInPage } from './bench/page-load';
 import { CHROMIUM_ARGS } from './chromium-args';
-import { type Generated, writeCheckpoints, writeDeepNesting, writeDeepProofs, writeTiny } from '../tools/hostile/generate';
+import { type Generated, writeCheckpoints, writeDeepNesting, writeDeepProofs, writeTiny } from '../test/support/hostile/generate';
 
 const SHAPES = ['checkpoints', 'tiny', 'deep-proofs', 'deep-nesting'] as const;
 type Shape = (typeof SHAPES)[number];

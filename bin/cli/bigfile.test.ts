@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BigNdjson, writeBigNdjson, writeGarbage } from '../../tools/bigfile/generate';
+import { type BigNdjson, writeBigNdjson, writeGarbage } from '../../test/support/bigfile/generate';
 import { runMeasured } from '../../scripts/bench/child';
 import { generateDemoStore } from '../../tools/demo/generate';
 import { goodLog, keyFromSeed, ndjson } from '../../test/support/forge';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCsv } from '../readers/csv';
+import { parseCsv } from '../text/csv';
 import { storeOf } from '../../test/support/corpus-store';
 import type { ReceiptView } from '../verify/receipt-view';
 import { EMPTY_FILTER, filterRows } from './explorer-filter';

@@ -1,11 +1,11 @@
-// The explorer's rows as a file: CSV (RFC 4180, through lib/readers/csv.ts, so
+// The explorer's rows as a file: CSV (RFC 4180, through lib/text/csv.ts, so
 // a receipt value a spreadsheet would run as a formula is neutralised) or
 // NDJSON, one receipt a line. The rows given, in their order (the filtered
 // view as sorted). Amounts are exact integers in minor units, written as
 // decimal text (a JSON number loses digits past 2^53). Both come in pieces of
 // at most CHUNK_ROWS rows: a million rows are more text than one string holds.
 // Pure.
-import { csvField } from '../readers/csv';
+import { csvField } from '../text/csv';
 import type { RowStore, StringColumn } from './row-store';
 
 /** The fields of each exported row, in order: the CSV header and the NDJSON keys. */
@@ -92,7 +92,7 @@ export function exportRecord(store: RowStore, row: number): Record<ExportField, 
   return out;
 }
 
-/** The rows as CSV pieces (header first, CRLF after every record), as lib/readers/csv.ts writes them. */
+/** The rows as CSV pieces (header first, CRLF after every record), as lib/text/csv.ts writes them. */
 export function exportCsv(store: RowStore, rows: Uint32Array): string[] {
   const pieces = [`${EXPORT_FIELDS.join(',')}\r\n`];
   for (let from = 0; from < rows.length; from += CHUNK_ROWS) {

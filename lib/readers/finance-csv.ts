@@ -1,10 +1,10 @@
-// The finance view's tables as CSV (lib/readers/csv.ts): every amount twice,
+// The finance view's tables as CSV (lib/text/csv.ts): every amount twice,
 // as the exact integer in minor units (`…_minor`) and formatted with its
 // currency's decimals; times as Unix seconds and ISO 8601 UTC. Every row of
 // each table, not only those the page shows. Pure.
 import { formatMinor } from '../finance/money';
 import type { RowStore } from '../query/row-store';
-import type { CsvTable } from './csv';
+import type { CsvTable } from '../text/csv';
 import { type BudgetRow, type CurrencyTotals, type HolderTotals, type RowList, SETTLEMENTS } from './finance';
 import { chargedOrAttempted, type OracleView } from './finance-oracle';
 import type { SpendOverTime } from './finance-spend';

@@ -12,7 +12,7 @@ import type { RowStore } from '../query/row-store';
 import { verifiedLog } from '../../test/support/reader-log';
 import { readTestdataJson, testdataPath } from '../../test/support/testdata';
 import type { VerificationReport } from '../verify/report';
-import { parseCsv, toCsv } from './csv';
+import { parseCsv, toCsv } from '../text/csv';
 import { budgetDenials, budgetRows, currencyTotals, holderTotals, SETTLEMENTS, settlementLists } from './finance';
 import { budgetsCsv, currencyTotalsCsv, oracleCsv, receiptListCsv, spendCsv } from './finance-csv';
 import { oracleConversions } from './finance-oracle';

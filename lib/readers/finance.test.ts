@@ -8,7 +8,7 @@ import { genAReceipt, keyFromSeed, ndjson, type Plain, signHex, writePackage } f
 import { verifiedLog } from '../../test/support/reader-log';
 import type { RowStore } from '../query/row-store';
 import type { VerificationReport } from '../verify/report';
-import { parseCsv, toCsv } from './csv';
+import { parseCsv, toCsv } from '../text/csv';
 import { budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from './finance';
 import { oracleCsv, receiptListCsv } from './finance-csv';
 import { decodeOracle, oracleConversions } from './finance-oracle';

@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import { revealPlain } from '../../../lib/text/reveal';
 import type { ReactNode } from 'react';
-import { type CsvTable, toCsv } from '../../../lib/readers/csv';
+import { type CsvTable, toCsv } from '../../../lib/text/csv';
 import { type ExplorerFilter, explorerUrl } from '../../../lib/query/explorer-filter';
 import { downloadText } from '../../data/download';
 import { SafeText } from '../../ui/safe-text';

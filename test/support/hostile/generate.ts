@@ -15,7 +15,7 @@
 // Callers put the files under a temp or cache folder; never commit them.
 import { createHash, createPrivateKey, createPublicKey, sign } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { checkpoint, genAReceipt, keyFromSeed, leafOf, proof } from '../../test/support/forge';
+import { checkpoint, genAReceipt, keyFromSeed, leafOf, proof } from '../forge';
 
 const MiB = 1 << 20;
 

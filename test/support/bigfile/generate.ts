@@ -8,7 +8,7 @@
 // Callers put the files under os.tmpdir() and remove them; never commit them.
 import { createCipheriv, createHash } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { genAReceipt, keyFromSeed } from '../../test/support/forge';
+import { genAReceipt, keyFromSeed } from '../forge';
 
 const MiB = 1 << 20;
 
