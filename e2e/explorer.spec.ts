@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { COLUMN_LABEL, PRESETS, type Preset } from '../lib/query/explorer-columns';
 import { explorerUrl } from '../lib/query/explorer-filter';
-import { parseCsv } from '../lib/readers/csv';
+import { parseCsv } from '../lib/text/csv';
 import { bucketFilter } from '../lib/readers/finance-spend';
 import { openFiles } from './helpers';
 
@@ -203,19 +203,19 @@ test('columns are sized to their content: nothing clipped while there is room; a
   const table = page.getByTestId('receipt-table');
   await expect(rows(page).first().locator('[data-col=cost]')).toHaveText('3,956.08 USD');
   expect(await clipped(table)).toEqual([]);
-  const fit = () =>
+  const tableFit = () =>
     table.evaluate((t) => {
       const body = t.querySelector('.tbody')!;
       const row = t.querySelector('[data-receipt-id]')!;
       return { body: body.clientWidth, scroll: body.scrollWidth, row: row.getBoundingClientRect().width };
     });
   // The table fills its box and needs no sideways scroll.
-  let box = await fit();
+  let box = await tableFit();
   expect(box.scroll).toBeLessThanOrEqual(box.body);
   expect(box.row).toBeGreaterThanOrEqual(box.body - 1);
   for (const path of ['/receipts', '/receipts?preset=security', '/receipts?preset=compliance']) {
     await openDemo(page, path);
-    box = await fit();
+    box = await tableFit();
     expect(box.scroll, path).toBeLessThanOrEqual(box.body);
     // Only 64-digit hashes may be cut (at their end), and only when the table is at its box's width.
     const cut = await clipped(table);
@@ -232,7 +232,7 @@ test('columns are sized to their content: nothing clipped while there is room; a
   await openDemo(page, '/receipts?preset=finance&sort=-cost');
   const main = await page.evaluate(() => ({ scroll: document.querySelector('main')!.scrollWidth, width: document.querySelector('main')!.clientWidth }));
   expect(main.scroll).toBeLessThanOrEqual(main.width);
-  box = await fit();
+  box = await tableFit();
   expect(box.scroll).toBeGreaterThan(box.body);
   expect(await clipped(table, 'cost')).toEqual([]);
   // The keyboard scrolls it sideways, and the header follows.

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { openFiles, pinKey } from './helpers';
+import { openFiles } from './helpers';
 import { keysPinned } from './pinned';
 
 // Journey: an auditor reads the overview of a verified log: where its checkpoints sit on the

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDemoStore, serveApp } from './bench-app';
-import { launchBrowser, packageFiles, runBrowser, type BrowserRun } from './bench/browser';
+import { launchBrowser, packageFiles, runBrowser } from './bench/browser';
 import { runMeasured } from './bench/child';
 import { type BenchInput, ensureBenchInput } from './bench/input';
 import type { BaselineResult } from './bench/native-baseline';

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: every test, in order — ensure Chromium, type check, Vitest (unit + CLI), `next build`
+// `npm test`: every test, in order — ensure Chromium, type check, lint (Biome), Vitest (unit + CLI), `next build`
 // when stale, Playwright (browser), the benchmark smoke (`npm run bench` at 2,000 receipts). Child
 // output streams live; each runner also writes a JSON report, which we count. The last line is
-// exactly `N passed, N failed`, counting individual tests (the type check and the benchmark smoke
-// are one test each; a step that dies without a JSON report is one failure), because CI reads
+// exactly `N passed, N failed`, counting individual tests (the type check, the lint and the
+// benchmark smoke are one test each; a step that dies without a JSON report is one failure), because CI reads
 // only that line. Exit status is non-zero when anything failed.
 //
 //   npm test                                everything
@@ -54,6 +54,7 @@ function parseArgs(argv) {
   const all = !unitOnly && !e2eOnly && !benchOnly;
   return {
     typecheck: all,
+    lint: all,
     unit: all || unitOnly,
     e2e: all || e2eOnly,
     bench: all || benchOnly,
@@ -272,6 +273,12 @@ async function main() {
       banner('typecheck: tsc --noEmit -p tsconfig.json');
       const { value: code, ms } = await timed(() => run(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json']));
       results.push({ step: 'typecheck', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms });
+    }
+    stopIfInterrupted();
+    if (selected.lint) {
+      banner('lint: biome check . (npm run lint)');
+      const { value: code, ms } = await timed(() => run(bin('biome'), ['check', '.']));
+      results.push({ step: 'lint', passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1, ms });
     }
 
     stopIfInterrupted();

@@ -115,7 +115,7 @@ async function answers(i) {
 async function up() {
   ensureServer();
   const running = readPids();
-  if (running && running.pids.every(alive) && (await Promise.all(SHARDS.map(answers))).every(Boolean)) {
+  if (running?.pids.every(alive) && (await Promise.all(SHARDS.map(answers))).every(Boolean)) {
     console.log(`fleet: already running (pids ${running.pids.join(', ')})`);
     await schema();
     console.log(shardUrl(1));

@@ -26,7 +26,7 @@ interface JsonReport {
 }
 
 /** Compares a report with an expected.json; returns every disagreement. */
-export function disagreements(report: JsonReport, exp: Expected): string[] {
+function disagreements(report: JsonReport, exp: Expected): string[] {
   const out: string[] = [];
   if (report.ok !== exp.ok) out.push(`ok is ${report.ok}, expected ${exp.ok}`);
   const byId = new Map<string, JsonReport['receipts'][number][]>();

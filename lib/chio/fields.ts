@@ -231,7 +231,7 @@ export function taggedEnum(
   let chosen: string | undefined;
   const out = parent.object(key, (p) => {
     const t = p.src.get(tag);
-    if (typeof t === 'string' && Object.prototype.hasOwnProperty.call(variants, t)) {
+    if (typeof t === 'string' && Object.hasOwn(variants, t)) {
       p.set(tag, t);
       chosen = t;
       variants[t]!(p);

@@ -8,7 +8,7 @@ import { canonicalize } from './canonicalize';
 import { MAX_DEPTH, parseJson, type JsonIssue } from './parse';
 import { JsonNumber, type JsonValue } from './value';
 import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
-import { type Doc, jsonDoc, jsonString, jsonText, renderJson, renderString, style } from '../../test/support/json-arbitraries';
+import { jsonDoc, jsonString, jsonText, renderJson, renderString, style } from '../../test/support/json-arbitraries';
 
 /** Comparable form: numbers as doubles (keeping -0), objects as key-sorted entries. */
 type Plain = null | boolean | number | string | Plain[] | { obj: [string, Plain][] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson, MAX_DEPTH } from './parse';
-import { JsonNumber, isJsonObject } from './value';
+import { type JsonNumber, isJsonObject } from './value';
 
 function issueOf(text: string) {
   const r = parseJson(text);

@@ -1,6 +1,6 @@
 import { listMerkleJson as listJson, readMerkleJson as readJson, vectorBase64 as b64, vectorHex as hex } from '../../test/support/testdata';
 import { describe, expect, it } from 'vitest';
-import { fromBase64, fromHex, toHex, utf8 } from '../bytes/hex';
+import { toHex, utf8 } from '../bytes/hex';
 import { leafHash, nodeHash } from './hash';
 import { rootFromInclusionProof, verifyInclusion } from './inclusion';
 import { inclusionProofFor, rootFromLeafHashes } from './root';

@@ -47,7 +47,7 @@ const treeAndOldSize = tree.chain((t) =>
   ),
 );
 
-const hexes = (hs: readonly Uint8Array[] | null) => hs && hs.map(toHex);
+const hexes = (hs: readonly Uint8Array[] | null) => (hs === null ? null : hs.map(toHex));
 const flipBit = (b: Uint8Array, bit: number) => {
   const c = b.slice();
   c[Math.floor(bit / 8) % c.length]! ^= 1 << (bit % 8);

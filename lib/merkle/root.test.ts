@@ -24,7 +24,7 @@ function hex(s: string): Uint8Array {
   return bytes;
 }
 const referenceLeaves = reference.leafInputs.map((d) => leafHash(hex(d)));
-const hexes = (hashes: readonly Uint8Array[] | null) => hashes && hashes.map(toHex);
+const hexes = (hashes: readonly Uint8Array[] | null) => (hashes === null ? null : hashes.map(toHex));
 
 /** Deterministic pseudo-random leaf data of 0..40 bytes. */
 function randomData(n: number, seed: string): Uint8Array[] {

@@ -29,7 +29,11 @@ function rawReceipts(name: string): Raw[] {
 }
 const load = (name: string) =>
   verifiedLog([testdataPath(`corpus/${name}`)], readTestdataJson<{ trust_keys: string[] }>(`corpus/${name}/expected.json`).trust_keys);
-const tally = (xs: string[]) => xs.reduce<Record<string, number>>((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {});
+const tally = (xs: string[]) => {
+  const m: Record<string, number> = {};
+  for (const x of xs) m[x] = (m[x] ?? 0) + 1;
+  return m;
+};
 
 describe('compliance of corpus/good (all 280 receipts verified)', () => {
   it('policies: the raw receipts’ policy hashes, counts, first and last times', async () => {

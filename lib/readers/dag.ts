@@ -348,7 +348,7 @@ export function dagGraph(store: RowStore, choice: DagChoice, options: DagOptions
   if (q) {
     for (const n of nodes) {
       const fields = [n.receiptId, n.requestId, n.label, n.state, n.kind === 'tool' && n.row !== undefined ? store.str('capabilityId', n.row) : undefined];
-      if (fields.some((f) => f !== undefined && f.toLowerCase().includes(q))) {
+      if (fields.some((f) => f?.toLowerCase().includes(q))) {
         n.match = true;
         matches++;
       }

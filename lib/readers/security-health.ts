@@ -185,9 +185,9 @@ function denialLine(d: DenialTotals, scope: VerifiedScope): HealthLine {
     ')',
   ];
   const guard = d.byGuard[0];
-  if (guard && guard.key) parts.push(`, mostly by the ${guard.key} guard (`, { text: n(guard.count), href: guard.href }, ')');
+  if (guard?.key) parts.push(`, mostly by the ${guard.key} guard (`, { text: n(guard.count), href: guard.href }, ')');
   const tool = d.byTool[0];
-  if (tool && tool.key) parts.push(`; the most denied tool is ${tool.key} (`, { text: n(tool.count), href: tool.href }, ')');
+  if (tool?.key) parts.push(`; the most denied tool is ${tool.key} (`, { text: n(tool.count), href: tool.href }, ')');
   parts.push('.');
   return { topic: 'denials', status: 'warn', parts };
 }

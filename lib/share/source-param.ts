@@ -48,7 +48,7 @@ export function foreignOrigins(sources: readonly LogSource[], pageOrigin: string
 
 /** The `?source=` value that reopens `sources` elsewhere (a share link), or null for files on this computer. */
 export function sourceParam(sources: readonly LogSource[] | null): string | null {
-  if (!sources || sources.length !== 1) return null;
+  if (sources?.length !== 1) return null;
   const s = sources[0]!;
   return s.kind === 'server' ? 'server' : s.kind === 'url' ? s.url : null;
 }

@@ -65,6 +65,7 @@ const NAMES: Record<number, string> = {
 
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 // Zero-width and blank-looking format characters, Hangul fillers, Unicode tags (invisible ASCII).
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed code point is matched alone on purpose (a lone U+034F or U+1160 is what hides text)
 const INVISIBLE = /[\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\u3164\ufeff\uffa0\u{e0000}-\u{e007f}]/u;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 const COMBINING = /\p{M}/u;

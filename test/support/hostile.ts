@@ -19,6 +19,7 @@ export const PAYLOADS = {
   img: `<img src=x onerror="${PWNED}">`,
   svg: `"><svg onload="${PWNED}">`,
   javascript: `javascript:${PWNED}`,
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a server-side template probe, meant literally
   template: '{{7*7}}${7*7}<%= 7*7 %>',
   rlo: 'invoice\u202efdp.exe',
   isolates: '\u2067admin\u2069\u2066root\u2068x\u2069\u200f',

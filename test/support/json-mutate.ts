@@ -49,8 +49,16 @@ function clone(v: JsonValue): JsonValue {
 function slots(root: JsonValue): { parent: JsonObject | JsonValue[]; key: string | number }[] {
   const out: { parent: JsonObject | JsonValue[]; key: string | number }[] = [];
   const walk = (v: JsonValue) => {
-    if (Array.isArray(v)) v.forEach((x, i) => (out.push({ parent: v, key: i }), walk(x)));
-    else if (v instanceof Map) for (const [k, x] of v) out.push({ parent: v, key: k }), walk(x);
+    if (Array.isArray(v))
+      v.forEach((x, i) => {
+        out.push({ parent: v, key: i });
+        walk(x);
+      });
+    else if (v instanceof Map)
+      for (const [k, x] of v) {
+        out.push({ parent: v, key: k });
+        walk(x);
+      }
   };
   walk(root);
   return out;

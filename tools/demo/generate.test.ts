@@ -40,7 +40,7 @@ function dump(file: string): Dump {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- plain JSON views of rows the test itself wrote
+// biome-ignore lint/suspicious/noExplicitAny: plain JSON views of rows the test itself wrote
 type Receipt = any;
 const receipt = (row: Row): Receipt => JSON.parse(row.raw_json as string);
 const dirs: string[] = [];
