@@ -55,12 +55,16 @@ describe('the receipt dossier', () => {
   });
 
   it('a denial names its blocking guard and says later guards were not evaluated', () => {
-    const d = dossier(bundleFor(GOOD, (r) => (r.decision as { verdict: string }).verdict === 'deny'));
+    // corpus/good: three guards passed, then egress-allowlist denied the call.
+    const d = dossier(bundleFor(GOOD, (r) => (r.decision as { guard?: string }).guard === 'egress-allowlist'));
     expect(d.decision?.verdict).toBe('deny');
-    expect(d.evidenceNote).toMatch(/Guards after it were not evaluated/);
-    const blockers = d.evidence.filter((e) => e.blocking);
-    expect(blockers.length).toBeLessThanOrEqual(1);
-    if (blockers[0]) expect(blockers[0].passed).toBe(false);
+    expect(d.evidenceNote).toBe('Denied by egress-allowlist. Guards after it were not evaluated, so they are not listed.');
+    expect(d.evidence.map((e) => [e.guard, e.passed, e.blocking])).toEqual([
+      ['forbidden-path', true, false],
+      ['path-allowlist', true, false],
+      ['shell-command', true, false],
+      ['egress-allowlist', false, true],
+    ]);
   });
 
   it('marks an added key as not signed and keeps every signed field', () => {
