@@ -76,7 +76,11 @@ export function ReceiptBar({
         data-skipped={s.skipped}
       >
         {s.fail === 0 && s.skipped === 0 ? (
-          <>{total === 1 ? 'its one check passed' : `all ${total} checks passed`}</>
+          total === 1 ? (
+            'its one check passed'
+          ) : (
+            `all ${total} checks passed`
+          )
         ) : (
           <>
             {s.pass} of {total} checks passed

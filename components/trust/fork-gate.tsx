@@ -51,6 +51,7 @@ function ForkDialog({ forks, label, onAcknowledge }: { forks: ReturnType<typeof 
         The verdicts of this load are not shown until you acknowledge this. Its status stays “{forks.some((o) => o.kind === 'fork') ? 'fork' : 'rollback'}”, not
         ok.
       </p>
+      {/* biome-ignore lint/a11y/noAutofocus: a modal alert dialog (the page behind is inert) whose only action is this button: focus belongs on it (WAI-ARIA alertdialog pattern) */}
       <button type="button" className="button" data-testid="fork-acknowledge" autoFocus onClick={onAcknowledge}>
         I understand: show this load&apos;s verdicts anyway
       </button>
