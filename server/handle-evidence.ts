@@ -10,12 +10,12 @@ import { readCapped } from '../lib/bytes/read-capped';
 import { parseJson } from '../lib/json/parse';
 import { parseExportRequest } from '../lib/query/evidence-query';
 import { checkBearer } from './auth';
-import { MAX_BUNDLE_BYTES, buildExportBundle } from './export';
+import { MAX_BUNDLE_BYTES, buildExportBundle } from './store/export';
 import { type ReceiptApiEnv, storeFileOf } from './handle-receipt-query';
 import { JSON_HEADERS, badParameters, errorResponse, internalError, malformedPercentEncoding, malformedUrl, methodNotAllowed, storeUnavailable } from './http';
-import { packageFor } from './package-cache';
+import { packageFor } from './store/package-cache';
 import { logServerError, requestLabel } from './redact';
-import { closeReader, getStore, openReader, readerChanged } from './store-handle';
+import { closeReader, getStore, openReader, readerChanged } from './store/store-handle';
 import { NOT_A_FLEET, fleetExportResponse, fleetUrlOf } from './fleet/handle-fleet';
 
 /** The largest export request body: 64 KiB (a query is a few hundred bytes). */

@@ -4,10 +4,10 @@
 import path from 'node:path';
 import { parseReceiptQuery } from '../lib/query/receipt-query';
 import { checkBearer } from './auth';
-import { DEMO_STORE } from './db';
+import { DEMO_STORE } from './store/db';
 import { JSON_HEADERS, badParameters, internalError, jsonBytes, malformedPercentEncoding, malformedUrl, methodNotAllowed, storeUnavailable } from './http';
 import { logServerError, requestLabel } from './redact';
-import { queryReceiptStore } from './receipt-query';
+import { queryReceiptStore } from './store/receipt-query';
 import { NOT_A_FLEET, fleetUrlOf, handleFleetQuery } from './fleet/handle-fleet';
 
 /** `process.env` or a plain object with the same variables. */

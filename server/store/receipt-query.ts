@@ -16,10 +16,10 @@
 //   seqs) are cached per store state in a small LRU whose key has no cursor or limit. A page is
 //   then a slice of that list, a walk in seq order (dense matches), or a search through the
 //   most selective index (sparse matches). Filters beyond SQLite's i64 map exactly.
-import { toFilterKey, type ReceiptQuery } from '../lib/query/receipt-query';
+import { toFilterKey, type ReceiptQuery } from '../../lib/query/receipt-query';
 import { closeAllStoreHandles, getStore, statement, storeChanged, type StoreHandle, type StoreProblem } from './store-handle';
-import { type RowProblem, checkStoredRow, rowProblemJson } from './stored-row';
-import { MAX_RECORD_BYTES } from '../lib/sources/records';
+import { type RowProblem, checkStoredRow, rowProblemJson } from '../stored-row';
+import { MAX_RECORD_BYTES } from '../../lib/sources/records';
 
 export { getStore, type StoreHandle, type StoreOpen, type StoreProblem } from './store-handle';
 

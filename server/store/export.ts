@@ -10,12 +10,12 @@
 import { type Hash, createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { logIdFor } from '../lib/chio/consistency-proof';
-import { type EvidenceQuery, exportedQuery } from '../lib/query/evidence-query';
-import { MAX_RECORD_BYTES } from '../lib/sources/records';
+import { logIdFor } from '../../lib/chio/consistency-proof';
+import { type EvidenceQuery, exportedQuery } from '../../lib/query/evidence-query';
+import { MAX_RECORD_BYTES } from '../../lib/sources/records';
 import type { StoreDb } from './db';
 import { type Batch, type ChildScope, StoreEvidence } from './evidence';
-import { type RowProblem, rowProblemJson } from './stored-row';
+import { type RowProblem, rowProblemJson } from '../stored-row';
 
 export interface ExportCounts {
   toolReceipts: number;
