@@ -15,7 +15,7 @@
 // - The claim log's order (tool and child receipts interleaved, numbered by entry_seq) is used
 //   only when it reproduces a checkpoint's root; then receipts are numbered by entry_seq, the
 //   numbers the checkpoints and proofs use. Otherwise tool seq, the kernel trigger's order.
-// - Every stored JSON text is checked (stored-row.ts) before it is spliced; a bad row becomes a
+// - Every stored JSON text is checked (../stored-row.ts) before it is spliced; a bad row becomes a
 //   RowProblem and every other row still goes out.
 import type { Statement } from 'better-sqlite3';
 import { chainLeafHash, checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';

@@ -3,7 +3,7 @@
 // from the stored raw_json bytes, which are never re-serialized here: u64 amounts above 2^53
 // and every other byte reach the page exactly as stored (verification.md §1).
 //
-// Each row is checked before it is spliced (stored-row.ts: TEXT, UTF-8, at most MAX_ROW_BYTES,
+// Each row is checked before it is spliced (../stored-row.ts: TEXT, UTF-8, at most MAX_ROW_BYTES,
 // one JSON object by our lossless parser). A row that fails is left out of `receipts` and named
 // in `problems` (table and seq), a key the page has only when there is something in it. A page
 // stops early, before MAX_PAGE_BYTES, with a `nextCursor` to go on from: never a page that
@@ -44,7 +44,7 @@ export const MAX_PAGE_BYTES = MAX_RECORD_BYTES;
 export interface ReceiptPage {
   totalCount: bigint;
   nextCursor: bigint | null;
-  /** raw_json bytes in seq order, each checked (stored-row.ts). */
+  /** raw_json bytes in seq order, each checked (../stored-row.ts). */
   receipts: Uint8Array[];
   /** The page's rows that could not be spliced, by seq. */
   problems: RowProblem[];
