@@ -19,7 +19,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { handleApiRequest } from '../server/api-router';
-import { closeAllStores } from '../server/receipt-query';
+import { closeAllStores } from '../server/store/receipt-query';
 import { serveOnLoopback } from '../server/serve-node';
 import { writeSyntheticStore } from '../server/synthetic-store-file';
 import { PAGE_HEAD, percentile } from './bench/pages';

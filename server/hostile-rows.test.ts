@@ -17,7 +17,7 @@ import { LogVerifier } from '../lib/verify/log-verifier';
 import { verifyPaths } from '../bin/cli/main';
 import { type LoopbackApi, startApiServer } from './loopback-api';
 import { MAX_ROW_BYTES } from './stored-row';
-import { MAX_PAGE_BYTES } from './receipt-query';
+import { MAX_PAGE_BYTES } from './store/receipt-query';
 
 const TOKEN = 'hostile-rows-token-7d21';
 const auth = { authorization: `Bearer ${TOKEN}` };

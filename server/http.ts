@@ -27,6 +27,18 @@ export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string; param?: string; issues?: ApiIssue[] };
 }
 
+/**
+ * An error before it is a response: what a backend (backend.ts) returns in `{ok: false, error}`.
+ * apiErrorResponse is the one place it becomes HTTP.
+ */
+export interface ApiError {
+  status: number;
+  code: ApiErrorCode;
+  message: string;
+  param?: string;
+  issues?: ApiIssue[];
+}
+
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json; charset=utf-8',
   'cache-control': 'no-store',
@@ -80,10 +92,24 @@ export function errorResponse(
   return new Response(JSON.stringify({ error } satisfies ApiErrorBody), { status, headers: { ...JSON_HEADERS, ...extra.headers } });
 }
 
+/** The response of an ApiError: `{error: {code, message, param?, issues?}}` with its status. */
+export function apiErrorResponse(e: ApiError): Response {
+  return errorResponse(e.status, e.code, e.message, { param: e.param, issues: e.issues });
+}
+
 /** 400 naming the first bad parameter, with every issue listed. */
-export function badParameters(issues: ApiIssue[]): Response {
+export function invalidParameters(issues: ApiIssue[]): ApiError {
   const first = issues[0] ?? { param: '', message: 'invalid query' };
-  return errorResponse(400, 'invalid_parameter', `${first.param}: ${first.message}`, { param: first.param, issues });
+  return { status: 400, code: 'invalid_parameter', message: `${first.param}: ${first.message}`, param: first.param, issues };
+}
+
+/** One bad parameter (see invalidParameters). */
+export function invalidParameter(param: string, message: string): ApiError {
+  return invalidParameters([{ param, message }]);
+}
+
+export function badParameters(issues: ApiIssue[]): Response {
+  return apiErrorResponse(invalidParameters(issues));
 }
 
 export function methodNotAllowed(allow: string): Response {
@@ -95,8 +121,8 @@ export function notFound(): Response {
 }
 
 /** The store is missing or is not a Chio receipt store; the message does not say where it is. */
-export function storeUnavailable(detail: string): Response {
-  return errorResponse(503, 'store_unavailable', `receipt store unavailable: ${detail}`);
+export function storeUnavailable(detail: string): ApiError {
+  return { status: 503, code: 'store_unavailable', message: `receipt store unavailable: ${detail}` };
 }
 
 export function internalError(): Response {

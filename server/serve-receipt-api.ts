@@ -8,7 +8,7 @@
 // Prints `listening <origin>` on stdout; stops on SIGTERM/SIGINT, and with --exit-with-stdin
 // also when stdin closes (so a test's servers never outlive it).
 import { handleApiRequest } from './api-router';
-import { closeAllStores } from './receipt-query';
+import { closeAllStores } from './store/receipt-query';
 import { serveOnLoopback } from './serve-node';
 
 const server = await serveOnLoopback((request) => handleApiRequest(request, process.env));

@@ -9,7 +9,7 @@
 // paths and keys, for the tests and the benchmark.
 // First: store-handle turns on SQLite URI filenames, which must happen before anything loads
 // better-sqlite3 (the ingest does), or exporting a demo store warns and opens it plainly.
-import '../server/store-handle';
+import '../server/store/store-handle';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

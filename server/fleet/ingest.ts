@@ -20,7 +20,7 @@ import { open, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { writeEvidencePackage } from '../export';
+import { writeEvidencePackage } from '../store/export';
 import { ClickHouse, tsvField } from './clickhouse';
 import { schemaProblem } from './schema';
 import { col, list, sql, str, table, u64, type Sql } from './sql';

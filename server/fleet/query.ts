@@ -11,6 +11,8 @@ import { type ReceiptQuery, toFilterKey } from '../../lib/query/receipt-query';
 import { ClickHouse } from './clickhouse';
 import { type RowProblem, checkStoredText, rowProblemJson } from '../stored-row';
 import { col, list, sql, str, table, u64, type Sql } from './sql';
+import { Lru } from '../lru';
+import { LISTED_MAX, MAX_FILTER_SETS, envCount, firstAfter } from '../paging';
 
 const clients = new Map<string, ClickHouse>();
 
@@ -80,8 +82,7 @@ function byKernel<T extends { kernel_key: string }>(rows: T[], value: (r: T) => 
 }
 
 /** FLEET_QUERY_FIRST_WINDOW and FLEET_QUERY_LISTED_MAX override these (the tests walk small fleets through every plan). */
-const envInt = (name: string, fallback: number) => (/^\d{1,7}$/.test(process.env[name] ?? '') ? Number(process.env[name]) : fallback);
-const FIRST_WINDOW = BigInt(Math.max(1, envInt('FLEET_QUERY_FIRST_WINDOW', 8_192)));
+const FIRST_WINDOW = BigInt(Math.max(1, envCount('FLEET_QUERY_FIRST_WINDOW', 8_192)));
 const OPEN_AFTER = 4_000_000n;
 
 /**
@@ -120,30 +121,17 @@ interface FilterState {
   keys: PageKey[] | null;
 }
 
-const LISTED = envInt('FLEET_QUERY_LISTED_MAX', 25_000);
-const MAX_STATES = 128;
-const states = new Map<string, FilterState>();
+const LISTED = envCount('FLEET_QUERY_LISTED_MAX', LISTED_MAX);
+const states = new Lru<string, FilterState>(MAX_FILTER_SETS);
 
 /** Forgets every filter state (tests, benchmarks). */
 export function forgetFleetStates(): void {
   states.clear();
 }
 
-function remember(key: string, state: FilterState): void {
-  states.delete(key);
-  if (states.size >= MAX_STATES) states.delete(states.keys().next().value!);
-  states.set(key, state);
-}
-
 /** Index of the first key after `cursor` (keys ascend by fleet_seq). */
-function firstAfter(keys: PageKey[], cursor: bigint): number {
-  let [a, b] = [0, keys.length];
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (BigInt(keys[m]!.fleet_seq) <= cursor) a = m + 1;
-    else b = m;
-  }
-  return a;
+function keyAfter(keys: PageKey[], cursor: bigint): number {
+  return firstAfter(keys.length, (i) => BigInt(keys[i]?.fleet_seq ?? '0'), cursor);
 }
 
 /**
@@ -156,12 +144,12 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
   const after = q.cursor ?? 0n;
   const want = q.limit + 1;
   const stateKey = `${ch.url.href}\u0000${toFilterKey(q)}`;
-  const known = states.get(stateKey);
+  const known = states.peek(stateKey);
   const version = ch.rows<{ n: string }>(sql`SELECT count() AS n FROM receipts`).then(([r]) => r?.n ?? '0');
   version.catch(() => {}); // awaited below, or by the caller through `current`
   if (known?.keys) {
-    remember(stateKey, known);
-    const from = firstAfter(known.keys, after);
+    states.set(stateKey, known);
+    const from = keyAfter(known.keys, after);
     return { keys: known.keys.slice(from, from + want), count: known.count, current: version.then((v) => v === known.version) };
   }
   if (known) {
@@ -169,7 +157,7 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
     const keys = pageKeys(ch, where, after, want);
     keys.catch(() => {});
     if (known.version === (await version)) {
-      remember(stateKey, known);
+      states.set(stateKey, known);
       return { keys: await keys, count: known.count, current: Promise.resolve(true) };
     }
   }
@@ -181,7 +169,7 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
   ]);
   const count = BigInt(total?.n ?? '0');
   if (count > BigInt(LISTED)) {
-    remember(stateKey, { version: v, count, keys: null });
+    states.set(stateKey, { version: v, count, keys: null });
     // minIf over no rows is 0: nothing matches after the cursor.
     if (first.length >= want || total?.next === '0') return { keys: first, count, current: Promise.resolve(true) };
     // Go on from the first match (or from where the window ended), not through the gap before it.
@@ -192,8 +180,8 @@ async function keysAndCount(ch: ClickHouse, q: ReceiptQuery): Promise<{ keys: Pa
   const all = await ch.rows<PageKey>(
     sql`SELECT fleet_seq, kernel_key, seq, checkpoint_seq, capability_id FROM receipts WHERE ${where} ORDER BY fleet_seq LIMIT ${u64(BigInt(LISTED))}`,
   );
-  remember(stateKey, { version: v, count, keys: all });
-  const from = firstAfter(all, after);
+  states.set(stateKey, { version: v, count, keys: all });
+  const from = keyAfter(all, after);
   return { keys: all.slice(from, from + want), count, current: Promise.resolve(true) };
 }
 

@@ -5,7 +5,7 @@
 //   node --import tsx tools/demo/ensure-demo.ts [--count N] [--force]
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO_DIR } from '../../server/db';
+import { DEMO_DIR } from '../../server/store/db';
 import { DEMO_SEED_DEFAULT, cliArg, exportDemoPackage, generateDemoStore } from './generate';
 
 /** Not a multiple of 100, so the demo has an uncheckpointed tail. */

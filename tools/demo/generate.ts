@@ -223,8 +223,8 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
  * (server/export.ts), with `exportedAt` taken from the store file.
  */
 export async function exportDemoPackage(storePath: string, pkgDir: string): Promise<void> {
-  const { openStore, closeAllStoreHandles } = await import('../../server/store-handle');
-  const { writeEvidencePackage } = await import('../../server/export');
+  const { openStore, closeAllStoreHandles } = await import('../../server/store/store-handle');
+  const { writeEvidencePackage } = await import('../../server/store/export');
   try {
     await writeEvidencePackage(openStore(storePath), storePath, pkgDir, {}, Math.floor(statSync(storePath).mtimeMs / 1000));
   } finally {

@@ -1,11 +1,12 @@
-// GET /v1/receipts/query: Chio's receipt query (chio-format.md §11.2) over the server's store.
-// Thin: the work is in server/handle-receipt-query.ts. Other methods get 405 (after auth).
-import { handleReceiptQuery } from '../../../../server/handle-receipt-query';
+// GET /v1/receipts/query: Chio's receipt query (chio-format.md §11.2) over the served store or fleet.
+// Thin: the gate is server/serve-api.ts, the work server/handle-receipt-query.ts. Other methods get 405 (after auth).
+import { receiptQueryRoute } from '../../../../server/handle-receipt-query';
+import { serveApi } from '../../../../server/serve-api';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-const handle = (request: Request): Promise<Response> => handleReceiptQuery(request, process.env);
+const handle = (request: Request): Promise<Response> => serveApi(request, process.env, receiptQueryRoute);
 
 export const GET = handle;
 export const POST = handle;

@@ -15,28 +15,28 @@
 // - The claim log's order (tool and child receipts interleaved, numbered by entry_seq) is used
 //   only when it reproduces a checkpoint's root; then receipts are numbered by entry_seq, the
 //   numbers the checkpoints and proofs use. Otherwise tool seq, the kernel trigger's order.
-// - Every stored JSON text is checked (stored-row.ts) before it is spliced; a bad row becomes a
+// - Every stored JSON text is checked (../stored-row.ts) before it is spliced; a bad row becomes a
 //   RowProblem and every other row still goes out.
 import type { Statement } from 'better-sqlite3';
-import { chainLeafHash, checkpointSha256, decodeCheckpoint } from '../lib/chio/checkpoint';
-import { decodeChildReceipt } from '../lib/chio/child-receipt';
-import { buildConsistencyRecordV2 } from '../lib/chio/consistency-proof';
-import { decodeToolReceipt } from '../lib/chio/tool-receipt';
-import { bytesEqual, toHex } from '../lib/bytes/hex';
-import { canonicalBytes, canonicalize } from '../lib/json/canonicalize';
-import { parseJson } from '../lib/json/parse';
-import { compactJson } from '../lib/json/pretty';
-import { type JsonObject, isJsonObject } from '../lib/json/value';
-import { leafHash } from '../lib/merkle';
-import { type EvidenceQuery, exportChildScope } from '../lib/query/evidence-query';
-import type { ClaimLogRow, CheckpointRow, ReceiptRow } from '../lib/sources/sqlite-store';
-import { type CoverageOrder, coverageOrder, COVERAGE_TRIALS } from '../lib/sources/store';
-import type { CheckpointEntry } from '../lib/verify/entries';
-import type { ChildReceiptScope } from '../lib/verify/package-query';
-import { expectedPublication, expectedWitness } from '../lib/verify/transparency';
+import { chainLeafHash, checkpointSha256, decodeCheckpoint } from '../../lib/chio/checkpoint';
+import { decodeChildReceipt } from '../../lib/chio/child-receipt';
+import { buildConsistencyRecordV2 } from '../../lib/chio/consistency-proof';
+import { decodeToolReceipt } from '../../lib/chio/tool-receipt';
+import { bytesEqual, toHex } from '../../lib/bytes/hex';
+import { canonicalBytes, canonicalize } from '../../lib/json/canonicalize';
+import { parseJson } from '../../lib/json/parse';
+import { compactJson } from '../../lib/json/pretty';
+import { type JsonObject, isJsonObject } from '../../lib/json/value';
+import { leafHash } from '../../lib/merkle';
+import { type EvidenceQuery, exportChildScope } from '../../lib/query/evidence-query';
+import type { ClaimLogRow, CheckpointRow, ReceiptRow } from '../../lib/sources/sqlite-store';
+import { type CoverageOrder, coverageOrder, COVERAGE_TRIALS } from '../../lib/sources/store';
+import type { CheckpointEntry } from '../../lib/verify/entries';
+import type { ChildReceiptScope } from '../../lib/verify/package-query';
+import { expectedPublication, expectedWitness } from '../../lib/verify/transparency';
 import { batchPaths } from './batch-proofs';
 import type { StoreDb } from './db';
-import { type CheckedRow, type RowProblem, checkStoredRow } from './stored-row';
+import { type CheckedRow, type RowProblem, checkStoredRow } from '../stored-row';
 
 /** One exported lineage row, in CapabilitySnapshot's field order. */
 function lineageLine(row: Record<string, unknown>): string {

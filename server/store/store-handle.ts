@@ -22,6 +22,7 @@ import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readSync, r
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Lru } from '../lru';
 
 process.env.SQLITE_USE_URI ??= '1';
 
@@ -41,13 +42,15 @@ export interface StoreHandle {
   /** The private copy a snapshot handle reads (removed on close). */
   snapshotDir?: string;
   hasLineage: boolean;
-  statements: Map<string, Statement>;
+  statements: Lru<string, Statement>;
 }
 
 export type StoreProblem = { code: 'store_unavailable' | 'not_a_receipt_store'; detail: string };
 export type StoreOpen = ({ ok: true } & { store: StoreHandle }) | ({ ok: false } & StoreProblem);
 
-const handles = new Map<string, StoreHandle>();
+/** Open handles by file, at most MAX_HANDLES: the least recently used is closed to make room. */
+const handles = new Lru<string, StoreHandle>(MAX_HANDLES, closeConnection);
+
 let warnedFallback = false;
 
 function stat(file: string): BigIntStats | undefined {
@@ -148,7 +151,7 @@ function openHandle(file: string, state: StoreState): StoreOpen {
         mode,
         db,
         hasLineage: tables.has('capability_lineage'),
-        statements: new Map(),
+        statements: new Lru(MAX_STATEMENTS),
         ...(snapshotDir ? { snapshotDir } : {}),
       },
     };
@@ -163,7 +166,11 @@ function openHandle(file: string, state: StoreState): StoreOpen {
 }
 
 function closeHandle(handle: StoreHandle): void {
-  if (handles.get(handle.file) === handle) handles.delete(handle.file);
+  if (handles.peek(handle.file) === handle) handles.delete(handle.file);
+  closeConnection(handle);
+}
+
+function closeConnection(handle: StoreHandle): void {
   handle.statements.clear();
   handle.db.close();
   if (handle.snapshotDir) rmSync(handle.snapshotDir, { recursive: true, force: true });
@@ -175,11 +182,10 @@ function closeHandle(handle: StoreHandle): void {
  */
 export function getStore(file: string): StoreOpen {
   const now = stateOf(file);
-  const cached = handles.get(file);
+  const cached = handles.peek(file);
   if (cached && now && (cached.signature === now.signature || (cached.mode === 'wal-reader' && cached.identity === now.identity))) {
     cached.signature = now.signature;
-    handles.delete(file);
-    handles.set(file, cached);
+    handles.get(file); // just used
     return { ok: true, store: cached };
   }
   if (cached) closeHandle(cached);
@@ -187,13 +193,12 @@ export function getStore(file: string): StoreOpen {
   const opened = openHandle(file, now);
   if (!opened.ok) return opened;
   handles.set(file, opened.store);
-  if (handles.size > MAX_HANDLES) closeHandle(handles.values().next().value!);
   return opened;
 }
 
 /** Closes every handle (tests, benchmarks, shutdown). */
 export function closeAllStoreHandles(): void {
-  for (const handle of [...handles.values()]) closeHandle(handle);
+  for (const handle of handles.values()) closeHandle(handle);
 }
 
 /** Whether the store at `handle.file` is no longer what `handle` was opened on (or last saw). */
@@ -204,13 +209,10 @@ export function storeChanged(handle: StoreHandle): boolean {
 /** The prepared statement `key` of this handle (raw rows, bigint integers), made by `sql()` once. */
 export function statement(store: StoreHandle, key: string, sql: () => string): Statement {
   let st = store.statements.get(key);
-  if (st) {
-    store.statements.delete(key);
-  } else {
+  if (!st) {
     st = store.db.prepare(sql()).safeIntegers(true).raw(true);
-    if (store.statements.size >= MAX_STATEMENTS) store.statements.delete(store.statements.keys().next().value!);
+    store.statements.set(key, st);
   }
-  store.statements.set(key, st);
   return st;
 }
 

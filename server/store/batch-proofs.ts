@@ -2,7 +2,7 @@
 // over the tree (chio-format.md §9.3: built level by level, an odd last node carried up, never
 // duplicated). lib/merkle's inclusionProofFor gives the same path for one leaf but folds the
 // whole batch each time: 100 leaves cost about 10,000 node hashes that way, and about 100 here.
-import { nodeHash } from '../lib/merkle';
+import { nodeHash } from '../../lib/merkle';
 
 /** Root and per-leaf audit paths of a non-empty list of leaf hashes. */
 export function batchPaths(leaves: readonly Uint8Array[]): { root: Uint8Array; paths: Uint8Array[][] } {

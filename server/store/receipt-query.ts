@@ -3,7 +3,7 @@
 // from the stored raw_json bytes, which are never re-serialized here: u64 amounts above 2^53
 // and every other byte reach the page exactly as stored (verification.md §1).
 //
-// Each row is checked before it is spliced (stored-row.ts: TEXT, UTF-8, at most MAX_ROW_BYTES,
+// Each row is checked before it is spliced (../stored-row.ts: TEXT, UTF-8, at most MAX_ROW_BYTES,
 // one JSON object by our lossless parser). A row that fails is left out of `receipts` and named
 // in `problems` (table and seq), a key the page has only when there is something in it. A page
 // stops early, before MAX_PAGE_BYTES, with a `nextCursor` to go on from: never a page that
@@ -16,21 +16,22 @@
 //   seqs) are cached per store state in a small LRU whose key has no cursor or limit. A page is
 //   then a slice of that list, a walk in seq order (dense matches), or a search through the
 //   most selective index (sparse matches). Filters beyond SQLite's i64 map exactly.
-import { toFilterKey, type ReceiptQuery } from '../lib/query/receipt-query';
+import { toFilterKey, type ReceiptQuery } from '../../lib/query/receipt-query';
 import { closeAllStoreHandles, getStore, statement, storeChanged, type StoreHandle, type StoreProblem } from './store-handle';
-import { type RowProblem, checkStoredRow, rowProblemJson } from './stored-row';
-import { MAX_RECORD_BYTES } from '../lib/sources/records';
+import { type RowProblem, checkStoredRow, rowProblemJson } from '../stored-row';
+import { MAX_RECORD_BYTES } from '../../lib/sources/records';
+import { Lru } from '../lru';
+import { LISTED_MAX, MAX_FILTER_SETS, envCount, firstAfter } from '../paging';
 
 export { getStore, type StoreHandle, type StoreOpen, type StoreProblem } from './store-handle';
 
 const I64_MAX = (1n << 63n) - 1n;
 const I64_MIN = -(1n << 63n);
-const MAX_COUNTS = 128;
 /**
  * A filter set with at most this many matches keeps their seqs (≤ 200 KB): its pages are slices.
  * RECEIPT_QUERY_LISTED_MAX overrides it (tests set 0 to exercise the other two page plans).
  */
-const LISTED = /^\d{1,7}$/.test(process.env.RECEIPT_QUERY_LISTED_MAX ?? '') ? Number(process.env.RECEIPT_QUERY_LISTED_MAX) : 25_000;
+const LISTED = envCount('RECEIPT_QUERY_LISTED_MAX', LISTED_MAX);
 /** Walk seq order when at least this share of the seq span matches (≤ ~10k rows read per page of 200). */
 const DENSE = 0.02;
 
@@ -43,7 +44,7 @@ export const MAX_PAGE_BYTES = MAX_RECORD_BYTES;
 export interface ReceiptPage {
   totalCount: bigint;
   nextCursor: bigint | null;
-  /** raw_json bytes in seq order, each checked (stored-row.ts). */
+  /** raw_json bytes in seq order, each checked (../stored-row.ts). */
   receipts: Uint8Array[];
   /** The page's rows that could not be spliced, by seq. */
   problems: RowProblem[];
@@ -59,7 +60,7 @@ interface Stats {
   seqs: BigInt64Array | null;
 }
 
-const counts = new Map<string, Stats>();
+const counts = new Lru<string, Stats>(MAX_FILTER_SETS);
 
 /** Closes every store handle and forgets every count (tests, benchmarks, shutdown). */
 export function closeAllStores(): void {
@@ -180,10 +181,10 @@ function cacheKey(store: StoreHandle, q: ReceiptQuery): string {
 function statsOf(store: StoreHandle, q: ReceiptQuery): Stats {
   const key = cacheKey(store, q);
   let stats = counts.get(key);
-  if (stats) counts.delete(key);
-  else if (counts.size >= MAX_COUNTS) counts.delete(counts.keys().next().value!);
-  stats ??= computeStats(store, q);
-  counts.set(key, stats);
+  if (!stats) {
+    stats = computeStats(store, q);
+    counts.set(key, stats);
+  }
   return stats;
 }
 
@@ -242,17 +243,6 @@ function fetchRows(store: StoreHandle, seqs: Iterable<bigint>): Row[] {
   return Array.from(seqs, (seq) => fetch.get(seq) as Row);
 }
 
-/** Index of the first element of `sorted` greater than `after`. */
-function firstAfter(sorted: BigInt64Array, after: bigint): number {
-  let [a, b] = [0, sorted.length];
-  while (a < b) {
-    const m = (a + b) >>> 1;
-    if (sorted[m]! <= after) a = m + 1;
-    else b = m;
-  }
-  return a;
-}
-
 /**
  * Filter sets answered by one index whose entries for them are in seq order (an equality on all
  * its columns): the index serves any page from `after` on, reading only the page's rows.
@@ -266,7 +256,8 @@ const SEQ_ORDERED_SHAPES = new Set(['c', 'o', 'st', 'g']);
  */
 function readPage(store: StoreHandle, f: Filters, stats: Stats, after: bigint, take: number): Row[] {
   if (stats.seqs) {
-    const from = firstAfter(stats.seqs, after);
+    const seqs = stats.seqs;
+    const from = firstAfter(seqs.length, (i) => seqs[i] ?? 0n, after);
     return fetchRows(store, stats.seqs.subarray(from, from + take));
   }
   const params = { ...f.params, after, hi: stats.hi, take };

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
-import type { ReceiptApiEnv } from './handle-receipt-query';
+import type { ReceiptApiEnv } from '../backend';
 import { writeEvidencePackage } from './export';
 import { closeReader, openReader, readerChanged, storeSignature } from './store-handle';
 

@@ -9,9 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type LoopbackApi, startApiServer } from './loopback-api';
+import { type LoopbackApi, startApiServer } from '../loopback-api';
 import { MAX_CACHED_PACKAGES, prunePackages } from './package-cache';
-import { writeSyntheticStore } from './synthetic-store-file';
+import { writeSyntheticStore } from '../synthetic-store-file';
 
 let dir: string;
 let api: LoopbackApi;

@@ -5,17 +5,17 @@
 //
 // Both are async and hand the event loop back every SLICE_MS (Yielder): a first export of a
 // million receipts takes minutes and must not hold up the requests that arrive meanwhile
-// (issue 20). Rows the server cannot export are listed as problems (stored-row.ts): the package's
+// (issue 20). Rows the server cannot export are listed as problems (../stored-row.ts): the package's
 // export-problems.ndjson, the bundle's `exportProblems`; everything else still goes out.
 import { type Hash, createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { logIdFor } from '../lib/chio/consistency-proof';
-import { type EvidenceQuery, exportedQuery } from '../lib/query/evidence-query';
-import { MAX_RECORD_BYTES } from '../lib/sources/records';
+import { logIdFor } from '../../lib/chio/consistency-proof';
+import { type EvidenceQuery, exportedQuery } from '../../lib/query/evidence-query';
+import { MAX_RECORD_BYTES } from '../../lib/sources/records';
 import type { StoreDb } from './db';
 import { type Batch, type ChildScope, StoreEvidence } from './evidence';
-import { type RowProblem, rowProblemJson } from './stored-row';
+import { type RowProblem, rowProblemJson } from '../stored-row';
 
 export interface ExportCounts {
   toolReceipts: number;
