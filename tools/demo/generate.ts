@@ -220,7 +220,7 @@ export async function generateDemoStore(options: GenerateOptions): Promise<Gener
 
 /**
  * The store's evidence package, exported exactly as the server exports it
- * (server/export.ts), with `exportedAt` taken from the store file.
+ * (server/store/export.ts), with `exportedAt` taken from the store file.
  */
 export async function exportDemoPackage(storePath: string, pkgDir: string): Promise<void> {
   const { openStore, closeAllStoreHandles } = await import('../../server/store/store-handle');

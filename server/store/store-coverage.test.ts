@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../server/store-handle';
-import { writeEvidencePackage } from '../../server/export';
+import { openStore } from './store-handle';
+import { writeEvidencePackage } from './export';
 import { verifyPaths } from '../../bin/cli/main';
 import { generateDemoStore } from '../../tools/demo/generate';
-import { TrustStore } from '../trust/trust-store';
-import { isRowError, openChioStore } from './sqlite-store';
+import { TrustStore } from '../../lib/trust/trust-store';
+import { isRowError, openChioStore } from '../../lib/sources/sqlite-store';
 
 let dir: string;
 let generated: Awaited<ReturnType<typeof generateDemoStore>>;
