@@ -22,7 +22,7 @@ import {
 import { hasCopies } from '../../lib/query/explorer-cells';
 import { manySources } from '../../lib/query/receipt-address';
 import { RUNTIMES, type Runtime } from '../../lib/query/runtimes';
-import { useLog } from '../data/log-provider';
+import { useLastLog, useLogOpener, useSession } from '../data/log-contexts';
 import { useReplaceQuery } from '../data/use-replace-query';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { FilterPicker, SearchBox, TimeRange } from './explorer-controls';
@@ -30,7 +30,9 @@ import { ColumnChooser, EmptyState, ExportButtons, FilterChips } from './explore
 import { ReceiptTable } from './receipt-table';
 
 export function ReceiptExplorer() {
-  const { session, rows, ensureOpen, lost } = useLog();
+  const { session, rows } = useSession();
+  const { ensureOpen } = useLogOpener();
+  const { lost } = useLastLog();
   useEffect(ensureOpen, [ensureOpen]);
   const params = useSearchParams();
   const replaceQuery = useReplaceQuery();

@@ -26,7 +26,7 @@ import {
 import type { LineageSet } from '../../../lib/sources/lineage';
 import { lineageVerdicts, linkStatus } from '../../../lib/readers/lineage-status';
 import type { ReportLineage } from '../../../lib/verify/report';
-import { useLog } from '../../data/log-provider';
+import { useSession } from '../../data/log-contexts';
 import { formatTime } from '../../explorer/format';
 import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';
 import { type CanvasEdge, type CanvasNode, GraphCanvas } from './graph-canvas';
@@ -61,7 +61,7 @@ export function DagView() {
 const explorerHref = (values: ExplorerFilter['values']): string => explorerUrl({ values });
 
 function DagReader({ store, report, scope, label }: ReaderData) {
-  const { session } = useLog();
+  const { session } = useSession();
   const lineage = session.status === 'done' ? session.lineage : null;
   const params = useSearchParams();
   const replaceQuery = useReplaceQuery();
