@@ -76,7 +76,10 @@ export function FleetView() {
   useEffect(() => {
     if (fleet && apiQuery !== null) ensureOpen([{ kind: 'fleet', query: apiQuery }]);
   }, [fleet, apiQuery, ensureOpen]);
-  useEffect(() => setForm(toInput(query ?? { limit: MAX_LIMIT })), [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The form follows the URL's filters when they change (filterKey), not when only the cursor or limit
+  // does: paging must not throw away what the user is typing.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a change of filters only (above), not of `query`'s cursor or limit
+  useEffect(() => setForm(toInput(query ?? { limit: MAX_LIMIT })), [filterKey]);
 
   const { kernels, summary } = useFleetIndex(fleet, query !== null ? filterKey : null);
 
