@@ -4,7 +4,7 @@
 // tab's log (picked files), it says so plainly and offers to choose them again or to open this
 // server's log: the page never swaps one log for another silently.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useLog } from './data/log-provider';
+import { useLastLog, useLogOpener, useSession } from './data/log-contexts';
 import { SafeText } from './ui/safe-text';
 import { fromInput } from './loader/source-picker';
 import type { VerificationReport } from '../lib/verify/report';
@@ -34,7 +34,9 @@ const takeFiles = (input: HTMLInputElement) => {
 };
 
 export function LogBar() {
-  const { session, openMeta, openRole, lost, reopenLost, openServerLog } = useLog();
+  const { session } = useSession();
+  const { openRole } = useLogOpener();
+  const { openMeta, lost, reopenLost, openServerLog } = useLastLog();
   const filesInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   // Rendered after hydration only: what is open is known in this browser, never on the server.

@@ -2,16 +2,20 @@
 // The page's handle on a verification session: starts the log worker (which
 // reads the sources and runs the verify workers), and exposes progress, the
 // streamed receipt rows and the final report. The main thread never verifies.
+// It talks to the log worker through lib/workers/worker-client.ts: the session's
+// messages arrive as events, a receipt bundle is a request (its `req` the id).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   type DialectFacts,
   type DialectInputs,
   type FleetPageInfo,
   type LogEvent,
+  type LogRequest,
   type LogSource,
   type Progress,
   describeSources,
 } from '../../lib/workers/protocol';
+import { WorkerClient, WorkerClientError, type WorkerLike, isAborted } from '../../lib/workers/worker-client';
 import { readCheckpointMemory } from './use-checkpoint-memory';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
@@ -50,22 +54,27 @@ export type Session =
 const NO_KEYS: PinnedKey[] = [];
 const NO_DIALECT: DialectInputs = {};
 
+type LogClient = WorkerClient<LogRequest, LogEvent>;
+
+/** The bundler sees `new Worker(new URL(…))` here and builds the log worker as its own script. */
+function spawnLogWorker(): WorkerLike<LogRequest, LogEvent> {
+  return new Worker(new URL('../../lib/workers/log-worker.ts', import.meta.url), { type: 'module' });
+}
+
 /** `dialect`: ZeroClaw's HMAC key and the CodeWhale diff, when the user gave them (memory only). */
 export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInputs = NO_DIALECT) {
   const [session, setSession] = useState<Session>({ status: 'idle' });
   // The index figures of the open fleet page (null for any other log).
   const [fleetPage, setFleetPage] = useState<FleetPageInfo | null>(null);
-  const worker = useRef<Worker | null>(null);
+  // The open log's worker; it stays open after `done` for bundle requests. Closing it fails them.
+  const client = useRef<LogClient | null>(null);
   const rows = useRef<RowStore>(new RowStore());
-  // Bundle requests waiting for the log worker, which stays open after `done` for them.
-  const pending = useRef(new Map<number, (a: BundleAnswer) => void>());
-  const nextReq = useRef(0);
+  // Which load is open (a new number for each): the dataset part of query keys (query-keys.ts).
+  const [load, setLoad] = useState(0);
 
   const stop = useCallback(() => {
-    worker.current?.terminate();
-    worker.current = null;
-    for (const resolve of pending.current.values()) resolve({ ok: false, message: 'the log was closed' });
-    pending.current.clear();
+    client.current?.close();
+    client.current = null;
   }, []);
 
   const open = useCallback(
@@ -74,12 +83,8 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
       rows.current = new RowStore();
       setFleetPage(null);
       const label = describeSources(sources);
-      const w = new Worker(new URL('../../lib/workers/log-worker.ts', import.meta.url), { type: 'module' });
-      worker.current = w;
-      setSession({ status: 'running', label, progress: null, rows: 0 });
-      w.onmessage = (e: MessageEvent<LogEvent>) => {
-        if (worker.current !== w) return; // a stale session
-        const m = e.data;
+      // Once closed (another log opened, or cancelled), the client delivers nothing more of this session.
+      const onEvent = (m: LogEvent) => {
         if (m.type === 'rows') {
           rows.current.applyDelta(m.delta);
           setSession((s) => (s.status === 'running' ? { ...s, rows: rows.current.length } : s));
@@ -100,7 +105,7 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
           let at = 0;
           const idAt = (i: number, file: string, line: number) => rows.current.reportId(i, file, line);
           const rebuild = () => {
-            if (worker.current !== w) return; // another log was opened meanwhile
+            if (client.current !== c) return; // another log was opened meanwhile
             const end = Math.min(m.receipts.length, at + REBUILD_SLICE);
             try {
               fromReceiptColumns(m.receipts, at, end, receipts, idAt);
@@ -134,9 +139,6 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
             });
           };
           rebuild();
-        } else if (m.type === 'bundle') {
-          pending.current.get(m.req)?.(m.answer);
-          pending.current.delete(m.req);
         } else if (m.type === 'fleet') {
           setFleetPage(m.page);
         } else if (m.type === 'unauthorized') {
@@ -145,41 +147,53 @@ export function useLogSession(trust: PinnedKey[] = NO_KEYS, dialect: DialectInpu
             : "this server's log needs an API token (HTTP 401). Enter the token you were given.";
           setSession({ status: 'error', label, message, auth: m.tokenSent ? 'rejected' : 'required' });
           stop();
-        } else {
+        } else if (m.type === 'error') {
           setSession({ status: 'error', label, message: m.message });
           stop();
         }
       };
-      w.onerror = (e) => {
-        if (worker.current !== w) return; // a stale session
-        // After `done` the worker only serves bundle requests: an error there must not replace the report.
-        setSession((s) => (s.status === 'running' ? { status: 'error', label, message: e.message || 'the verification worker failed to start' } : s));
-        stop();
-      };
+      const c: LogClient = new WorkerClient(spawnLogWorker(), {
+        name: 'the log worker',
+        idOf: (m) => (m.type === 'bundle' ? m.req : undefined),
+        onEvent,
+        onCrash: (_, detail) => {
+          // After `done` the worker only serves bundle requests: an error there must not replace the report.
+          setSession((s) => (s.status === 'running' ? { status: 'error', label, message: detail || 'the verification worker failed to start' } : s));
+          stop();
+        },
+      });
+      client.current = c;
+      setLoad((n) => n + 1);
+      setSession({ status: 'running', label, progress: null, rows: 0 });
       // The checkpoints this browser verified before: their batches are never an unchecked tail (part 2 §12).
       const remembered = [...readCheckpointMemory().memory.values()].map((r) => ({ key: r.key, checkpointSeq: r.checkpointSeq, batchEndSeq: r.batchEndSeq }));
-      w.postMessage({ type: 'open', sources, trust, dialect, remembered, ...(serverToken !== undefined ? { serverToken } : {}) });
+      c.post({ type: 'open', sources, trust, dialect, remembered, ...(serverToken !== undefined ? { serverToken } : {}) });
     },
     [stop, trust, dialect],
   );
 
   const cancel = useCallback(() => {
-    worker.current?.postMessage({ type: 'cancel' });
+    client.current?.post({ type: 'cancel' });
     stop();
     setSession((s) => (s.status === 'running' ? { status: 'cancelled', label: s.label } : s));
   }, [stop]);
 
-  /** One receipt of the verified log again, with its checkpoint and proof (read from the sources the worker keeps). */
-  const requestBundle = useCallback((query: BundleQuery): Promise<BundleAnswer> => {
-    const w = worker.current;
-    if (!w) return Promise.resolve({ ok: false, message: 'no log is open' });
-    const req = nextReq.current++;
-    return new Promise((resolve) => {
-      pending.current.set(req, resolve);
-      w.postMessage({ type: 'bundle', req, query });
-    });
+  /**
+   * One receipt of the verified log again, with its checkpoint and proof (read from the sources the
+   * worker keeps). Rejects only when `signal` aborts it; any other failure is an answer saying why.
+   */
+  const requestBundle = useCallback(async (query: BundleQuery, signal?: AbortSignal): Promise<BundleAnswer> => {
+    const c = client.current;
+    if (!c) return { ok: false, message: 'no log is open' };
+    try {
+      const m = await c.request((req) => ({ type: 'bundle', req, query }), signal ? { signal } : {});
+      return m.type === 'bundle' ? m.answer : { ok: false, message: 'the log worker answered something else' };
+    } catch (e) {
+      if (isAborted(e)) throw e;
+      return { ok: false, message: e instanceof WorkerClientError && e.reason === 'closed' ? 'the log was closed' : String((e as Error)?.message ?? e) };
+    }
   }, []);
 
   useEffect(() => stop, [stop]);
-  return { session, open, cancel, rows, requestBundle, fleetPage };
+  return { session, open, cancel, rows, requestBundle, fleetPage, load };
 }

@@ -7,7 +7,9 @@ import { type TrustEntry, parseTrustEntries } from '../../lib/trust/trust-file';
 const STORAGE = 'receipt-audit.trust.v1';
 
 export function useTrustKeys() {
-  const [entries, setEntries] = useState<TrustEntry[]>([]);
+  // `version`: a new number each time the entries are set (read or saved), for query keys.
+  const [{ entries, version }, setState] = useState<{ entries: TrustEntry[]; version: number }>({ entries: [], version: 0 });
+  const setEntries = useCallback((next: TrustEntry[]) => setState((s) => ({ entries: next, version: s.version + 1 })), []);
   const [loaded, setLoaded] = useState(false);
   // Stored keys that cannot be read are never dropped in silence: with no keys pinned, receipts
   // would pass without their signer checked, while the user believes keys are pinned.
@@ -27,11 +29,14 @@ export function useTrustKeys() {
       );
     }
     setLoaded(true);
-  }, []);
-  const save = useCallback((next: TrustEntry[]) => {
-    setEntries(next);
-    setIssue(null);
-    localStorage.setItem(STORAGE, JSON.stringify(next));
-  }, []);
-  return { entries, loaded, issue, save };
+  }, [setEntries]);
+  const save = useCallback(
+    (next: TrustEntry[]) => {
+      setEntries(next);
+      setIssue(null);
+      localStorage.setItem(STORAGE, JSON.stringify(next));
+    },
+    [setEntries],
+  );
+  return { entries, loaded, issue, save, version };
 }

@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { readSourceParam } from '../../lib/share/source-param';
 import type { LogSource } from '../../lib/workers/protocol';
-import { useLog } from './log-provider';
+import { useLogOpener } from './log-contexts';
+import { useViewOrigins } from './view-origins-provider';
 
 export type ViewSource =
   /** Before the page knows its own origin (the first render). */
@@ -27,7 +28,8 @@ export type ViewSource =
  * so its session and rows may be rendered.
  */
 export function useViewSource(param: string | null): { view: ViewSource; ready: boolean } {
-  const { ensureOpen, openView, approvedOrigins, approveOrigin, sources, openRole } = useLog();
+  const { ensureOpen, openView, sources, openRole } = useLogOpener();
+  const { approvedOrigins, approveOrigin } = useViewOrigins();
   const [pageOrigin, setPageOrigin] = useState<string | null>(null);
   const [declined, setDeclined] = useState<string | null>(null);
   useEffect(() => setPageOrigin(window.location.origin), []);

@@ -3,7 +3,7 @@
 // their counts, and the time window (UTC). Each is a labelled native control
 // (keyboard and screen readers as the browser gives them); each reports a new
 // value, and the explorer writes it to the URL.
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { facetCounts } from '../../lib/query/explorer-facets';
 import { type ExplorerFilter, VALUE_FILTER_LABEL, type ValueFilter } from '../../lib/query/explorer-filter';
 import { type RowStore, type RowVerdict, VERDICT_LABEL } from '../../lib/query/row-store';
@@ -20,14 +20,15 @@ export function SearchBox({ q, onSearch }: { q: string | undefined; onSearch: (q
   // The URL changed by something else (a chip removed, "clear all", a link): show it, unless it is what is typed.
   useEffect(() => setText((t) => (t.trim() === (q ?? '') ? t : (q ?? ''))), [q]);
   const timer = useRef<number | undefined>(undefined);
-  const run = (value: string) => {
+  // Reads the latest props through `latest`, so it never changes.
+  const run = useCallback((value: string) => {
     const next = value.trim() || undefined;
     if (next !== latest.current.q) latest.current.onSearch(next);
-  };
+  }, []);
   useEffect(() => {
     timer.current = window.setTimeout(() => run(text), SEARCH_DEBOUNCE_MS);
     return () => window.clearTimeout(timer.current);
-  }, [text]);
+  }, [text, run]);
   return (
     <form
       className="explorer-field explorer-search"
@@ -109,7 +110,8 @@ export function FilterPicker({
   onAdd: (field: ValueFilter, value: string) => void;
 }) {
   const [field, setField] = useState<ValueFilter>('verdict');
-  const counts = useMemo(() => facetCounts(store, filter, field, 500, rows), [store, filter, field, rows, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `version` (which changes when its rows or verdicts do) is the dependency that matters
+  const counts = useMemo(() => facetCounts(store, filter, field, 500, rows), [store, filter, field, rows, version]);
   const chosen = filter.values[field] ?? [];
   const id = useId();
   return (

@@ -22,7 +22,7 @@ import {
 import { hasCopies } from '../../lib/query/explorer-cells';
 import { manySources } from '../../lib/query/receipt-address';
 import { RUNTIMES, type Runtime } from '../../lib/query/runtimes';
-import { useLog } from '../data/log-provider';
+import { useLastLog, useLogOpener, useSession } from '../data/log-contexts';
 import { useReplaceQuery } from '../data/use-replace-query';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { FilterPicker, SearchBox, TimeRange } from './explorer-controls';
@@ -30,7 +30,9 @@ import { ColumnChooser, EmptyState, ExportButtons, FilterChips } from './explore
 import { ReceiptTable } from './receipt-table';
 
 export function ReceiptExplorer() {
-  const { session, rows, ensureOpen, lost } = useLog();
+  const { session, rows } = useSession();
+  const { ensureOpen } = useLogOpener();
+  const { lost } = useLastLog();
   useEffect(ensureOpen, [ensureOpen]);
   const params = useSearchParams();
   const replaceQuery = useReplaceQuery();
@@ -44,7 +46,8 @@ export function ReceiptExplorer() {
   const version = session.status === 'done' ? `done:${session.rows}` : session.status === 'running' ? `running:${growth}` : session.status;
   // Column widths follow the rows in coarser steps: each time the log doubles while it streams in.
   const widthVersion = session.status === 'running' ? `running:${Math.floor(Math.log2(session.rows + 1))}` : version;
-  const visible = useMemo(() => (store ? filterRows(store, filter) : new Uint32Array()), [store, filter, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `version` (which changes when its rows or verdicts do) is the dependency that matters
+  const visible = useMemo(() => (store ? filterRows(store, filter) : new Uint32Array()), [store, filter, version]);
   // Once the log is verified, free-text search and the time and cost orders are prepared in idle
   // time (a million ids take ~0.3 s, each order ~0.1 s), so the first search or sort answers as fast
   // as the next ones.
@@ -95,7 +98,8 @@ export function ReceiptExplorer() {
 
   // The runtime filter is the `type` filter with a runtime's types (so a runtime's view is a link too),
   // shown once the log holds another runtime's receipts.
-  const types = useMemo(() => (store ? store.facet('type').map((f) => f.value) : []), [store, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `version` (which changes when its rows or verdicts do) is the dependency that matters
+  const types = useMemo(() => (store ? store.facet('type').map((f) => f.value) : []), [store, version]);
   const runtimes = RUNTIMES.filter((r) => r.types.some((t) => types.includes(t)));
   const mixed = runtimes.some((r) => r.id !== 'chio');
   const typesOf = (r: Runtime) => r.types.filter((t) => types.includes(t));
@@ -107,11 +111,13 @@ export function ReceiptExplorer() {
     setFilter({ ...filter, values });
   };
   // Columns are sized to the rows of the preset (a finance view to the receipts with a cost).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `widthVersion` (which changes when its rows or verdicts do) is the dependency that matters, in coarser steps
   const sizeRows = useMemo(
     () => (store && filter.preset ? filterRows(store, { ...EMPTY_FILTER, preset: filter.preset }) : undefined),
     [store, filter.preset, widthVersion],
-  ); // eslint-disable-line react-hooks/exhaustive-deps
-  const copies = useMemo(() => (store ? hasCopies(store, manySources(store)) : false), [store, version]); // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `version` (which changes when its rows or verdicts do) is the dependency that matters
+  const copies = useMemo(() => (store ? hasCopies(store, manySources(store)) : false), [store, version]);
   const columns = useMemo(
     () =>
       shownColumns({

@@ -4,27 +4,18 @@
 // page shows, with the proofs and checkpoints the page carries, exactly as for files. So the view
 // keeps two kinds of numbers apart: index figures (labelled so, never called verified) and the
 // page's verdicts. The URL's query string is the API's (/v1/receipts/query), filters and cursor.
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { MAX_LIMIT, RECEIPT_OUTCOMES, type ReceiptQuery, parseReceiptQuery, toFilterKey, toSearchParams } from '../../lib/query/receipt-query';
-import type { FleetKernels, FleetSummary } from '../../lib/query/fleet-api';
 import { VERDICT_LABEL } from '../../lib/query/row-store';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
-import { readApiToken } from '../data/api-token';
-import { useLog } from '../data/log-provider';
+import { useFleetIndex } from '../data/fleet-queries';
+import { useLogOpener, useSession } from '../data/log-contexts';
+import { useTrust } from '../data/trust-provider';
 import { formatTime } from '../explorer/format';
 import { VerifyProgress } from '../loader/verify-progress';
 import { SafeText } from '../ui/safe-text';
-
-async function getJson<T>(path: string): Promise<T> {
-  const token = readApiToken();
-  const res = await fetch(path, token ? { headers: { authorization: `Bearer ${token}` } } : {});
-  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  if (!res.ok) throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
-  return body as T;
-}
 
 const num = (s: string | number | bigint) => BigInt(s).toLocaleString('en-US');
 const short = (key: string) => `${key.slice(0, 12)}…${key.slice(-4)}`;
@@ -68,7 +59,9 @@ function fromInput(f: FormState): URLSearchParams {
 }
 
 export function FleetView() {
-  const { fleet, ensureOpen, session, rows, fleetPage, trust, cancel } = useLog();
+  const { session, rows, fleetPage, cancel } = useSession();
+  const { fleet, ensureOpen } = useLogOpener();
+  const { trust } = useTrust();
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
@@ -83,14 +76,12 @@ export function FleetView() {
   useEffect(() => {
     if (fleet && apiQuery !== null) ensureOpen([{ kind: 'fleet', query: apiQuery }]);
   }, [fleet, apiQuery, ensureOpen]);
-  useEffect(() => setForm(toInput(query ?? { limit: MAX_LIMIT })), [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The form follows the URL's filters when they change (filterKey), not when only the cursor or limit
+  // does: paging must not throw away what the user is typing.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a change of filters only (above), not of `query`'s cursor or limit
+  useEffect(() => setForm(toInput(query ?? { limit: MAX_LIMIT })), [filterKey]);
 
-  const kernels = useQuery({ queryKey: ['fleet-kernels'], queryFn: () => getJson<FleetKernels>('/v1/fleet/kernels'), enabled: fleet });
-  const summary = useQuery({
-    queryKey: ['fleet-summary', filterKey],
-    queryFn: () => getJson<FleetSummary>(`/v1/fleet/summary${filterKey ? `?${filterKey}` : ''}`),
-    enabled: fleet && query !== null,
-  });
+  const { kernels, summary } = useFleetIndex(fleet, query !== null ? filterKey : null);
 
   if (!fleet) {
     return (

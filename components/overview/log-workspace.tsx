@@ -6,7 +6,10 @@ import { useEffect } from 'react';
 import { reportJsonParts } from '../../lib/verify/report-json';
 import { downloadText } from '../data/download';
 import Link from 'next/link';
-import { useLog } from '../data/log-provider';
+import { useLogOpener, useSession } from '../data/log-contexts';
+import { useTrust } from '../data/trust-provider';
+import { useDialect } from '../data/dialect-provider';
+import { useCheckpoints } from '../data/checkpoint-memory-provider';
 import { ApiTokenPrompt } from '../loader/api-token-prompt';
 import { SourcePicker } from '../loader/source-picker';
 import { DialectInputsPanel } from '../loader/dialect-inputs';
@@ -16,7 +19,11 @@ import { ReportSummary } from './report-summary';
 import { SafeText } from '../ui/safe-text';
 
 export function LogWorkspace() {
-  const { session, open, cancel, ensureOpen, trust, trustIssue, continuity, sources, setApiToken, dialect, setDialect } = useLog();
+  const { session, cancel } = useSession();
+  const { open, ensureOpen, sources, setApiToken } = useLogOpener();
+  const { trust, trustIssue } = useTrust();
+  const { dialect, setDialect } = useDialect();
+  const { continuity } = useCheckpoints();
   useEffect(ensureOpen, [ensureOpen]);
   return (
     <>

@@ -10,7 +10,7 @@ import { type VerifiedScope, verifiedScope } from '../../lib/readers/scope';
 import { explorerUrl } from '../../lib/query/explorer-filter';
 import { RUNTIMES } from '../../lib/query/runtimes';
 import type { VerificationReport } from '../../lib/verify/report';
-import { useLog } from '../data/log-provider';
+import { useLastLog, useLogOpener, useSession } from '../data/log-contexts';
 import { VerifyProgress } from '../loader/verify-progress';
 import { SafeText } from '../ui/safe-text';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
@@ -23,7 +23,9 @@ export interface ReaderData {
 }
 
 export function ReaderShell({ children }: { children: (data: ReaderData) => ReactNode }) {
-  const { session, rows, cancel, ensureOpen, lost } = useLog();
+  const { session, rows, cancel } = useSession();
+  const { ensureOpen } = useLogOpener();
+  const { lost } = useLastLog();
   useEffect(ensureOpen, [ensureOpen]);
   const done = session.status === 'done' ? session : null;
   const store = rows.current;
@@ -71,7 +73,7 @@ const OTHER_RUNTIMES_HREF = explorerUrl({ values: { type: RUNTIMES.filter((r) =>
 export function VerifiedNote({ scope, label }: { scope: VerifiedScope; label: string }) {
   const { failed, unverified, unpinned, pending } = scope.left;
   // Records that could not be read are in no receipt count, so never "none left out" over them.
-  const { session } = useLog();
+  const { session } = useSession();
   const unreadable = session.status === 'done' ? (session.report.summary.unreadable ?? 0) : 0;
   const out = failed + unverified + unpinned + pending + unreadable;
   const fmt = (n: number) => n.toLocaleString('en-US');

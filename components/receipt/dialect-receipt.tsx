@@ -8,7 +8,8 @@
 import { Fragment } from 'react';
 import { PROBLEM_TITLE, type Problem } from '../../lib/verdict/problems';
 import type { ReportReceipt } from '../../lib/verify/report';
-import { useLog } from '../data/log-provider';
+import { useLogOpener } from '../data/log-contexts';
+import { useDialect } from '../data/dialect-provider';
 import { formatTime } from '../explorer/format';
 import { DialectInputsPanel } from '../loader/dialect-inputs';
 import { SafeText } from '../ui/safe-text';
@@ -60,7 +61,8 @@ function missingInput(r: ReportReceipt): 'key' | 'diff' | null {
 
 /** `entries`: the log's receipts with this id, in log order (two CodeWhale reviews of one diff in one second share it). */
 export function DialectReceipt({ id, entries, problems, label }: { id: string; entries: DialectEntry[]; problems: Problem[]; label: string }) {
-  const { dialect, setDialect, sources } = useLog();
+  const { sources } = useLogOpener();
+  const { dialect, setDialect } = useDialect();
   const first = entries[0]!.receipt;
   const runtime = RUNTIME[first.type]!;
   const missing = entries.map((e) => missingInput(e.receipt)).find((m) => m !== null) ?? null;

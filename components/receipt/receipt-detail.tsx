@@ -8,11 +8,13 @@
 // Fields are rendered as text, never HTML.
 import Link from 'next/link';
 import { useSearchParams } from 'next/navigation';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { buildDossier } from '../../lib/receipt/dossier';
-import type { BundleAnswer } from '../../lib/sources/record-host';
-import { useLog } from '../data/log-provider';
+import type { BundleQuery } from '../../lib/sources/record-host';
+import { useLogOpener, useSession } from '../data/log-contexts';
+import { useTrust } from '../data/trust-provider';
 import { useViewSource } from '../data/use-view-source';
+import { useReceiptBundle } from '../data/use-receipt-bundle';
 import { formatTime } from '../explorer/format';
 import { type RowStore, VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
 import { copiesOf, copyAddressFromParams, manySources, matchCopies, rowUrl } from '../../lib/query/receipt-address';
@@ -162,7 +164,9 @@ export function ReceiptHeading({ id }: { id: string }) {
  * (`duplicate_receipt_id`), and a page never picks one of them for the user.
  */
 export function ReceiptDetail({ id }: { id: string }) {
-  const { session, rows, requestBundle, sources, trust, openRole } = useLog();
+  const { session, rows } = useSession();
+  const { sources, openRole } = useLogOpener();
+  const { trust } = useTrust();
   const params = useSearchParams();
   const at = useMemo(() => copyAddressFromParams(new URLSearchParams(params.toString())), [params]);
   const { view, ready } = useViewSource(params.get('source'));
@@ -179,18 +183,13 @@ export function ReceiptDetail({ id }: { id: string }) {
     return { store, copies, matching, row, entry: entry?.id === id ? entry : undefined };
   }, [report, rows, id, at]);
   const entry = found?.entry;
-  const [answer, setAnswer] = useState<BundleAnswer | null>(null);
-  useEffect(() => {
-    setAnswer(null);
-    // Other runtimes' receipts are not read again from their source: the audit's facts are their page.
-    if (!entry || found?.row === undefined || isOtherRuntime(entry.type)) return;
+  // Other runtimes' receipts are not read again from their source: the audit's facts are their page.
+  const bundleAt = useMemo((): BundleQuery | null => {
+    if (!entry || found?.row === undefined || isOtherRuntime(entry.type)) return null;
     const source = found.store.str('source', found.row);
-    let live = true;
-    void requestBundle({ id, file: entry.file, line: entry.line, ...(source !== undefined ? { source } : {}) }).then((a) => live && setAnswer(a));
-    return () => {
-      live = false;
-    };
-  }, [entry, found, id, requestBundle]);
+    return { id, file: entry.file, line: entry.line, ...(source !== undefined ? { source } : {}) };
+  }, [entry, found, id]);
+  const answer = useReceiptBundle(bundleAt);
   const dossier = useMemo(() => (answer?.ok ? buildDossier(answer.bundle) : null), [answer]);
 
   if (view.status !== 'tab' && view.status !== 'view') return <ViewSourceGate id={id} view={view} at={at} />;

@@ -11,7 +11,7 @@ import { TrustStore } from '../../lib/trust/trust-store';
 import { type VerificationReport, checkpointState, isIntactUnpinned } from '../../lib/verify/report';
 import { VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
-import { useLog } from '../data/log-provider';
+import { useTrust } from '../data/trust-provider';
 import { DecisionView, DossierView } from './dossier-view';
 import { CHECKS_ID, Checklist } from './receipt-detail';
 import { ReceiptBar } from './receipt-bar';
@@ -20,7 +20,7 @@ import { SafeText } from '../ui/safe-text';
 type State = { status: 'reading' } | { status: 'bad'; message: string } | { status: 'done'; bundle: ReceiptBundle; report: VerificationReport };
 
 export function SharedReceipt() {
-  const { trust, trustLoaded } = useLog();
+  const { trust, trustLoaded } = useTrust();
   const [fragment, setFragment] = useState<string | null>(null);
   const [state, setState] = useState<State>({ status: 'reading' });
   useEffect(() => {

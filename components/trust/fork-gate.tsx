@@ -6,11 +6,13 @@
 // overview keeps the fork banner and the log's status is not ok.
 import { useEffect, useRef, useState } from 'react';
 import type { Continuity } from '../data/use-checkpoint-memory';
-import { useLog } from '../data/log-provider';
+import { useSession } from '../data/log-contexts';
+import { useCheckpoints } from '../data/checkpoint-memory-provider';
 import { ForkDetails, RollbackDetails, forksOf } from '../overview/checkpoint-continuity';
 
 export function ForkGate() {
-  const { session, continuity } = useLog();
+  const { session } = useSession();
+  const { continuity } = useCheckpoints();
   const [acknowledged, setAcknowledged] = useState<Continuity | null>(null);
   if (session.status !== 'done' || continuity === null || continuity.load !== session.verifiedCheckpoints || acknowledged === continuity) return null;
   const forks = forksOf(continuity.outcomes);

@@ -5,7 +5,9 @@
 import { useState } from 'react';
 import { normalizeKernelKey } from '../../lib/chio/keys';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
-import { useLog } from '../data/log-provider';
+import { useSession } from '../data/log-contexts';
+import { useTrust } from '../data/trust-provider';
+import { useCheckpoints } from '../data/checkpoint-memory-provider';
 import { MAX_TRUST_FILE_BYTES, type TrustEntry, mergeTrustEntries, parseTrustEntries, readTrustFileText, trustFileText } from '../../lib/trust/trust-file';
 import { MAX_CHECKPOINT_FILE_BYTES } from '../../lib/trust/checkpoint-memory-import';
 import { TransferRow } from './transfer-row';
@@ -16,7 +18,9 @@ const toUnix = (local: string): number | undefined => (local ? Math.floor(new Da
 const fromUnix = (s: number | undefined) => (s === undefined ? '—' : new Date(s * 1000).toISOString().replace('.000Z', 'Z'));
 
 export function TrustManager() {
-  const { trust, trustIssue, saveTrust, session, remembered, memoryIssues, forgetCheckpoint, importCheckpoints, exportCheckpoints } = useLog();
+  const { session } = useSession();
+  const { trust, trustIssue, saveTrust } = useTrust();
+  const { remembered, memoryIssues, forgetCheckpoint, importCheckpoints, exportCheckpoints } = useCheckpoints();
   const [key, setKey] = useState('');
   const [label, setLabel] = useState('');
   const [notBefore, setNotBefore] = useState('');

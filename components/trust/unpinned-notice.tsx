@@ -6,7 +6,7 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
-import { useLog } from '../data/log-provider';
+import { useTrust } from '../data/trust-provider';
 import { SafeText } from '../ui/safe-text';
 
 /**
@@ -24,7 +24,7 @@ export function UnpinnedNotice({
   what?: string;
   always?: boolean;
 }) {
-  const { trust, saveTrust } = useLog();
+  const { trust, saveTrust } = useTrust();
   const [asking, setAsking] = useState<string | null>(null);
   const pinned = new Set(trust.map((t) => t.key));
   const one = count === 1;

@@ -21,7 +21,8 @@ import {
 import { coverageOverTime, rangeReport, reportColumns } from '../../../lib/readers/compliance-report';
 import { verifiedScope } from '../../../lib/readers/scope';
 import { describeSources } from '../../../lib/workers/protocol';
-import { useLog } from '../../data/log-provider';
+import { useLogOpener } from '../../data/log-contexts';
+import { useTrust } from '../../data/trust-provider';
 import { type ReaderData, ReaderShell, VerifiedNote } from '../reader-shell';
 import { ChecksSection } from './checks-section';
 import { CoverageSection } from './coverage-section';
@@ -46,7 +47,8 @@ function Compliance({ data, selection, onSelect }: { data: ReaderData; selection
   // The whole log's policies, in order: their ordinals name them whatever the range.
   const whole = useMemo(() => policyTimeline(store, data.scope.rows), [store, data.scope]);
   const names = useMemo(() => new Map(whole.policies.map((p, i) => [p.policy, i + 1])), [whole]);
-  const { trust, sources } = useLog();
+  const { sources } = useLogOpener();
+  const { trust } = useTrust();
   const { since, until, policy } = selection;
   // The timeline shows every policy of the range; everything else also narrows to the chosen policy.
   const ranged = since !== undefined || until !== undefined;

@@ -26,7 +26,7 @@ import {
 import type { LineageSet } from '../../../lib/sources/lineage';
 import { lineageVerdicts, linkStatus } from '../../../lib/readers/lineage-status';
 import type { ReportLineage } from '../../../lib/verify/report';
-import { useLog } from '../../data/log-provider';
+import { useSession } from '../../data/log-contexts';
 import { formatTime } from '../../explorer/format';
 import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';
 import { type CanvasEdge, type CanvasNode, GraphCanvas } from './graph-canvas';
@@ -61,27 +61,24 @@ export function DagView() {
 const explorerHref = (values: ExplorerFilter['values']): string => explorerUrl({ values });
 
 function DagReader({ store, report, scope, label }: ReaderData) {
-  const { session } = useLog();
+  const { session } = useSession();
   const lineage = session.status === 'done' ? session.lineage : null;
   const params = useSearchParams();
   const replaceQuery = useReplaceQuery();
   const state = useMemo(() => dagParamsFrom(new URLSearchParams(params.toString())), [params]);
   const setState = useCallback((next: DagParams) => replaceQuery(dagParamsTo(next)), [replaceQuery]);
 
-  const index = useMemo(() => dagSessions(store), [store, report]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `report` (a new one when its rows and verdicts are final) is the dependency that matters
+  const index = useMemo(() => dagSessions(store), [store, report]);
   // With no session chosen: the one with the most verified receipts.
   const largest = useMemo(
     () => index.sessions.reduce<(typeof index.sessions)[number] | undefined>((m, s) => (!m || s.child + s.tool > m.child + m.tool ? s : m), undefined),
     [index],
   );
-  const choice: DagChoice | null = state.all
-    ? { all: true }
-    : state.session !== undefined
-      ? { session: state.session }
-      : largest
-        ? { session: largest.sessionId }
-        : null;
+  const chosen = state.all ? null : (state.session ?? largest?.sessionId ?? null);
+  const choice = useMemo((): DagChoice | null => (state.all ? { all: true } : chosen !== null ? { session: chosen } : null), [state.all, chosen]);
   const foldKey = state.fold.join('\n');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `report` (a new one when its rows and verdicts are final) is the dependency that matters
   const graph = useMemo(
     () =>
       choice
@@ -92,10 +89,10 @@ function DagReader({ store, report, scope, label }: ReaderData) {
             ...(state.q !== undefined ? { q: state.q } : {}),
           })
         : null,
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [store, report, state.all, choice && 'session' in choice ? choice.session : null, foldKey, state.top, state.focus, state.q],
+    [store, report, choice, foldKey, state.top, state.focus, state.q],
   );
-  const search = useMemo(() => (state.q ? dagSearch(store, state.q) : null), [store, report, state.q]); // eslint-disable-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the RowStore is filled in place, so `report` (a new one when its rows and verdicts are final) is the dependency that matters
+  const search = useMemo(() => (state.q ? dagSearch(store, state.q) : null), [store, report, state.q]);
 
   const toggle = useCallback(
     (key: string) => {

@@ -10,7 +10,7 @@ import { useMemo } from 'react';
 import { guardMatrix } from '../../../lib/readers/guard-matrix';
 import { BUCKET_SECONDS, denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from '../../../lib/readers/security';
 import { healthSummary } from '../../../lib/readers/security-health';
-import { useLog } from '../../data/log-provider';
+import { useTrust } from '../../data/trust-provider';
 import { type ReaderData, ReaderShell, VerifiedNote } from '../reader-shell';
 import { DenialsOverTimeChart } from './denials-over-time';
 import { DenyRates } from './deny-rates';
@@ -26,7 +26,7 @@ export function SecurityView() {
   const by: Grouping = params.get('by') === 'tool' ? 'tool' : 'guard';
   const asked = Number(params.get('bucket'));
   const bucket = (BUCKET_SECONDS as readonly number[]).includes(asked) ? asked : undefined;
-  const { trust } = useLog();
+  const { trust } = useTrust();
   const pinned = useMemo(() => new Set(trust.map((t) => t.key)), [trust]);
   return (
     <ReaderShell>

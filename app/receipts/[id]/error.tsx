@@ -1,0 +1,7 @@
+'use client';
+import { type BoundaryProps, RouteError } from '../../../components/ui/route-error';
+
+// What this route shows when it fails to render (components/ui/route-error.tsx).
+export default function ReceiptError(props: BoundaryProps) {
+  return <RouteError page="This receipt's page" {...props} />;
+}
