@@ -39,7 +39,7 @@ async function expectErrorPage(page: Page, heading: string): Promise<void> {
   await expect(error).toBeVisible({ timeout: 60_000 });
   await expect(error.getByRole('heading', { level: 1 })).toHaveText(heading);
   await expect(error).toContainText('It failed in this browser: this browser refused to start a worker');
-  // biome-ignore lint/performance/useDomNodeTextContent: what a person reads; textContent would add the page's inline scripts
+  // What a person reads: textContent would add the page's inline scripts.
   const text = await page.locator('body').innerText();
   expect(text).not.toMatch(/\[object |\bat \S+ \(|\.js:\d+|SecurityError|undefined/);
   await expect(error.getByRole('button', { name: 'Try again' })).toBeVisible();

@@ -116,7 +116,10 @@ describe('POST /v1/csp-report', () => {
   it(`logs at most ${MAX_REPORTS_PER_MINUTE} violations a minute; the rest get 429 with Retry-After, and are counted`, async () => {
     // stderr is where each logged violation also goes: kept here, out of the test output.
     const written: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < MAX_REPORTS_PER_MINUTE + 5; i++) statuses.push((await post(JSON.stringify(chromiumReport), 'application/csp-report')).status);

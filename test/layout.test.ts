@@ -77,7 +77,7 @@ function imports(): [string, string][] {
 }
 
 /** Why `from` may not import `to`, or null when it may. */
-export function violation(from: string, to: string): string | null {
+function violation(from: string, to: string): string | null {
   const a = roomOf(from);
   const b = roomOf(to);
   if (isTest(from)) return ['app', 'components'].includes(b) && ['lib', 'server', 'bin'].includes(a) ? `a ${a} test imports ${b}` : null;

@@ -12,7 +12,7 @@ function left(p: Progress): string | null {
 
 export function VerifyProgress({ label, progress, rows, onCancel }: { label: string; progress: Progress | null; rows: number; onCancel: () => void }) {
   const p = progress;
-  const fraction = p && p.bytesTotal ? Math.min(1, p.bytesRead / p.bytesTotal) : null;
+  const fraction = p?.bytesTotal ? Math.min(1, p.bytesRead / p.bytesTotal) : null;
   const rate = p && p.elapsedMs > 0 ? Math.round((p.recordsVerified / p.elapsedMs) * 1000) : 0;
   const eta = p ? left(p) : null;
   return (

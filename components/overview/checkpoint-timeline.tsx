@@ -234,6 +234,7 @@ function Lane({
           </path>
         )}
         {items.map((it) => (
+          // biome-ignore lint/a11y/noInteractiveElementToNoninteractiveRole: a chart segment is announced as a labelled image; the roving tabindex only selects it, and the selection is described beside the chart
           <rect
             key={it.id}
             id={it.id}

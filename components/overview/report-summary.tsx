@@ -342,7 +342,7 @@ function LineageSummary({ lineage }: { lineage: NonNullable<VerificationReport['
                 <SafeText text={l.capability_id} max={80} />
               </code>{' '}
               (<SafeText text={`${l.file}:${l.line}`} max={120} />
-              ): {l.problems.map((p) => <code key={p}>{p}</code>).reduce<React.ReactNode[]>((acc, el, i) => (i === 0 ? [el] : [...acc, ', ', el]), [])}
+              ): {l.problems.flatMap((p, i) => (i === 0 ? [<code key={p}>{p}</code>] : [', ', <code key={p}>{p}</code>]))}
             </li>
           ))}
           {failed.length > 20 && <li>and {failed.length - 20} more (see the problems below)</li>}

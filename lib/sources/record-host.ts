@@ -41,8 +41,7 @@ interface StoreContext {
 }
 
 /** `source`: the name of the source it belongs to (LogSink.beginSource), when the caller names them. */
-type Held = { source?: string } & /** The listing is read on the first request (loading the log already listed the folder once). */
-(
+type Held = { source?: string } /** The listing is read on the first request (loading the log already listed the folder once). */ & (
   | { kind: 'package'; dir: SourceDir; names?: Promise<Set<string>> }
   | { kind: 'file'; file: SourceFile; name: string }
   | { kind: 'store'; name: string; store: ChioStoreReader; context?: StoreContext }

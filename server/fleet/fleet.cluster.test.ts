@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: ClickHouse rows and CLI JSON read field by field; their shape is what the test asserts
 // The fleet against a real two-shard ClickHouse cluster (tools/fleet.mjs, Debian's
 // clickhouse-server): three demo kernels with three keys (two evidence packages, one SQLite store)
 // are ingested with the real command line, and the /v1 API is served by a real server process with

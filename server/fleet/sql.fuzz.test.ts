@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ReceiptQuery } from '../../lib/query/receipt-query';
 import { fuzzParams } from '../../test/support/fuzz';
 import { receiptFilter } from './query';
-import { Sql, SqlValueError, col, list, sql, str, table, u64 } from './sql';
+import { type Sql, SqlValueError, col, list, sql, str, table, u64 } from './sql';
 
 /** Reads the ClickHouse string literal at `text[0]`: its value and where it ends (exclusive). */
 function readLiteral(text: string): { value: string; end: number } {

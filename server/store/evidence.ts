@@ -106,8 +106,6 @@ export interface Batch {
   proofs: Map<number, string> | null;
 }
 
-type RawRow = [seq: number, receiptId: string, type: string, raw: Buffer | null];
-
 const leafOf = (value: JsonObject, kind: 'tool' | 'child'): Uint8Array | null => {
   const d = kind === 'tool' ? decodeToolReceipt(value) : decodeChildReceipt(value);
   return d.ok ? leafHash(canonicalBytes(d.value.fullTyped)) : null;
