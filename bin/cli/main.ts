@@ -1,28 +1,24 @@
 // `receipt-audit verify <path>… [--trust-key HEX]… [--trust-file FILE] [--hmac-key HEX] [--diff FILE] [--json]`
 // (contract §8). Exit 0 when the log is ok, 1 when anything failed, 2 for
 // usage errors and unreadable or unrecognized input (one clear line on stderr).
-import { statSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import initSqlJs from 'sql.js';
 import { LogVerifier } from '../../lib/verify/log-verifier';
+import { verifyLog } from '../../lib/verify/verify-log';
 import { reportJsonParts } from '../../lib/verify/report-json';
 import type { VerificationReport } from '../../lib/verify/report';
 import type { ReceiptView } from '../../lib/verify/receipt-view';
-import { loadFile, loadPackage } from '../../lib/sources/package';
-import { openChioStore } from '../../lib/sources/sqlite-store';
-import { sqliteTooLarge } from '../../lib/sources/sqlite-size';
-import { loadStore } from '../../lib/sources/store';
+import { RefusedSource, loadSources } from '../../lib/sources/load-sources';
 import { type PinnedKey, TrustStore } from '../../lib/trust/trust-store';
 import { parseTrustEntries, toPinnedKeys } from '../../lib/trust/trust-file';
 import { formatSummary } from './format';
-import { type InputKind, nodeDir, nodeFile, readOptional, sniff } from './node-source';
+import { nodeChecker, nodeInputs, nodePlatform } from './node-platform';
+import { UsageError, readOptional } from './node-source';
 import { sha256Ready } from '../../lib/crypto/sha256';
 import { fromHex } from '../../lib/bytes/hex';
 import type { DialectOptions } from '../../lib/dialects/audit';
 import { diffFingerprint } from '../../lib/dialects/codewhale/review';
 import { INGEST_USAGE, ingestMain } from './ingest';
-import { type FleetPage, loadFleetPage, splitFleetPage } from '../../lib/sources/fleet-page';
 
 const USAGE = `Usage: receipt-audit verify <path>... [--trust-key HEX]... [--trust-file FILE]
                              [--allow-unpinned] [--hmac-key HEX]
@@ -57,7 +53,7 @@ CodeWhale receipts load with them: tool-call records, chat transcripts
 
 Exit status: 0 the log is ok, 1 something failed, 2 usage or unreadable input.`;
 
-export class UsageError extends Error {}
+export { UsageError };
 
 interface Args {
   paths: string[];
@@ -115,11 +111,6 @@ async function readTrustFile(file: string): Promise<PinnedKey[]> {
   return toPinnedKeys(parsed.entries);
 }
 
-/** Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or unknown input. */
-export async function verifyPaths(paths: string[], trust: TrustStore, dialect: DialectOptions = {}, allowUnpinned = false): Promise<VerificationReport> {
-  return (await loadPaths(paths, trust, undefined, dialect, allowUnpinned)).finish();
-}
-
 /** The key and diff for ZeroClaw and CodeWhale receipts, from the command line's options. */
 async function dialectOptions(args: Args): Promise<DialectOptions> {
   const options: DialectOptions = {};
@@ -137,70 +128,51 @@ async function dialectOptions(args: Args): Promise<DialectOptions> {
   return options;
 }
 
-/** Reads every path into one verifier, not yet finished (tests also read its checkpoint entries). */
+/**
+ * Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or
+ * unknown input. `workers`: 0 checks inline, N in N worker threads (default: node-platform.ts's choice).
+ */
+export async function verifyPaths(
+  paths: string[],
+  trust: TrustStore,
+  dialect: DialectOptions = {},
+  allowUnpinned = false,
+  workers?: number,
+): Promise<VerificationReport> {
+  const { inputs, bytes } = await nodeInputs(paths);
+  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: nodeChecker(bytes, workers) });
+  return usageOnRefusal(verifyLog(verifier, (sink) => loadSources(inputs, sink, { platform: nodePlatform })));
+}
+
+/** Reads every path into one verifier, not yet finished (tests also read its checkpoint entries and rows). */
 export async function loadPaths(
   paths: string[],
   trust: TrustStore,
   onViews?: (views: ReceiptView[]) => void,
   dialect: DialectOptions = {},
   allowUnpinned = false,
+  workers?: number,
 ): Promise<LogVerifier> {
-  // Refuse unreadable or unrecognized input before verifying anything.
-  const inputs: { path: string; kind: InputKind }[] = [];
-  for (const p of paths) {
-    const s = await sniff(p);
-    if (s.kind === 'missing') throw new UsageError(`cannot read ${p}: ${s.reason}`);
-    if (s.kind === 'unknown') throw new UsageError(`unknown format: ${p}: ${s.reason}`);
-    inputs.push({ path: p, kind: s.kind });
-  }
-  await sha256Ready(); // the WebAssembly SHA-256, before the first record
-  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, ...(onViews ? { onViews } : {}) });
-  let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
-  for (const [i, input] of inputs.entries()) {
-    const abs = path.resolve(input.path);
-    // Problems about a receipt id that several receipts share name each copy's path.
-    verifier.beginSource(input.path);
-    if (input.kind === 'package') {
-      await loadPackage(nodeDir(abs, input.path), verifier, `package:${i}`);
-    } else if (input.kind === 'folder') {
-      // Not a package: its JSON/NDJSON files (in name order) are one log, as if given together.
-      for (const name of (await readdir(abs)).filter((n) => /\.(ndjson|jsonl|json)$/i.test(n)).sort()) {
-        if (!statSync(path.join(abs, name)).isFile()) continue;
-        await loadFile(nodeFile(path.join(abs, name), name), verifier, `folder:${i}`, path.join(input.path, name));
-      }
-    } else if (input.kind === 'sqlite') {
-      const tooLarge = sqliteTooLarge(input.path, statSync(abs).size, 'cli');
-      if (tooLarge) throw new UsageError(tooLarge);
-      SQL ??= await initSqlJs();
-      const db = await readOptional(abs);
-      if (!db) throw new UsageError(`cannot read ${input.path}`);
-      // An empty -wal is the normal state after a checkpoint: nothing to apply.
-      const wal = await readOptional(abs + '-wal');
-      const opened = openChioStore(SQL, db, wal && wal.length > 0 ? wal : undefined);
-      if (!opened.ok) throw new UsageError(`unknown format: ${input.path}: ${opened.message}`);
-      try {
-        await loadStore(opened.store, path.basename(input.path), verifier, `store:${i}`);
-      } finally {
-        opened.store.close();
-      }
-    } else {
-      // A saved page of a fleet server (/v1/receipts/query with CLICKHOUSE_URL) is read as the
-      // browser reads it: each kernel's receipts, proofs and checkpoints as a log of its own.
-      const page = await fleetPageAt(abs);
-      if (page) await loadFleetPage(page, verifier, `page:${i}`);
-      else await loadFile(nodeFile(abs, path.basename(input.path)), verifier, 'files', input.path);
-    }
+  const { inputs, bytes } = await nodeInputs(paths);
+  await sha256Ready();
+  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: nodeChecker(bytes, workers), ...(onViews ? { onViews } : {}) });
+  try {
+    await usageOnRefusal(loadSources(inputs, verifier, { platform: nodePlatform }));
+  } catch (e) {
+    verifier.close();
+    throw e;
   }
   return verifier;
 }
 
-/** The fleet page in a `.json` file (at most 64 MiB; a page holds at most 200 receipts), or null. */
-async function fleetPageAt(file: string): Promise<FleetPage | null> {
-  if (!file.endsWith('.json') || statSync(file).size > 64 * 2 ** 20) return null;
-  const text = await readFile(file, 'utf8');
-  if (!text.includes('"fleet"')) return null;
-  const split = splitFleetPage(text);
-  return split.ok ? split.page : null;
+/** A store the loader refused ends the command as a usage error, as any unreadable input does. */
+async function usageOnRefusal<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (e) {
+    if (!(e instanceof RefusedSource)) throw e;
+    throw new UsageError(e.reason === 'not-a-store' ? `unknown format: ${e.message}` : e.message);
+  }
 }
 
 export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {

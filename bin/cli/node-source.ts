@@ -9,6 +9,9 @@ import { isTextLogName } from '../../lib/sources/records';
 
 const CHUNK = 1 << 20;
 
+/** Usage errors and unreadable or unrecognized input: one line on stderr, exit 2. */
+export class UsageError extends Error {}
+
 export function nodeFile(absPath: string, name: string): SourceFile {
   return {
     name,

@@ -5,15 +5,12 @@
 // of the real messages): the same problems either way.
 import { describe, expect, it } from 'vitest';
 import { type Plain, genAReceipt, goodLog } from '../../test/support/forge';
-import { TrustStore } from '../trust/trust-store';
-import type { VerifyRequest, VerifyResponse } from '../workers/protocol';
-import { VerifyPool, type WorkerLike } from '../workers/pool';
-import { verifyBatch } from '../workers/verify-batch';
+import { inProcessWorker } from '../../test/support/in-process-worker';
+import { poolChecker } from '../workers/pool';
 import { LogVerifier } from './log-verifier';
-import { RecordVerifier } from './record-verifier';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
-import { FORGE_KEY, pinnedTrust, pinnedVerifier } from '../../test/support/verify-records';
+import { pinnedTrust, pinnedVerifier } from '../../test/support/verify-records';
 
 /** A bundle of 6 tool receipts, the first 4 checkpointed with proofs; `edit` changes it before it is written. */
 function bundleText(edit: (b: Plain, receipts: Plain[]) => void = () => {}): string {
@@ -142,32 +139,15 @@ describe('export bundles: scope', () => {
   });
 });
 
-function inProcessWorker(): WorkerLike {
-  const verifier = new RecordVerifier(pinnedTrust());
-  const worker: WorkerLike = {
-    onmessage: null,
-    onerror: null,
-    terminate() {},
-    postMessage(m: VerifyRequest) {
-      if (m.type !== 'batch') return;
-      void verifyBatch(verifier, structuredClone(m.records)).then((output) => {
-        const data: VerifyResponse = structuredClone({ type: 'result', id: m.id, output });
-        worker.onmessage?.({ data } as MessageEvent<VerifyResponse>);
-      });
-    },
-  };
-  return worker;
-}
-
 describe('export bundles in the browser', () => {
   it('the worker pool (claims crossing worker boundaries as structured clones) reports what LogVerifier does', async () => {
     const text = bundleText((b, rs) => {
       b.query = { until: 1767225640 };
       b.uncheckpointedReceipts = [{ seq: 6, receiptId: rs[5]!.id }];
     });
-    const pool = new VerifyPool(() => inProcessWorker(), { workers: 2, trust: [{ key: FORGE_KEY }] });
+    const pool = new LogVerifier({ trust: pinnedTrust(), checker: poolChecker(() => inProcessWorker(), { workers: 2 }) });
     await pool.addRecord(text, { file: 'export.json', line: 1, role: 'auto', space: 'bundle' });
-    const viaPool = await pool.finish(true);
+    const viaPool = await pool.finish();
     const single = await verify(text);
     expect(single.problems.map((p) => p.code)).toEqual(['manifest_mismatch', 'query_scope_violation', 'query_scope_violation']);
     expect(reportToJson(viaPool)).toBe(reportToJson(single));

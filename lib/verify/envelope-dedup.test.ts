@@ -10,7 +10,7 @@ import type { ReceiptView } from './receipt-view';
 import type { VerificationReport } from './report';
 import { reportToJson } from './report-json';
 import { inProcessWorker } from '../../test/support/in-process-worker';
-import { VerifyPool } from '../workers/pool';
+import { poolChecker } from '../workers/pool';
 
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
 const ID = '9be6277d4770f9cf7c3f03f58c5075c3fdf23c7a120e46deb070da5fe64f2ac2';
@@ -171,9 +171,10 @@ describe('across Web Workers', () => {
     expect(expected.receipts.map((x) => x.line)).toEqual([3, 12]);
 
     const rows: ReceiptView[] = [];
-    const pool = new VerifyPool(() => inProcessWorker({ trust: trust() }), { workers: 3, trust: [], batchSize: 2, onOutput: (out) => rows.push(...out.views) });
+    const checker = poolChecker(() => inProcessWorker(), { workers: 3, batchSize: 2 });
+    const pool = new LogVerifier({ trust: trust(), checker, onViews: (v) => rows.push(...v) });
     await loadFile(file(), pool, 'files');
-    const report = await pool.finish(true);
+    const report = await pool.finish();
     expect(reportToJson(report)).toBe(reportToJson(expected));
     for (const views of [rows, singleViews]) {
       const inOrder = [...views].sort((a, b) => a.order - b.order);

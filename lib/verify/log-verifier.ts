@@ -1,27 +1,31 @@
-// The single-thread orchestrator (contract §5–§9), used by the command line and
-// tests: records stream in, RecordVerifier checks each one at once (signatures
-// run concurrently, many in flight), LogAssembler evaluates the whole log on
-// `finish()`. The browser runs the same two halves, the first in Web Workers.
+// The orchestrator of one log's verification (contract §5–§9), used by the command
+// line, the page's log worker and tests: records stream in from the source loaders
+// (a LogSink), are numbered in reading order and handed to a RecordChecker (inline
+// or a pool of workers: record-checker.ts), and their outputs go to one
+// LogAssembler, which evaluates the whole log on `finish()`. verify-log.ts runs it
+// as a list of calls.
 import type { DialectAudit, DialectOptions } from '../dialects/audit';
-import { TrustStore } from '../trust/trust-store';
-import type { RememberedBatch } from './inclusion';
-import type { CheckpointEntry } from './entries';
-import { LogAssembler } from './log-assembler';
-import type { LoadedPackage, LogSink } from './log-sink';
 import type { Problem } from '../verdict/problems';
-import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews } from './record-verifier';
+import { TrustStore } from '../trust/trust-store';
+import type { CheckpointEntry } from './entries';
+import type { RememberedBatch } from './inclusion';
+import { LogAssembler } from './log-assembler';
+import type { LoadedPackage, LogSink, RecordBytes } from './log-sink';
+import { type CheckerFactory, type RecordChecker, inlineChecker } from './record-checker';
+import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, markFailedViews } from './record-verifier';
 import type { ReportReceipt, VerificationReport } from './report';
 import type { ReceiptView } from './receipt-view';
 
 export type { RecordOrigin } from './record-verifier';
 
 export interface LogVerifierOptions {
+  /** The pinned keys: with none, no receipt is `verified` (contract part 2 §11). */
   trust?: TrustStore;
   /** With no key pinned, `signer_not_pinned` is a warning rather than an error (contract part 2 §11). */
   allowUnpinned?: boolean;
-  /** Signature checks allowed in flight before intake waits (keeps memory flat, WebCrypto busy). */
-  maxInFlight?: number;
-  /** Receives each record's display fields (ReceiptView) once its checks settle, as the browser's workers send them. */
+  /** How records are checked: inline (the default) or by a pool of workers (../workers/pool.ts). */
+  checker?: CheckerFactory;
+  /** Receives each record's display fields (ReceiptView) once its checks settle, then the merged and dialect ones on `finish`. */
   onViews?: (views: ReceiptView[]) => void;
   /** ZeroClaw's HMAC key and the diff for CodeWhale review receipts, when the user supplies them. */
   dialect?: DialectOptions;
@@ -30,42 +34,27 @@ export interface LogVerifierOptions {
 export class LogVerifier implements LogSink {
   private readonly trust: TrustStore;
   private readonly allowUnpinned: boolean;
-  private readonly maxInFlight: number;
-  private readonly records: RecordVerifier;
+  private readonly checker: RecordChecker;
   private readonly onViews: ((views: ReceiptView[]) => void) | undefined;
   private readonly dialectOptions: DialectOptions;
   private audit: DialectAudit | null = null;
   private readonly assembler = new LogAssembler();
-  private pending: Promise<void>[] = [];
   private recordCount = 0;
   private finished = false;
 
   constructor(options: LogVerifierOptions = {}) {
     this.trust = options.trust ?? TrustStore.empty();
     this.allowUnpinned = options.allowUnpinned === true;
-    this.maxInFlight = options.maxInFlight ?? 1024;
     this.onViews = options.onViews;
     this.dialectOptions = options.dialect ?? {};
-    this.records = new RecordVerifier(this.trust, { views: this.onViews !== undefined });
+    const deliver = (out: RecordOutput) => this.take(out);
+    this.checker = (options.checker ?? inlineChecker())({ trust: this.trust, views: this.onViews !== undefined, deliver });
   }
 
-  /** Adds one record's text. Awaiting it applies backpressure; never throws on bad input. */
-  async addRecord(text: string, origin: RecordOrigin): Promise<void> {
+  /** Adds one record's text. Awaiting it applies backpressure; never throws on bad input (only once checking failed or was cancelled). */
+  async addRecord(text: string, origin: RecordOrigin, at?: RecordBytes): Promise<void> {
     this.assertOpen();
-    const out = emptyOutput();
-    const settled = this.records.verify(text, origin, this.recordCount++ * ORDER_STRIDE, out);
-    // The assembler takes a record once its checks have settled (it keeps no list of the
-    // record's own: a log of millions of records would hold one per record).
-    const take = () => {
-      this.assembler.add(out);
-      if (this.onViews && out.views.length > 0) {
-        markFailedViews(out);
-        this.onViews(out.views);
-      }
-    };
-    if (settled.length === 0) take();
-    else this.pending.push(Promise.all(settled).then(take));
-    if (this.pending.length >= this.maxInFlight) await this.settle();
+    await this.checker.check(text, origin, this.recordCount++ * ORDER_STRIDE, at);
   }
 
   /** A problem found by a source adapter (unreadable line, oversized record, bad row). */
@@ -98,21 +87,31 @@ export class LogVerifier implements LogSink {
     this.assembler.beginSource(name, this.recordCount * ORDER_STRIDE);
   }
 
-  /** The log's checkpoints; after `finish`, with every check evaluated. */
-  get checkpointEntries(): readonly CheckpointEntry[] {
-    return this.assembler.checkpointEntries;
+  /** The name of the source the record numbered `order` came from (source-names.ts). */
+  sourceAt(order: number): string | undefined {
+    return this.assembler.sourceAt(order);
   }
 
-  /** `onReceipt`: see LogAssembler.finish. */
+  /**
+   * Waits for every record's checks, evaluates the whole log and builds the report, with the
+   * trust given (pinned or not) and `allowUnpinned`. `onReceipt`: see LogAssembler.finish.
+   */
   async finish(onReceipt?: (r: ReportReceipt) => void): Promise<VerificationReport> {
     this.assertOpen();
     this.finished = true;
-    await this.settle();
-    const views = this.assembler.settleEnvelopes();
-    if (this.onViews && views.length > 0) this.onViews(views);
+    await this.checker.drain();
+    this.checker.close();
+    // Receipts reached in several envelopes are one each now: their rows join the others.
+    this.views(this.assembler.settleEnvelopes());
+    // ZeroClaw and CodeWhale receipts are judged only now: their rows come last.
     this.audit = await this.assembler.auditDialects(this.dialectOptions);
-    if (this.onViews && this.audit.receipts.length > 0) this.onViews(this.audit.receipts.map((r) => r.view));
+    this.views(this.audit.receipts.map((r) => r.view));
     return this.assembler.finish(!this.trust.isEmpty, onReceipt, this.allowUnpinned);
+  }
+
+  /** Stops checking (the page's Cancel; or a load that failed): every later record is refused. */
+  close(): void {
+    this.checker.close();
   }
 
   /** After `finish`: the ZeroClaw and CodeWhale receipts with their rows and facts. */
@@ -120,13 +119,48 @@ export class LogVerifier implements LogSink {
     return this.audit;
   }
 
-  private assertOpen(): void {
-    if (this.finished) throw new Error('LogVerifier: finish() was already called');
+  /** The log's checkpoints; after `finish`, with every check evaluated. */
+  get checkpointEntries(): readonly CheckpointEntry[] {
+    return this.assembler.checkpointEntries;
   }
 
-  private async settle(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
-    await Promise.all(batch);
+  /** Receipts whose results came back so far (during `finish`, after the envelope merge: the report's count). */
+  get receiptCount(): number {
+    return this.assembler.receiptCount;
+  }
+
+  /** Records handed to the checker, and records whose checks came back (the page's progress). */
+  get recordsRead(): number {
+    return this.recordCount;
+  }
+
+  get recordsVerified(): number {
+    return this.checker.recordsChecked;
+  }
+
+  /** Threads checking records. */
+  get workers(): number {
+    return this.checker.workers;
+  }
+
+  /** Whether checking failed or was cancelled (every later record is refused). */
+  get broken(): boolean {
+    return this.checker.broken;
+  }
+
+  private take(out: RecordOutput): void {
+    this.assembler.add(out);
+    if (this.onViews && out.views.length > 0) {
+      markFailedViews(out);
+      this.onViews(out.views);
+    }
+  }
+
+  private views(views: ReceiptView[]): void {
+    if (this.onViews && views.length > 0) this.onViews(views);
+  }
+
+  private assertOpen(): void {
+    if (this.finished) throw new Error('LogVerifier: finish() was already called');
   }
 }

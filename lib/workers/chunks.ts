@@ -1,5 +1,7 @@
 // A ReadableStream's chunks, for the loaders. Browser and Node alike.
-export type Counter = (bytes: number) => void;
+import type { Counter } from '../sources/load-sources';
+
+export type { Counter };
 
 /**
  * A ReadableStream as an async iterable of chunks (not every engine iterates

@@ -1,60 +1,34 @@
-// Web Worker entry: opens the log's sources, splits them into records with the
-// same loaders the command line uses, hands the records to a pool of verify
-// workers (one per core) and assembles the report, streaming progress and
-// receipt rows to the page. The page's main thread only renders.
-import initSqlJs, { type SqlJsStatic } from 'sql.js';
-import { loadFile, loadPackage } from '../sources/package';
-import { openChioStore } from '../sources/sqlite-store';
-import { sqliteTooLarge } from '../sources/sqlite-size';
-import { RecordHost } from '../sources/record-host';
-import { loadStore } from '../sources/store';
-import { makeProblem } from '../verdict/problems';
-import { sha256Ready } from '../crypto/sha256';
-import { RowEncoder, deltaTransfer } from '../query/row-store';
-import type { LogSink } from '../verify/log-sink';
+// Web Worker entry: the page's messages to one log's verification and back. An
+// `open` runs verifyLog (../verify/verify-log.ts) over the page's sources, read by
+// the same loader the command line uses (browser-platform.ts is this side's
+// adapter), with records checked by a pool of verify workers (one per core), and
+// streams progress and receipt rows to the page. The page's main thread only renders.
+import { loadSources } from '../sources/load-sources';
 import { LineageCollector } from '../sources/lineage';
-import { verifiedCheckpoints } from '../verify/verified-checkpoints';
+import { RecordHost } from '../sources/record-host';
+import { RowEncoder, deltaTransfer } from '../query/row-store';
+import { LogVerifier } from '../verify/log-verifier';
 import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-columns';
-import { HttpStatusError, fileSource, groupFiles, packageDir, urlPackageDir } from './browser-sources';
-import { chunksOf } from './chunks';
-import { loadFleetPage, splitFleetPage } from '../sources/fleet-page';
-import { type WorkerLike, VerifyPool } from './pool';
-import {
-  type DialectFacts,
-  type DialectInputs,
-  type LogEvent,
-  type LogRequest,
-  type LogSource,
-  type Progress,
-  type RememberedBatchOf,
-  describeSources,
-} from './protocol';
+import { verifiedCheckpoints } from '../verify/verified-checkpoints';
+import { verifyLog } from '../verify/verify-log';
 import type { DialectOptions } from '../dialects/audit';
 import { diffFingerprint } from '../dialects/codewhale/review';
+import { TrustStore } from '../trust/trust-store';
+import { ServerUnauthorized, browserInputs, browserPlatform, problemOnFailure, serverBase, spawnVerifyWorker, workerCount } from './browser-platform';
+import { poolChecker } from './pool';
+import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type Progress, describeSources } from './protocol';
+
+type OpenRequest = Extract<LogRequest, { type: 'open' }>;
 
 const post = (m: LogEvent, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
-let pool: VerifyPool | null = null;
+/** The log being verified (Cancel stops it). */
+let verifying: LogVerifier | null = null;
 /** The opened sources, kept after `done` so the page can ask for one receipt again. */
 let host: RecordHost | null = null;
-const uncounted = () => undefined;
-let sql: Promise<SqlJsStatic> | null = null;
-
-function sqlJs(): Promise<SqlJsStatic> {
-  sql ??= initSqlJs({ locateFile: () => '/vendor/sql-wasm-browser.wasm' });
-  return sql;
-}
-
-function workerCount(): number {
-  const cores = (self as unknown as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-  return Math.max(1, Math.min(8, cores));
-}
-
-/** This server's API answered 401: the session ends and the page asks for a token (not a problem in the log). */
-class ServerUnauthorized extends Error {}
 
 self.onmessage = (e: MessageEvent<LogRequest>) => {
   if (e.data.type === 'cancel') {
-    pool?.terminate();
+    verifying?.close();
     return;
   }
   if (e.data.type === 'bundle') {
@@ -65,86 +39,12 @@ self.onmessage = (e: MessageEvent<LogRequest>) => {
       .then((a) => post({ type: 'bundle', req, answer: a }));
     return;
   }
-  const { sources, trust, serverToken, dialect, remembered } = e.data;
-  void open(sources, trust, serverToken, dialect ?? {}, remembered ?? []).catch((err: unknown) => {
-    if (err instanceof ServerUnauthorized) post({ type: 'unauthorized', tokenSent: serverToken !== undefined });
+  const request = e.data;
+  void open(request).catch((err: unknown) => {
+    if (err instanceof ServerUnauthorized) post({ type: 'unauthorized', tokenSent: request.serverToken !== undefined });
     else post({ type: 'error', message: err instanceof Error ? err.message : String(err) });
   });
 };
-
-/** A URL of a package folder (ends with `/` or `manifest.json`), a SQLite store, or an NDJSON/JSON file. */
-async function loadUrl(url: string, p: LogSink, space: string, count: (n: number) => void, h: RecordHost, lineage: LineageCollector): Promise<void> {
-  const u = new URL(url, self.location.href);
-  const name = decodeURIComponent(u.pathname.split('/').pop() || u.host);
-  if (u.pathname.endsWith('/') || name === 'manifest.json') {
-    await loadPackage(urlPackageDir(new URL('.', u).href, count), p, space);
-    h.addPackage(urlPackageDir(new URL('.', u).href, uncounted), url);
-    return;
-  }
-  const res = await fetch(u);
-  if (!res.ok || !res.body) throw new Error(`${u.href}: HTTP ${res.status}`);
-  if (/\.(sqlite3?|db)$/i.test(name)) {
-    const announced = Number(res.headers.get('content-length') ?? 0);
-    const tooLarge = sqliteTooLarge(name, announced, 'page');
-    if (tooLarge) throw new Error(tooLarge);
-    const db = new Uint8Array(await res.arrayBuffer());
-    count(db.length);
-    const opened = openChioStore(await sqlJs(), db);
-    if (!opened.ok) throw new Error(`${name}: ${opened.message}`);
-    h.addStore(name, opened.store, url);
-    await loadStore(opened.store, name, p, space);
-    lineage.addSet(opened.store.capabilityLineage(name));
-    return;
-  }
-  const body = res.body;
-  await loadFile({ name, stream: () => chunksOf(body, count) }, p, 'files', name);
-  h.addFile(
-    {
-      name,
-      async *stream() {
-        const again = await fetch(u);
-        if (!again.ok || !again.body) throw new Error(`${u.href}: HTTP ${again.status}`);
-        yield* chunksOf(again.body, uncounted);
-      },
-    },
-    name,
-    url,
-  );
-}
-
-/**
- * A page of this server's fleet: split per kernel (lib/sources/fleet-page.ts), each kernel's
- * receipts, checkpoints and proofs read as files of its own log. Its index figures go to the page.
- */
-async function fetchFleetPage(url: string, init: RequestInit, p: LogSink, space: string, count: (n: number) => void, h: RecordHost): Promise<void> {
-  const res = await fetch(url, init);
-  if (res.status === 401) throw new ServerUnauthorized();
-  const text = await res.text();
-  count(text.length);
-  if (!res.ok) {
-    let why = `HTTP ${res.status}`;
-    try {
-      const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === 'string') why += `: ${message}`;
-    } catch {
-      // not our error body: the status says enough
-    }
-    throw new Error(why);
-  }
-  const split = splitFleetPage(text);
-  if (!split.ok) throw new Error(`not a fleet page: ${split.message}`);
-  const { page } = split;
-  post({
-    type: 'fleet',
-    page: {
-      totalCount: page.totalCount,
-      nextCursor: page.nextCursor,
-      receipts: page.receipts,
-      kernels: page.groups.map((g) => ({ kernelKey: g.kernelKey, receipts: g.receipts })),
-    },
-  });
-  for (const file of await loadFleetPage(page, p, space)) h.addFile(file, file.name, url);
-}
 
 /** The user's key and diff as the audit takes them (the diff's fingerprint, as CodeWhale computes it). */
 async function dialectOptions(inputs: DialectInputs): Promise<DialectOptions> {
@@ -157,18 +57,11 @@ async function dialectOptions(inputs: DialectInputs): Promise<DialectOptions> {
   return options;
 }
 
-async function open(
-  sources: LogSource[],
-  trust: Extract<LogRequest, { type: 'open' }>['trust'],
-  serverToken: string | undefined,
-  inputs: DialectInputs,
-  remembered: RememberedBatchOf[],
-): Promise<void> {
+async function open({ sources, trust, serverToken, dialect, remembered }: OpenRequest): Promise<void> {
   const started = performance.now();
   host?.close();
-  await sha256Ready();
   // Where a shared receipt came from, as its recipient can read it: this server by its address.
-  const h = new RecordHost(describeSources(sources, { files: 'names', server: new URL('/v1/evidence/package/', self.location.href).href }));
+  const h = new RecordHost(describeSources(sources, { files: 'names', server: serverBase() }));
   host = h;
   let bytesRead = 0;
   let bytesTotal: number | null = 0;
@@ -179,138 +72,66 @@ async function open(
     const delta = rows.take();
     if (delta) post({ type: 'rows', delta }, deltaTransfer(delta));
   };
-  const p = new VerifyPool(() => new Worker(new URL('./verify-worker.ts', import.meta.url), { type: 'module' }) as unknown as WorkerLike, {
-    workers: workerCount(),
-    trust,
-    onOutput: (out) => rows.add(out.views),
+  const pinned = TrustStore.create(trust);
+  if (!pinned.ok) throw new Error(pinned.error);
+  const v = new LogVerifier({
+    trust: pinned.store,
+    checker: poolChecker(spawnVerifyWorker, { workers: workerCount() }),
+    onViews: (views) => rows.add(views),
+    dialect: await dialectOptions(dialect ?? {}),
   });
-  pool = p;
-  p.setRemembered(new Map(remembered.map((m) => [m.key, { checkpointSeq: m.checkpointSeq, batchEndSeq: m.batchEndSeq }])));
-  // Capability lineage rides beside the verified log as unsigned context: the
-  // records still go to the pool (which only classifies them), and a copy is kept.
-  const lineage = new LineageCollector();
-  const sink: Required<Pick<LogSink, 'beginSource'>> & LogSink = {
-    addRecord(text, origin, at) {
-      if (origin.role === 'lineage') lineage.addText(text, origin.file);
-      return p.addRecord(text, origin, at);
-    },
-    addProblem: (problem) => p.addProblem(problem),
-    addPackage: (pkg, problems) => p.addPackage(pkg, problems),
-    setSpaceNote: (space, note) => p.setSpaceNote(space, note),
-    beginSource: (name) => p.beginSource(name),
-  };
+  verifying = v;
+  v.setRemembered(new Map((remembered ?? []).map((m) => [m.key, { checkpointSeq: m.checkpointSeq, batchEndSeq: m.batchEndSeq }])));
   const progress = (phase: Progress['phase']): Progress => ({
     bytesRead,
     bytesTotal,
-    recordsRead: p.recordsRead,
-    recordsVerified: p.recordsVerified,
-    workers: p.workers,
+    recordsRead: v.recordsRead,
+    recordsVerified: v.recordsVerified,
+    workers: v.workers,
     elapsedMs: Math.round(performance.now() - started),
     phase,
   });
-  const flush = () => {
+  const timer = setInterval(() => {
     sendRows();
     post({ type: 'progress', progress: progress('reading') });
-  };
-  const timer = setInterval(flush, 200);
+  }, 200);
+  // Capability lineage rides beside the verified log as unsigned context (the DAG view).
+  const lineage = new LineageCollector();
+  const apiInit: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
+  const onFleet = (page: Extract<LogEvent, { type: 'fleet' }>['page']) => post({ type: 'fleet', page });
+  // The report's receipts go straight into columns: a million report objects never exist at once.
+  let columns: ReceiptColumnsEncoder | null = null;
+  const toColumns = (dialectCount: number) => new ReceiptColumnsEncoder(v.receiptCount + dialectCount, dialectCount > 0);
   try {
-    // One unreadable file or unreachable source is a problem naming it; the rest still loads.
-    // A failure of the verify workers themselves (or Cancel) still ends the session.
-    const isolated = async (name: string, load: () => Promise<void>) => {
-      try {
-        await load();
-      } catch (err) {
-        if (p.broken || err instanceof ServerUnauthorized) throw err;
-        const why = err instanceof Error ? `${err.name === 'Error' ? '' : `${err.name}: `}${err.message}` : String(err);
-        p.addProblem(makeProblem('parse_error', `${name} could not be read (${why}); the rest of the log was verified without it`, { file: name }));
-      }
-    };
-    // The token goes only to this origin's API, as a header (never in a URL, so never in a log or a Referer).
-    const apiInit: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
-    for (const [i, source] of sources.entries()) {
-      const space = `source:${i}`;
-      if (source.kind === 'files') {
-        for (const f of source.files) bytesTotal = (bytesTotal ?? 0) + f.file.size;
-        for (const [j, group] of (await groupFiles(source.files)).entries()) {
-          const s = `${space}:${j}`;
-          // Each picked folder, store or file is a source of its own: receipts are addressed by it.
-          const named = group.kind === 'package' ? group.dir : group.name;
-          sink.beginSource(named);
-          if (group.kind === 'package') {
-            await isolated(group.dir, async () => {
-              await loadPackage(packageDir(group, count), sink, s);
-              h.addPackage(packageDir(group, uncounted), named);
-            });
-          } else if (group.kind === 'file') {
-            await isolated(group.name, async () => {
-              await loadFile(fileSource(group.file, group.name, count), sink, 'files', group.name);
-              h.addFile(fileSource(group.file, group.name, uncounted), group.name, named);
-            });
-          } else {
-            await isolated(group.name, async () => {
-              const tooLarge = sqliteTooLarge(group.name, group.db.size + (group.wal?.size ?? 0), 'page');
-              if (tooLarge) {
-                p.addProblem(makeProblem('parse_error', tooLarge, { file: group.name }));
-                return;
-              }
-              const db = new Uint8Array(await group.db.arrayBuffer());
-              const wal = group.wal ? new Uint8Array(await group.wal.arrayBuffer()) : undefined;
-              count(db.length + (wal?.length ?? 0));
-              const opened = openChioStore(await sqlJs(), db, wal && wal.length > 0 ? wal : undefined);
-              if (!opened.ok) p.addProblem(makeProblem('parse_error', `${group.name}: ${opened.message}`, { file: group.name }));
-              else {
-                h.addStore(group.name, opened.store, named);
-                await loadStore(opened.store, group.name, sink, s);
-                lineage.addSet(opened.store.capabilityLineage(group.name));
-              }
-            });
-          }
+    const report = await verifyLog(
+      v,
+      async (sink) => {
+        for (const [i, source] of sources.entries()) {
+          if (source.kind !== 'files') bytesTotal = null;
+          else for (const f of source.files) bytesTotal = (bytesTotal ?? 0) + f.file.size;
+          const isolate = problemOnFailure(sink, () => v.broken, source.kind === 'server');
+          await loadSources(await browserInputs(source, i, apiInit, onFleet), sink, { platform: browserPlatform, count, keep: h, lineage, isolate });
         }
-      } else if (source.kind === 'server') {
-        bytesTotal = null;
-        const base = new URL('/v1/evidence/package/', self.location.href).href;
-        sink.beginSource(base);
-        await isolated(base, async () => {
-          try {
-            await loadPackage(urlPackageDir(base, count, apiInit), sink, space);
-          } catch (err) {
-            throw err instanceof HttpStatusError && err.status === 401 ? new ServerUnauthorized() : err;
-          }
-          h.addPackage(urlPackageDir(base, uncounted, apiInit), base);
-        });
-      } else if (source.kind === 'fleet') {
-        bytesTotal = null;
-        const url = new URL(`/v1/receipts/query?${source.query}`, self.location.href).href;
-        sink.beginSource(url);
-        await isolated(url, () => fetchFleetPage(url, apiInit, sink, space, count, h));
-      } else {
-        bytesTotal = null;
-        sink.beginSource(source.url);
-        await isolated(source.url, () => loadUrl(source.url, sink, space, count, h, lineage));
-      }
-    }
-    post({ type: 'progress', progress: progress('assembling') });
-    // The report's receipts go straight into columns: a million report objects never exist at once.
-    let columns: ReceiptColumnsEncoder | null = null;
-    let dialectFacts: DialectFacts[] = [];
-    let dialectCount = 0;
-    const report = await p.finish(
-      trust.length > 0,
-      (r) => (columns ??= new ReceiptColumnsEncoder(p.receiptCount + dialectCount, dialectCount > 0)).add(r),
-      await dialectOptions(inputs),
-      (audit) => {
-        // ZeroClaw and CodeWhale receipts are judged only now: their rows join the explorer's in log order.
-        dialectCount = audit.receipts.length;
-        if (dialectCount > 0) rows.add(audit.receipts.map((r) => r.view));
-        dialectFacts = audit.receipts.map((r) => ({ id: r.report.id, type: r.report.type, file: r.report.file, line: r.report.line, facts: r.facts }));
+        post({ type: 'progress', progress: progress('assembling') });
+      },
+      (r) => {
+        columns ??= toColumns(v.dialectAudit?.receipts.length ?? 0);
+        columns.add(r);
       },
     );
     clearInterval(timer);
     sendRows();
     const receipts = (columns ?? new ReceiptColumnsEncoder()).finish();
-    const checkpoints = verifiedCheckpoints(p.checkpointEntries);
+    const dialectFacts: DialectFacts[] = (v.dialectAudit?.receipts ?? []).map((r) => ({
+      id: r.report.id,
+      type: r.report.type,
+      file: r.report.file,
+      line: r.report.line,
+      facts: r.facts,
+    }));
     // The whole-log state is not needed after this (a shared receipt is read again from `host`).
-    if (pool === p) pool = null;
+    if (verifying === v) verifying = null;
+    const checkpoints = verifiedCheckpoints(v.checkpointEntries);
     post(
       { type: 'done', report, receipts, progress: progress('done'), verifiedCheckpoints: checkpoints, lineage: lineage.result(), dialectFacts },
       receiptTransfer(receipts),

@@ -10,7 +10,7 @@ import { testdataPath } from '../../test/support/testdata';
 import { LogVerifier } from '../verify/log-verifier';
 import { reportToJson } from '../verify/report-json';
 import { inProcessWorker } from '../../test/support/in-process-worker';
-import { VerifyPool } from './pool';
+import { poolChecker } from './pool';
 import type { WireBatch } from './wire';
 
 const MiB = 1024 * 1024;
@@ -25,7 +25,7 @@ function spanOf(spans: number[]) {
   };
 }
 
-describe('VerifyPool', () => {
+describe('the pool strategy (VerifyPool)', () => {
   it('a file read by byte ranges: the single-thread report, and batches that stop at a skipped 17 MiB line', async () => {
     const lines = readFileSync(testdataPath('corpus/tampered-field/receipts.ndjson'), 'utf8').split('\n');
     const half = Math.floor(lines.length / 2);
@@ -45,9 +45,9 @@ describe('VerifyPool', () => {
     const expected = reportToJson(await single.finish());
 
     const spans: number[] = [];
-    const pool = new VerifyPool(() => inProcessWorker({ onBatch: spanOf(spans) }), { workers: 3, trust: [], batchSize: 40 });
+    const pool = new LogVerifier({ checker: poolChecker(() => inProcessWorker({ onBatch: spanOf(spans) }), { workers: 3, batchSize: 40 }) });
     await loadFile(file(true), pool, 'files');
-    const report = await pool.finish(false);
+    const report = await pool.finish();
     expect(report.summary.receipts).toBeGreaterThan(200);
     expect(reportToJson(report)).toBe(expected);
     expect(spans.length).toBeGreaterThan(5);

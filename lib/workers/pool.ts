@@ -1,19 +1,14 @@
-// A LogSink over a pool of verify workers: records are batched, handed to the
-// least busy worker (bounded in flight, so reading waits for checking and
-// memory stays flat), and each batch's output goes to one LogAssembler. Order
-// numbers are given here, in reading order, so the report does not depend on
-// which worker answers first. Takes a worker factory, so it is testable anywhere.
-import type { CheckpointEntry } from '../verify/entries';
-import type { DialectAudit, DialectOptions } from '../dialects/audit';
-import { LogAssembler } from '../verify/log-assembler';
-import type { LoadedPackage, LogSink, RecordBytes } from '../verify/log-sink';
-import type { Problem } from '../verdict/problems';
-import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, emptyOutput } from '../verify/record-verifier';
-import type { ReportReceipt, VerificationReport } from '../verify/report';
+// The pool strategy of RecordChecker (../verify/record-checker.ts): records are
+// batched, handed to the least busy worker (bounded in flight, so reading waits
+// for checking and memory stays flat), and each batch's output is delivered to
+// the orchestrator, which numbered the records in reading order, so the report
+// does not depend on which worker answers first. Takes a worker factory: the
+// page's Web Workers, the command line's worker threads, or a test's.
+import type { RecordBytes } from '../verify/log-sink';
+import type { CheckerContext, CheckerFactory, RecordChecker } from '../verify/record-checker';
+import type { RecordOrigin } from '../verify/record-verifier';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
-import type { RememberedBatch } from '../verify/inclusion';
 import { batchToWire, outputFromWire } from './wire';
-import type { PinnedKey } from '../trust/trust-store';
 
 export interface WorkerLike {
   postMessage(message: VerifyRequest): void;
@@ -27,13 +22,15 @@ const MAX_SPAN = 8 * 1024 * 1024;
 
 export interface PoolOptions {
   workers: number;
-  trust: PinnedKey[];
   /** Records per message (fewer, larger messages cost less than many small ones). */
   batchSize?: number;
   /** Batches waiting at each worker at most. */
   perWorker?: number;
-  /** Called with each batch's output as it arrives (e.g. to stream rows to the page). */
-  onOutput?: (out: RecordOutput) => void;
+}
+
+/** Checks records in `options.workers` workers made by `spawn`. */
+export function poolChecker(spawn: () => WorkerLike, options: PoolOptions): CheckerFactory {
+  return (context) => new VerifyPool(spawn, options, context);
 }
 
 interface Slot {
@@ -41,8 +38,7 @@ interface Slot {
   busy: number;
 }
 
-export class VerifyPool implements LogSink {
-  private readonly assembler = new LogAssembler();
+export class VerifyPool implements RecordChecker {
   private readonly slots: Slot[];
   private readonly batchSize: number;
   private readonly perWorker: number;
@@ -55,12 +51,12 @@ export class VerifyPool implements LogSink {
   private nextBatchId = 0;
   private failure: Error | null = null;
   private terminated = false;
-  recordsRead = 0;
-  recordsVerified = 0;
+  recordsChecked = 0;
 
   constructor(
     spawn: () => WorkerLike,
-    private readonly options: PoolOptions,
+    options: PoolOptions,
+    private readonly context: CheckerContext,
   ) {
     this.batchSize = options.batchSize ?? 256;
     this.perWorker = options.perWorker ?? 2;
@@ -75,7 +71,7 @@ export class VerifyPool implements LogSink {
         e.preventDefault?.();
         if (!this.terminated) this.fail(new Error(`a verify worker failed: ${e.message || 'its script did not load'}`));
       };
-      worker.postMessage({ type: 'init', trust: options.trust });
+      worker.postMessage({ type: 'init', trust: [...context.trust.keys], views: context.views });
       return slot;
     });
   }
@@ -94,10 +90,9 @@ export class VerifyPool implements LogSink {
    * records are in one file, and the worker reads the span from the first to the last in one
    * go: a record far from the batch's first (past skipped oversized lines, say) starts a new one.
    */
-  async addRecord(text: string, origin: RecordOrigin, at?: RecordBytes): Promise<void> {
+  async check(text: string, origin: RecordOrigin, order: number, at?: RecordBytes): Promise<void> {
     if (this.failure) throw this.failure;
     if (at && this.batchBlob !== null && (this.batchBlob !== at.blob || at.start < this.batchFrom || at.end - this.batchFrom > MAX_SPAN)) await this.dispatch();
-    const order = this.recordsRead++ * ORDER_STRIDE;
     if (at) {
       if (this.batchBlob === null) this.batchFrom = at.start;
       this.batchBlob = at.blob;
@@ -106,62 +101,15 @@ export class VerifyPool implements LogSink {
     if (this.batch.length >= this.batchSize) await this.dispatch();
   }
 
-  addProblem(problem: Problem): void {
-    this.assembler.addProblem(problem);
-  }
-
-  addPackage(pkg: LoadedPackage, problems: Problem[]): void {
-    this.assembler.addPackage(pkg, problems);
-  }
-
-  setSpaceNote(space: string, note: string): void {
-    this.assembler.setSpaceNote(space, note);
-  }
-
-  /** Checkpoints verified in earlier loads (part 2 §12): see LogAssembler.setRemembered. */
-  setRemembered(remembered: ReadonlyMap<string, RememberedBatch>): void {
-    this.assembler.setRemembered(remembered);
-  }
-
-  /** Records added from now on come from the source `name` (LogSink.beginSource). */
-  beginSource(name: string): void {
-    this.assembler.beginSource(name, this.recordsRead * ORDER_STRIDE);
-  }
-
-  /** The name of the source the record numbered `order` came from (source-names.ts). */
-  sourceAt(order: number): string | undefined {
-    return this.assembler.sourceAt(order);
-  }
-
-  /** Sends what is left, waits for every batch, and evaluates the whole log (`onReceipt`: see LogAssembler.finish). */
-  async finish(
-    trustPinned: boolean,
-    onReceipt?: (r: ReportReceipt) => void,
-    dialect: DialectOptions = {},
-    onDialect?: (audit: DialectAudit) => void,
-  ): Promise<VerificationReport> {
+  /** Sends what is left and waits for every batch. */
+  async drain(): Promise<void> {
     await this.dispatch();
     while (this.waiting.size > 0) await this.nextWake();
     if (this.failure) throw this.failure;
-    this.terminate();
-    // Receipts reached in several envelopes are one each now: their rows join the explorer's.
-    const views = this.assembler.settleEnvelopes();
-    if (views.length > 0) this.options.onOutput?.({ ...emptyOutput(), views });
-    onDialect?.(await this.assembler.auditDialects(dialect));
-    return this.assembler.finish(trustPinned, onReceipt);
   }
 
-  /** Receipts whose results came back so far. */
-  get receiptCount(): number {
-    return this.assembler.receiptCount;
-  }
-
-  /** The log's checkpoints; after `finish`, with every check evaluated. */
-  get checkpointEntries(): readonly CheckpointEntry[] {
-    return this.assembler.checkpointEntries;
-  }
-
-  terminate(): void {
+  close(): void {
+    if (this.terminated) return;
     this.terminated = true;
     for (const s of this.slots) s.worker.terminate();
     this.fail(new Error('cancelled'));
@@ -196,10 +144,8 @@ export class VerifyPool implements LogSink {
     slot.busy--;
     if (msg.type === 'error') this.fail(new Error(`verifying a batch failed: ${msg.message}`));
     else {
-      const output = outputFromWire(msg.output);
-      this.assembler.add(output);
-      this.recordsVerified += sent.records;
-      this.options.onOutput?.(output);
+      this.recordsChecked += sent.records;
+      this.context.deliver(outputFromWire(msg.output));
     }
     this.wake();
   }

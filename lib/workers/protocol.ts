@@ -61,7 +61,8 @@ export interface RecordTask {
 }
 
 /** Batches and their outputs travel in the compact form of ./wire.ts. */
-export type VerifyRequest = { type: 'init'; trust: PinnedKey[] } | { type: 'batch'; id: number; records: WireBatch };
+/** `views`: also produce each receipt's row (the page wants them; the command line does not). */
+export type VerifyRequest = { type: 'init'; trust: PinnedKey[]; views?: boolean } | { type: 'batch'; id: number; records: WireBatch };
 export type VerifyResponse = { type: 'result'; id: number; output: WireOutput } | { type: 'error'; id: number; message: string };
 
 export interface Progress {

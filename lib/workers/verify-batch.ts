@@ -1,10 +1,13 @@
-// What a verify worker does with one batch (verify-worker.ts is its Web Worker
-// entry): reads the records (from the file where the batch gives byte ranges),
-// checks them, and returns the output in the compact message form. Pure, so
-// tests run the very same steps in one thread.
+// What a verify worker does (verify-worker.ts is its Web Worker entry, the command
+// line's bin/cli/verify-thread.ts its worker-thread one): `init` makes its
+// RecordVerifier with the pinned keys; each batch's records are read (from the
+// file where the batch gives byte ranges), checked, and the output returned in
+// the compact message form. Pure, so tests run the very same steps in one thread.
 import { sha256Ready } from '../crypto/sha256';
+import { TrustStore } from '../trust/trust-store';
 import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
 import { packHashes } from '../verify/pack-hashes';
+import type { VerifyRequest, VerifyResponse } from './protocol';
 import { type WireBatch, type WireOutput, batchFromWire, outputToWire } from './wire';
 
 export async function verifyBatch(verifier: RecordVerifier, batch: WireBatch): Promise<WireOutput> {
@@ -17,4 +20,22 @@ export async function verifyBatch(verifier: RecordVerifier, batch: WireBatch): P
   markFailedViews(out);
   packHashes(out);
   return outputToWire(out);
+}
+
+/** A verify worker's message handler, whatever carries its messages; answers go to `post`. */
+export function verifyWorker(post: (m: VerifyResponse) => void): (msg: VerifyRequest) => Promise<void> {
+  let verifier: RecordVerifier | null = null;
+  return async (msg) => {
+    if (msg.type === 'init') {
+      const trust = TrustStore.create(msg.trust);
+      verifier = new RecordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: msg.views !== false });
+      return;
+    }
+    try {
+      if (!verifier) throw new Error('verify worker used before init');
+      post({ type: 'result', id: msg.id, output: await verifyBatch(verifier, msg.records) });
+    } catch (err) {
+      post({ type: 'error', id: msg.id, message: err instanceof Error ? err.message : String(err) });
+    }
+  };
 }

@@ -1,27 +1,25 @@
-// Test-only: a verify worker in this thread for VerifyPool. It runs the worker's
-// own steps (verifyBatch) on structured clones of the real messages, as
-// postMessage would hand them over, and answers asynchronously.
-import { TrustStore } from '../../lib/trust/trust-store';
-import { RecordVerifier } from '../../lib/verify/record-verifier';
+// Test-only: a verify worker in this thread for the pool strategy. It runs the
+// worker's own handler (verifyWorker: init, then verifyBatch per batch) on
+// structured clones of the real messages, as postMessage would hand them over,
+// and answers asynchronously.
 import type { VerifyRequest, VerifyResponse } from '../../lib/workers/protocol';
 import type { WorkerLike } from '../../lib/workers/pool';
-import { verifyBatch } from '../../lib/workers/verify-batch';
+import { verifyWorker } from '../../lib/workers/verify-batch';
 import type { WireBatch } from '../../lib/workers/wire';
 
-export function inProcessWorker(options: { trust?: TrustStore; onBatch?: (batch: WireBatch) => void } = {}): WorkerLike {
-  const verifier = new RecordVerifier(options.trust ?? TrustStore.empty(), { views: true });
+export function inProcessWorker(options: { onBatch?: (batch: WireBatch) => void } = {}): WorkerLike {
+  const handle = verifyWorker((m) => {
+    const data: VerifyResponse = structuredClone(m);
+    worker.onmessage?.({ data } as MessageEvent<VerifyResponse>);
+  });
   const worker: WorkerLike = {
     onmessage: null,
     onerror: null,
     terminate() {},
     postMessage(m: VerifyRequest) {
-      if (m.type !== 'batch') return;
-      const batch = structuredClone(m.records);
-      options.onBatch?.(batch);
-      void verifyBatch(verifier, batch).then((output) => {
-        const data: VerifyResponse = structuredClone({ type: 'result', id: m.id, output });
-        worker.onmessage?.({ data } as MessageEvent<VerifyResponse>);
-      });
+      const msg = structuredClone(m);
+      if (msg.type === 'batch') options.onBatch?.(msg.records);
+      void handle(msg);
     },
   };
   return worker;
