@@ -12,7 +12,8 @@ import { RefusedSource, loadSources } from '../../lib/sources/load-sources';
 import { type PinnedKey, TrustStore } from '../../lib/trust/trust-store';
 import { parseTrustEntries, toPinnedKeys } from '../../lib/trust/trust-file';
 import { formatSummary } from './format';
-import { nodeChecker, nodeInputs, nodePlatform } from './node-platform';
+import { nodeChecker } from './node-checker';
+import { nodeInputs, nodePlatform } from './node-platform';
 import { UsageError, readOptional } from './node-source';
 import { sha256Ready } from '../../lib/crypto/sha256';
 import { fromHex } from '../../lib/bytes/hex';
@@ -140,7 +141,7 @@ export async function verifyPaths(
   workers?: number,
 ): Promise<VerificationReport> {
   const { inputs, bytes } = await nodeInputs(paths);
-  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: nodeChecker(bytes, workers) });
+  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: await nodeChecker(bytes, workers) });
   return usageOnRefusal(verifyLog(verifier, (sink) => loadSources(inputs, sink, { platform: nodePlatform })));
 }
 
@@ -155,7 +156,7 @@ export async function loadPaths(
 ): Promise<LogVerifier> {
   const { inputs, bytes } = await nodeInputs(paths);
   await sha256Ready();
-  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: nodeChecker(bytes, workers), ...(onViews ? { onViews } : {}) });
+  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: await nodeChecker(bytes, workers), ...(onViews ? { onViews } : {}) });
   try {
     await usageOnRefusal(loadSources(inputs, verifier, { platform: nodePlatform }));
   } catch (e) {

@@ -1,18 +1,12 @@
-// The command line's adapter for the source loader (lib/sources/load-sources.ts)
-// and the verify pool: paths as LogInputs over the file system (node-source.ts),
-// sql.js from its Node module, and worker threads. Small inputs are checked
-// inline; from POOL_FROM_BYTES on, by a pool of worker threads, one per core.
+// The command line's adapter for the source loader (lib/sources/load-sources.ts):
+// paths as LogInputs over the file system (node-source.ts), and sql.js from its
+// Node module. How their records are checked is node-checker.ts's choice.
 import { readdirSync, statSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { type FleetPage, splitFleetPage } from '../../lib/sources/fleet-page';
 import { type LogInput, RefusedSource, type SourcePlatform } from '../../lib/sources/load-sources';
-import { type CheckerFactory, inlineChecker } from '../../lib/verify/record-checker';
-import { type WorkerLike, poolChecker } from '../../lib/workers/pool';
-import type { VerifyResponse } from '../../lib/workers/protocol';
 import { type InputKind, UsageError, nodeDir, nodeFile, readOptional, sniff } from './node-source';
 
 let sql: Promise<SqlJsStatic> | null = null;
@@ -21,44 +15,6 @@ export const nodePlatform: SourcePlatform = {
   sqliteLimit: 'cli',
   sqlJs: () => (sql ??= initSqlJs()),
 };
-
-/**
- * Inputs from this many bytes on are checked in worker threads. Below it, starting the threads
- * (each loads the verifier's TypeScript) costs more than they save: measured in bin/cli/README.md.
- */
-export const POOL_FROM_BYTES = 4 * 2 ** 20;
-
-/**
- * How records are checked: `workers` 0 inline, N by N worker threads; by default inline below
- * POOL_FROM_BYTES of input, else one thread per core. RECEIPT_AUDIT_WORKERS sets it for a run.
- */
-export function nodeChecker(inputBytes: number, workers: number | undefined = workersFromEnv()): CheckerFactory {
-  const n = workers ?? (inputBytes >= POOL_FROM_BYTES ? Math.max(1, os.availableParallelism()) : 0);
-  return n > 0 ? poolChecker(spawnThread, { workers: n }) : inlineChecker();
-}
-
-function workersFromEnv(): number | undefined {
-  const v = process.env.RECEIPT_AUDIT_WORKERS;
-  if (v === undefined || v === '') return undefined;
-  if (!/^[0-9]{1,3}$/.test(v)) throw new UsageError(`RECEIPT_AUDIT_WORKERS must be a number of worker threads (0: none), not ${JSON.stringify(v)}`);
-  return Number(v);
-}
-
-/** A verify worker thread (verify-thread.mjs) as the pool's WorkerLike. */
-function spawnThread(): WorkerLike {
-  const thread = new Worker(new URL('./verify-thread.mjs', import.meta.url));
-  const worker: WorkerLike = {
-    onmessage: null,
-    onerror: null,
-    postMessage: (m) => thread.postMessage(m),
-    terminate: () => void thread.terminate(),
-  };
-  thread.on('message', (data: VerifyResponse) => worker.onmessage?.({ data } as MessageEvent<VerifyResponse>));
-  thread.on('error', (err) => worker.onerror?.({ message: err.message } as ErrorEvent));
-  // The pool ignores this once it terminated its workers itself.
-  thread.on('exit', (code) => worker.onerror?.({ message: `it exited (code ${code})` } as ErrorEvent));
-  return worker;
-}
 
 /** Every path as a LogInput, and their bytes; refuses unreadable or unrecognized input before anything is verified. */
 export async function nodeInputs(paths: readonly string[]): Promise<{ inputs: LogInput[]; bytes: number }> {

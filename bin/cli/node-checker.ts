@@ -1,0 +1,78 @@
+// How the command line checks records (lib/verify/record-checker.ts): inline for
+// small inputs, and from POOL_FROM_BYTES on in a pool of worker threads, one per
+// core (lib/workers/pool.ts, the page's pool). A thread runs verify-thread.ts,
+// bundled in memory by esbuild (which tsx brings) into one module: through tsx,
+// loading its sixty-odd TypeScript files took each thread seconds.
+import { Buffer } from 'node:buffer';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type CheckerFactory, inlineChecker } from '../../lib/verify/record-checker';
+import { type WorkerLike, poolChecker } from '../../lib/workers/pool';
+import type { VerifyResponse } from '../../lib/workers/protocol';
+import { UsageError } from './node-source';
+
+/**
+ * Inputs from this many bytes on are checked in worker threads. Below it, starting the threads
+ * costs more than they save (measured: bin/cli/README.md).
+ */
+export const POOL_FROM_BYTES = 4 * 2 ** 20;
+
+/**
+ * `workers`: 0 checks inline, N in N worker threads; by default inline below POOL_FROM_BYTES of
+ * input, else os.availableParallelism() threads. RECEIPT_AUDIT_WORKERS sets it for a run.
+ */
+export async function nodeChecker(inputBytes: number, workers: number | undefined = workersFromEnv()): Promise<CheckerFactory> {
+  const n = workers ?? (inputBytes >= POOL_FROM_BYTES ? Math.max(1, os.availableParallelism()) : 0);
+  if (n === 0) return inlineChecker();
+  const entry = await threadEntry();
+  return poolChecker(() => spawnThread(entry), { workers: n });
+}
+
+function workersFromEnv(): number | undefined {
+  const v = process.env.RECEIPT_AUDIT_WORKERS;
+  if (v === undefined || v === '') return undefined;
+  if (!/^[0-9]{1,3}$/.test(v)) throw new UsageError(`RECEIPT_AUDIT_WORKERS must be a number of worker threads (0: none), not ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+let bundled: Promise<URL> | null = null;
+
+/** verify-thread.ts and everything it imports as one module (a data: URL), built once a process; without esbuild, verify-thread.mjs (tsx). */
+const threadEntry = (): Promise<URL> => (bundled ??= bundleThread());
+
+async function bundleThread(): Promise<URL> {
+  try {
+    const esbuild = await import('esbuild');
+    const built = await esbuild.build({
+      entryPoints: [fileURLToPath(new URL('./verify-thread.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      write: false,
+      logLevel: 'silent',
+    });
+    const code = built.outputFiles[0];
+    if (code) return new URL(`data:text/javascript;base64,${Buffer.from(code.contents).toString('base64')}`);
+  } catch {
+    // esbuild is missing or failed: the threads load the TypeScript through tsx, only slower.
+  }
+  return new URL('./verify-thread.mjs', import.meta.url);
+}
+
+/** A verify worker thread as the pool's WorkerLike. */
+function spawnThread(entry: URL): WorkerLike {
+  const thread = new Worker(entry);
+  const worker: WorkerLike = {
+    onmessage: null,
+    onerror: null,
+    postMessage: (m) => thread.postMessage(m),
+    terminate: () => void thread.terminate(),
+  };
+  thread.on('message', (data: VerifyResponse) => worker.onmessage?.({ data } as MessageEvent<VerifyResponse>));
+  thread.on('error', (err) => worker.onerror?.({ message: err.message } as ErrorEvent));
+  // The pool ignores this once it terminated its workers itself.
+  thread.on('exit', (code) => worker.onerror?.({ message: `it exited (code ${code})` } as ErrorEvent));
+  return worker;
+}
