@@ -1,9 +1,10 @@
 // The browser verifies with many workers: records are split across several
 // RecordVerifiers, their outputs cross a structured clone in the workers'
 // compact form (as postMessage does) and reach one LogAssembler in any order. The report must be exactly
-// the single-thread one.
+// the single-thread one. And the command line's two checkers, inline and a pool of real worker
+// threads, must give the same report byte for byte on every corpus log and real log we hold.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { splitRecords } from '../sources/records';
 import { testdataPath } from '../../test/support/testdata';
@@ -15,6 +16,7 @@ import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFaile
 import { reportToJson } from './report-json';
 import { outputFromWire, outputToWire } from '../workers/wire';
 import { capabilityToken, keyFromSeed, lineageRowOf } from '../../test/support/forge';
+import { verifyPaths } from '../../bin/cli/main';
 
 const KEY = 'd04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737';
 
@@ -132,5 +134,36 @@ describe('rows marked failed while the log is still read', () => {
     // Failures that need the whole log (inclusion) are only known at the end.
     const ownFailures = report.receipts.filter((r) => Object.entries(r.checks).some(([k, s]) => s === 'fail' && k !== 'inclusion'));
     expect([...early].sort()).toEqual(ownFailures.map((r) => r.id).sort());
+  });
+});
+
+describe('the command line: inline and worker threads give the same report, byte for byte', () => {
+  const corpus = readdirSync(testdataPath('corpus'), { withFileTypes: true }).filter((d) => d.isDirectory());
+  const keysOf = (dir: string): string[] => (JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { trust_keys?: string[] }).trust_keys ?? [];
+  const cases: [string, string[], string[]][] = [
+    ...corpus.map((d): [string, string[], string[]] => [`corpus/${d.name}`, [testdataPath(`corpus/${d.name}`)], keysOf(testdataPath(`corpus/${d.name}`))]),
+    [
+      'realworld-2026-09: a package, loose records, an envelope',
+      ['minimal-evidence', 'paid-normal', 'claude-code-tool-result-text.json'].map((n) => testdataPath(`chio/realworld-2026-09/${n}`)),
+      [],
+    ],
+    [
+      'the showcase SQLite stores (one with its -wal)',
+      ['operator', 'provider', 'federation', 'settlement-sidecar'].map((n) => testdataPath(`chio/showcase/sqlite/${n}-receipts.sqlite3`)),
+      [],
+    ],
+    [
+      "store rows, envelopes and other runtimes' receipts",
+      ['chio/showcase/derived-from-sqlite', 'derived/envelopes', 'zeroclaw/doc-and-test-examples.json', 'codewhale/synthesized'].map(testdataPath),
+      [],
+    ],
+  ];
+  it.each(cases)('%s: inline and 2 worker threads', async (_, paths, keys) => {
+    const pinned = TrustStore.create(keys.map((key) => ({ key })));
+    if (!pinned.ok) throw new Error(pinned.error);
+    const inline = reportToJson(await verifyPaths(paths, pinned.store, {}, false, 0));
+    const threads = reportToJson(await verifyPaths(paths, pinned.store, {}, false, 2));
+    expect(JSON.parse(inline).summary.receipts).toBeGreaterThan(0);
+    expect(threads).toBe(inline);
   });
 });
