@@ -1,6 +1,6 @@
-// What source loaders feed: records and loader-level facts. LogVerifier (one
-// thread) and the browser's worker pool both implement it, so packages, files
-// and stores are read by the same code everywhere.
+// What source loaders feed: records and loader-level facts. LogVerifier, the one
+// orchestrator, implements it whichever way its records are checked (inline or
+// in workers), so packages, files and stores are read by the same code everywhere.
 import type { Problem } from '../verdict/problems';
 import type { RecordOrigin } from './record-verifier';
 import type { PackageClaims } from './package-claims';

@@ -16,7 +16,18 @@ import { diffFingerprint } from '../dialects/codewhale/review';
 import { TrustStore } from '../trust/trust-store';
 import { ServerUnauthorized, browserInputs, browserPlatform, problemOnFailure, serverBase, spawnVerifyWorker, workerCount } from './browser-platform';
 import { poolChecker } from './pool';
-import { type DialectFacts, type DialectInputs, type LogEvent, type LogRequest, type Progress, describeSources } from './protocol';
+import {
+  type DialectFacts,
+  type DialectInputs,
+  type FleetPageInfo,
+  type LogEvent,
+  type LogRequest,
+  type LogSource,
+  type Progress,
+  describeSources,
+} from './protocol';
+import type { LogSink } from '../verify/log-sink';
+import type { ReportReceipt } from '../verify/report';
 
 type OpenRequest = Extract<LogRequest, { type: 'open' }>;
 
@@ -57,21 +68,30 @@ async function dialectOptions(inputs: DialectInputs): Promise<DialectOptions> {
   return options;
 }
 
-async function open({ sources, trust, serverToken, dialect, remembered }: OpenRequest): Promise<void> {
-  const started = performance.now();
-  host?.close();
-  // Where a shared receipt came from, as its recipient can read it: this server by its address.
-  const h = new RecordHost(describeSources(sources, { files: 'names', server: serverBase() }));
-  host = h;
-  let bytesRead = 0;
-  let bytesTotal: number | null = 0;
-  const count = (n: number) => (bytesRead += n);
-  // The explorer's rows are encoded here, off the page's main thread, and sent as typed arrays.
-  const rows = new RowEncoder();
-  const sendRows = () => {
-    const delta = rows.take();
-    if (delta) post({ type: 'rows', delta }, deltaTransfer(delta));
+/** The open log's byte counts and clock, for the page's progress bar. */
+class Reading {
+  private readonly started = performance.now();
+  bytesRead = 0;
+  bytesTotal: number | null = 0;
+  readonly count = (n: number) => {
+    this.bytesRead += n;
   };
+
+  /** Picked files' sizes are known; a URL's or this server's are not. */
+  begin(source: LogSource): void {
+    if (source.kind !== 'files') this.bytesTotal = null;
+    else for (const f of source.files) this.bytesTotal = (this.bytesTotal ?? 0) + f.file.size;
+  }
+
+  progress(v: LogVerifier, phase: Progress['phase']): Progress {
+    const { bytesRead, bytesTotal } = this;
+    const elapsedMs = Math.round(performance.now() - this.started);
+    return { bytesRead, bytesTotal, recordsRead: v.recordsRead, recordsVerified: v.recordsVerified, workers: v.workers, elapsedMs, phase };
+  }
+}
+
+/** The orchestrator for one `open`: the pinned keys, a verify worker per core, rows to `rows`, what this browser remembers. */
+async function verifierFor({ trust, dialect, remembered }: OpenRequest, rows: RowEncoder): Promise<LogVerifier> {
   const pinned = TrustStore.create(trust);
   if (!pinned.ok) throw new Error(pinned.error);
   const v = new LogVerifier({
@@ -80,63 +100,64 @@ async function open({ sources, trust, serverToken, dialect, remembered }: OpenRe
     onViews: (views) => rows.add(views),
     dialect: await dialectOptions(dialect ?? {}),
   });
-  verifying = v;
   v.setRemembered(new Map((remembered ?? []).map((m) => [m.key, { checkpointSeq: m.checkpointSeq, batchEndSeq: m.batchEndSeq }])));
-  const progress = (phase: Progress['phase']): Progress => ({
-    bytesRead,
-    bytesTotal,
-    recordsRead: v.recordsRead,
-    recordsVerified: v.recordsVerified,
-    workers: v.workers,
-    elapsedMs: Math.round(performance.now() - started),
-    phase,
-  });
+  return v;
+}
+
+async function open(request: OpenRequest): Promise<void> {
+  const { sources, serverToken } = request;
+  host?.close();
+  // Where a shared receipt came from, as its recipient can read it: this server by its address.
+  const h = new RecordHost(describeSources(sources, { files: 'names', server: serverBase() }));
+  host = h;
+  const reading = new Reading();
+  // The explorer's rows are encoded here, off the page's main thread, and sent as typed arrays.
+  const rows = new RowEncoder();
+  const sendRows = () => {
+    const delta = rows.take();
+    if (delta) post({ type: 'rows', delta }, deltaTransfer(delta));
+  };
+  const v = await verifierFor(request, rows);
+  verifying = v;
   const timer = setInterval(() => {
     sendRows();
-    post({ type: 'progress', progress: progress('reading') });
+    post({ type: 'progress', progress: reading.progress(v, 'reading') });
   }, 200);
   // Capability lineage rides beside the verified log as unsigned context (the DAG view).
   const lineage = new LineageCollector();
   const apiInit: RequestInit = serverToken !== undefined ? { headers: { authorization: `Bearer ${serverToken}` } } : {};
-  const onFleet = (page: Extract<LogEvent, { type: 'fleet' }>['page']) => post({ type: 'fleet', page });
+  const onFleet = (page: FleetPageInfo) => post({ type: 'fleet', page });
+  const load = async (sink: LogSink) => {
+    for (const [i, source] of sources.entries()) {
+      reading.begin(source);
+      const isolate = problemOnFailure(sink, () => v.broken, source.kind === 'server');
+      const inputs = await browserInputs(source, i, apiInit, onFleet);
+      await loadSources(inputs, sink, { platform: browserPlatform, count: reading.count, keep: h, lineage, isolate });
+    }
+    post({ type: 'progress', progress: reading.progress(v, 'assembling') });
+  };
   // The report's receipts go straight into columns: a million report objects never exist at once.
   let columns: ReceiptColumnsEncoder | null = null;
-  const toColumns = (dialectCount: number) => new ReceiptColumnsEncoder(v.receiptCount + dialectCount, dialectCount > 0);
+  const toColumns = (r: ReportReceipt) => {
+    const dialectCount = v.dialectAudit?.receipts.length ?? 0;
+    columns ??= new ReceiptColumnsEncoder(v.receiptCount + dialectCount, dialectCount > 0);
+    columns.add(r);
+  };
   try {
-    const report = await verifyLog(
-      v,
-      async (sink) => {
-        for (const [i, source] of sources.entries()) {
-          if (source.kind !== 'files') bytesTotal = null;
-          else for (const f of source.files) bytesTotal = (bytesTotal ?? 0) + f.file.size;
-          const isolate = problemOnFailure(sink, () => v.broken, source.kind === 'server');
-          await loadSources(await browserInputs(source, i, apiInit, onFleet), sink, { platform: browserPlatform, count, keep: h, lineage, isolate });
-        }
-        post({ type: 'progress', progress: progress('assembling') });
-      },
-      (r) => {
-        columns ??= toColumns(v.dialectAudit?.receipts.length ?? 0);
-        columns.add(r);
-      },
-    );
+    const report = await verifyLog(v, load, toColumns);
     clearInterval(timer);
     sendRows();
     const receipts = (columns ?? new ReceiptColumnsEncoder()).finish();
-    const dialectFacts: DialectFacts[] = (v.dialectAudit?.receipts ?? []).map((r) => ({
-      id: r.report.id,
-      type: r.report.type,
-      file: r.report.file,
-      line: r.report.line,
-      facts: r.facts,
-    }));
     // The whole-log state is not needed after this (a shared receipt is read again from `host`).
     if (verifying === v) verifying = null;
-    const checkpoints = verifiedCheckpoints(v.checkpointEntries);
-    post(
-      { type: 'done', report, receipts, progress: progress('done'), verifiedCheckpoints: checkpoints, lineage: lineage.result(), dialectFacts },
-      receiptTransfer(receipts),
-    );
+    const done = { report, receipts, progress: reading.progress(v, 'done'), verifiedCheckpoints: verifiedCheckpoints(v.checkpointEntries) };
+    post({ type: 'done', ...done, lineage: lineage.result(), dialectFacts: dialectFacts(v) }, receiptTransfer(receipts));
   } finally {
     clearInterval(timer);
   }
+}
+
+/** The ZeroClaw and CodeWhale receipts' labelled facts, for their pages. */
+function dialectFacts(v: LogVerifier): DialectFacts[] {
+  return (v.dialectAudit?.receipts ?? []).map((r) => ({ id: r.report.id, type: r.report.type, file: r.report.file, line: r.report.line, facts: r.facts }));
 }
