@@ -1,8 +1,9 @@
-// How the command line checks records (lib/verify/record-checker.ts): inline for
-// small inputs, and from POOL_FROM_BYTES on in a pool of worker threads, one per
-// core (lib/workers/pool.ts, the page's pool). A thread runs verify-thread.ts,
-// bundled in memory by esbuild (which tsx brings) into one module: through tsx,
-// loading its sixty-odd TypeScript files took each thread seconds.
+// How the command line checks records (lib/verify/record-checker.ts): inline, or
+// in a pool of worker threads, one per core (lib/workers/pool.ts, the page's
+// pool), for inputs of POOL_FROM_BYTES and more on machines of POOL_FROM_CORES
+// cores and more. A thread runs verify-thread.ts, bundled in memory by esbuild
+// (which tsx brings) into one module: through tsx, loading its sixty-odd
+// TypeScript files took each thread seconds.
 import { Buffer } from 'node:buffer';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -13,17 +14,26 @@ import type { VerifyResponse } from '../../lib/workers/protocol';
 import { UsageError } from './node-source';
 
 /**
- * Inputs from this many bytes on are checked in worker threads. Below it, starting the threads
- * costs more than they save (measured: bin/cli/README.md).
+ * Inputs from this many bytes on are checked in worker threads. Below it, bundling the threads'
+ * code and starting them costs more than they save (measured: bin/cli/README.md).
  */
 export const POOL_FROM_BYTES = 4 * 2 ** 20;
 
 /**
- * `workers`: 0 checks inline, N in N worker threads; by default inline below POOL_FROM_BYTES of
- * input, else os.availableParallelism() threads. RECEIPT_AUDIT_WORKERS sets it for a run.
+ * With fewer cores the pool saves nothing: inline, the main thread does about half the work and
+ * Node's WebCrypto runs the signature checks on its own thread pool, so both of two cores are
+ * already busy (measured: bin/cli/README.md).
+ */
+export const POOL_FROM_CORES = 3;
+
+/**
+ * `workers`: 0 checks inline, N in N worker threads; by default os.availableParallelism() threads
+ * for POOL_FROM_BYTES of input and more on POOL_FROM_CORES cores and more, else inline.
+ * RECEIPT_AUDIT_WORKERS sets it for a run.
  */
 export async function nodeChecker(inputBytes: number, workers: number | undefined = workersFromEnv()): Promise<CheckerFactory> {
-  const n = workers ?? (inputBytes >= POOL_FROM_BYTES ? Math.max(1, os.availableParallelism()) : 0);
+  const cores = os.availableParallelism();
+  const n = workers ?? (inputBytes >= POOL_FROM_BYTES && cores >= POOL_FROM_CORES ? cores : 0);
   if (n === 0) return inlineChecker();
   const entry = await threadEntry();
   return poolChecker(() => spawnThread(entry), { workers: n });
