@@ -1,6 +1,6 @@
 // The CLI's thin adapter from the file system to lib/sources: folders, files
 // and SQLite stores as the streams and bytes the pure core reads.
-import { createReadStream } from 'node:fs';
+import { type Stats, createReadStream } from 'node:fs';
 import { open, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SourceDir, SourceFile } from '../../lib/sources/package';
@@ -52,7 +52,7 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
 
 /** What a path holds, from its type and first bytes. */
 export async function sniff(p: string): Promise<{ kind: InputKind; reason?: string }> {
-  let st;
+  let st: Stats;
   try {
     st = await stat(p);
   } catch (e) {
