@@ -131,7 +131,7 @@ async function dialectOptions(args: Args): Promise<DialectOptions> {
 
 /**
  * Verifies `paths` as one log, the way the command line does. Throws UsageError for unreadable or
- * unknown input. `workers`: 0 checks inline, N in N worker threads (default: node-platform.ts's choice).
+ * unknown input. `workers`: 0 checks inline, N in N worker threads (default: node-checker.ts's choice).
  */
 export async function verifyPaths(
   paths: string[],
