@@ -1,9 +1,9 @@
 // How the command line checks records (lib/verify/record-checker.ts): inline, or
 // in a pool of worker threads, one per core (lib/workers/pool.ts, the page's
-// pool), for inputs of POOL_FROM_BYTES and more on machines of POOL_FROM_CORES
-// cores and more. A thread runs verify-thread.ts, bundled in memory by esbuild
-// (which tsx brings) into one module: through tsx, loading its sixty-odd
-// TypeScript files took each thread seconds.
+// pool), for inputs of POOL_FROM_BYTES and more when there is more than one
+// core. A thread runs verify-thread.ts, bundled in memory by esbuild (which tsx
+// brings) into one module: through tsx, loading its sixty-odd TypeScript files
+// took each thread seconds.
 import { Buffer } from 'node:buffer';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -15,16 +15,13 @@ import { UsageError } from './node-source';
 
 /**
  * Inputs from this many bytes on are checked in worker threads. Below it, bundling the threads'
- * code and starting them costs more than they save (measured: bin/cli/README.md).
+ * code and starting them costs more than they save: on two cores the pool broke even at about
+ * 2.3 MB of package and saved 5 to 11% from 5 MB (measured: bin/cli/README.md).
  */
 export const POOL_FROM_BYTES = 4 * 2 ** 20;
 
-/**
- * With fewer cores the pool saves nothing: inline, the main thread does about half the work and
- * Node's WebCrypto runs the signature checks on its own thread pool, so both of two cores are
- * already busy (measured: bin/cli/README.md).
- */
-export const POOL_FROM_CORES = 3;
+/** On one core a thread only competes with the main thread. */
+export const POOL_FROM_CORES = 2;
 
 /**
  * `workers`: 0 checks inline, N in N worker threads; by default os.availableParallelism() threads
