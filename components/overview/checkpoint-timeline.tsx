@@ -21,7 +21,7 @@ import {
   schemaName,
 } from '../../lib/overview/timeline-labels';
 import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
-import type { ReportCheckpoint } from '../../lib/verify/report';
+import type { ReportCheckpoint } from '../../lib/verdict/report';
 import { SafeText } from '../ui/safe-text';
 
 const WIDTH = 1000;

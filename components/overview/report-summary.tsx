@@ -5,7 +5,7 @@
 // they concern) and budgets. Presentational.
 import Link from 'next/link';
 import { useMemo } from 'react';
-import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../../lib/verify/report';
+import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../../lib/verdict/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
 import { SKIP_REASON_TEXT } from '../../lib/verdict/check';

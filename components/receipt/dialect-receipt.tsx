@@ -7,7 +7,7 @@
 // have: no share panel. Every string from the log renders as text (SafeText).
 import { Fragment } from 'react';
 import { PROBLEM_TITLE, type Problem } from '../../lib/verdict/problems';
-import type { ReportReceipt } from '../../lib/verify/report';
+import type { ReportReceipt } from '../../lib/verdict/report';
 import { useLogOpener } from '../data/log-contexts';
 import { useDialect } from '../data/dialect-provider';
 import { formatTime } from '../explorer/format';

@@ -27,7 +27,7 @@ import { SafeText } from '../ui/safe-text';
 import { type DialectEntry, DialectReceipt } from './dialect-receipt';
 import { isOtherRuntime } from '../../lib/query/runtimes';
 import type { DialectFacts } from '../../lib/workers/protocol';
-import { type ReportReceipt, isIntactUnpinned } from '../../lib/verify/report';
+import { type ReportReceipt, isIntactUnpinned } from '../../lib/verdict/report';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import type { Problem } from '../../lib/verdict/problems';
 import { SKIP_REASON_TEXT } from '../../lib/verdict/check';

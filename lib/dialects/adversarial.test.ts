@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../bytes/hex';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { readTestdataJson, readTestdataText } from '../../test/support/testdata';
 import type { DialectOptions } from './audit';
 import { diffFingerprint } from './codewhale/review';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { fromHex } from '../bytes/hex';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import type { RecordRole } from '../verify/intake';
 import { genAReceipt, keyFromSeed } from '../../test/support/forge';
 import { pinnedTrust } from '../../test/support/verify-records';

@@ -14,12 +14,13 @@ import { bytesEqual } from '../bytes/hex';
 import { parseJson } from '../json/parse';
 import { compactJson } from '../json/pretty';
 import { type JsonObject, type JsonValue, isJsonObject } from '../json/value';
-import { ALL_RECEIPT_CHECKS, type CheckResult, fail, pass, skipped } from '../verdict/check';
-import type { Verdict } from '../verify/entries';
+import { ALL_RECEIPT_CHECKS, type CheckResult, fail, pass, skipped, checksAndDetails } from '../verdict/check';
+
 import type { DialectKind } from '../verify/intake';
 import { type Problem, makeProblem } from '../verdict/problems';
-import { type DialectReceiptType, type ReportReceipt, checksAndDetails } from '../verify/report';
-import type { ReceiptView } from '../verify/receipt-view';
+
+import type { DialectReceiptType, ReportReceipt, Verdict } from '../verdict/report';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { checkReviewReceipt, parseReviewReceipt } from './codewhale/review';
 import { TURN_SCHEMA_ID, checkTurnReceipt, parseTurnReceipt, type TurnReceipt } from './codewhale/turn';
 import { type ClaimOutcome, checkClaims } from './zeroclaw/claims';

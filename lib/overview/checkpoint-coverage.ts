@@ -12,7 +12,7 @@
 // (`checkpoints.ndjson`, `<store>#kernel_checkpoints`). Two packages opened
 // together both name theirs `checkpoints.ndjson` and so share a lane.
 import { UNCHECKPOINTED } from '../verdict/check';
-import { type ReportCheckpoint, type ReportReceipt, type VerificationReport, checkpointState } from '../verify/report';
+import { type ReportCheckpoint, type ReportReceipt, type VerificationReport, checkpointState } from '../verdict/report';
 
 /** `unpinned`: verified checkpoints whose signer no pinned key vouches for (part 2 §11), drawn apart from verified. */
 export type RunVerdict = 'verified' | 'failed' | 'unpinned' | 'mixed';

@@ -5,7 +5,7 @@
 // a log with nothing in it is `empty` ("No receipts found"), never green. Pure: pages render it.
 import { UNCHECKPOINTED } from '../verdict/check';
 import { isDroppedRecord } from '../verdict/problems';
-import { type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../verify/report';
+import { type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../verdict/report';
 
 /** `partial`: nothing failed, but some receipts could not be fully checked (amber, never green). */
 export type HeadlineTone = 'ok' | 'partial' | 'unpinned' | 'failed' | 'empty';

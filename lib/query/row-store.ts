@@ -6,8 +6,8 @@
 // it gives away; the page's RowStore only copies them in. Rows arrive in any
 // order and get their verdicts when the log is assembled. Pure.
 import { PROBLEM_CODES, type ProblemCode } from '../verdict/problems';
-import type { ReceiptView } from '../verify/receipt-view';
-import { type ReportReceipt, type VerificationReport, isIntactUnpinned } from '../verify/report';
+import type { ReceiptView } from '../verdict/receipt-view';
+import { type ReportReceipt, type VerificationReport, isIntactUnpinned } from '../verdict/report';
 import { radixSortRows } from './radix-sort';
 import { TextIndex } from './text-index';
 

@@ -10,7 +10,7 @@ import { otherRuntimeTypeFlags } from '../query/runtimes';
 import { CHECK_ORDER, type CheckTotal } from '../verify/check-totals';
 import { UNCHECKPOINTED } from '../verdict/check';
 import { LESSER_SEVERITY, PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verdict/problems';
-import type { ReportReceipt, VerificationReport } from '../verify/report';
+import type { ReportReceipt, VerificationReport } from '../verdict/report';
 import { type ComplianceSelection, selectionTest } from './compliance';
 
 /** A receipt's inclusion outcome (§5): by a checkpoint, in the tail, not covered (skipped otherwise), failed, or not run. */

@@ -8,7 +8,7 @@ import { isOtherRuntime } from '../query/runtimes';
 import { CHECK_ORDER } from '../verify/check-totals';
 import { NO_KEY_PINNED, SKIP_REASON_TEXT, UNCHECKPOINTED, isExpectedSkip } from '../verdict/check';
 import type { ProblemCode } from '../verdict/problems';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { type DenialTotals, type VerificationFailures, explorerLink } from './security';
 import type { VerifiedScope } from './scope';
 

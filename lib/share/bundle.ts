@@ -8,7 +8,7 @@ import { fromBase64, toBase64 } from '../bytes/hex';
 import { readCapped } from '../bytes/read-capped';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 
 export type BundleRole = 'tool' | 'child' | 'http';
 

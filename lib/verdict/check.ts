@@ -32,6 +32,22 @@ export type ReceiptCheckName =
 /** `chain` applies to `chio.checkpoint_statement.v2` only (contract part 2 §5.1). */
 export type CheckpointCheckName = 'signature' | 'structure' | 'continuity' | 'chain' | 'signer_trusted';
 
+/** The statuses of the checks that ran, in contract order, and the details of those that have one. */
+export function checksAndDetails<N extends string>(
+  order: readonly N[],
+  results: Partial<Record<N, CheckResult>>,
+): { checks: Record<string, CheckStatus>; details?: Record<string, string> } {
+  const checks: Record<string, CheckStatus> = {};
+  const details: Record<string, string> = {};
+  for (const name of order) {
+    const c = results[name];
+    if (!c) continue;
+    checks[name] = c.status;
+    if (c.detail !== undefined) details[name] = c.detail;
+  }
+  return Object.keys(details).length ? { checks, details } : { checks };
+}
+
 /** Report order of receipt checks. */
 export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
   'parse',

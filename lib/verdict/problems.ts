@@ -46,6 +46,8 @@ export const PROBLEM_SEVERITY = {
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_SEVERITY;
+/** The codes of the `lineage` check's rules (part 2 §5.3.1; lib/verify/lineage.ts). */
+export type LineageCode = Extract<ProblemCode, 'lineage_downgraded' | 'lineage_signature_invalid' | 'lineage_mismatch'>;
 export type Severity = 'error' | 'warning';
 
 export const PROBLEM_CODES = Object.keys(PROBLEM_SEVERITY) as ProblemCode[];

@@ -11,7 +11,7 @@ import { VerifyPool, type WorkerLike } from '../workers/pool';
 import { verifyBatch } from '../workers/verify-batch';
 import { LogVerifier } from './log-verifier';
 import { RecordVerifier } from './record-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 import { reportToJson } from './report-json';
 import { FORGE_KEY, pinnedTrust, pinnedVerifier } from '../../test/support/verify-records';
 

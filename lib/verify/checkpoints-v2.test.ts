@@ -14,7 +14,7 @@ import { rootFromLeafHashes } from '../merkle';
 import { readTestdataText } from '../../test/support/testdata';
 import { type Plain, chainLeafOf, checkpoint, checkpointV2, genAReceipt, keyFromSeed, leafOf, proof, signHex, tree } from '../../test/support/forge';
 import { type Rec, verifyRecords } from '../../test/support/verify-records';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 
 const verify = verifyRecords;
 

@@ -11,7 +11,7 @@ import { type JsonValue, isJsonObject, jsonObject } from '../json/value';
 import type { DecodedToolReceipt } from '../chio/types';
 import { type CheckResult, SKIP_REASON, fail, pass, skipped } from '../verdict/check';
 import { type Envelope, show } from './envelope-intake';
-import type { ReportEnvelope } from './report';
+import type { ReportEnvelope } from '../verdict/report';
 
 export const EVIDENCE_SCHEMA = 'chio.mcp.execution-evidence.v1';
 export const DELIVERY_SCHEMA = 'chio.mcp.delivery-ack.v1';

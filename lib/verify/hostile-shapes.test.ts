@@ -9,7 +9,7 @@ import { MAX_PROOF_LEVELS } from '../merkle';
 import { LogAssembler } from './log-assembler';
 import { MAX_PROBLEM_MESSAGE, makeProblem } from '../verdict/problems';
 import { RecordVerifier, emptyOutput } from './record-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 import { TrustStore } from '../trust/trust-store';
 import { pinnedVerifier } from '../../test/support/verify-records';
 

@@ -21,8 +21,9 @@ import { type PackageClaims, evaluatePackageClaims } from './package-claims';
 import { ProblemCap } from '../verdict/problem-cap';
 import { type Problem, type ProblemLocation, isDroppedRecord, makeProblem } from '../verdict/problems';
 import type { RecordOutput } from './record-verifier';
-import type { ReceiptView } from './receipt-view';
-import { type PackageReport, type ReportReceipt, type VerificationReport, buildReport, checkpointVerdict } from './report';
+import type { ReceiptView } from '../verdict/receipt-view';
+import { buildReport, checkpointVerdict } from './report';
+import type { PackageReport, ReportReceipt, VerificationReport } from '../verdict/report';
 import { SourceNames } from './source-names';
 import { evaluateTransparency } from './transparency';
 

@@ -10,8 +10,8 @@ import { LogAssembler } from './log-assembler';
 import type { LoadedPackage, LogSink } from './log-sink';
 import type { Problem } from '../verdict/problems';
 import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews } from './record-verifier';
-import type { ReportReceipt, VerificationReport } from './report';
-import type { ReceiptView } from './receipt-view';
+import type { ReportReceipt, VerificationReport } from '../verdict/report';
+import type { ReceiptView } from '../verdict/receipt-view';
 
 export type { RecordOrigin } from './record-verifier';
 

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { TrustStore } from '../trust/trust-store';
 import { type Rec, pinnedVerifier, verifyRecords } from '../../test/support/verify-records';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 import { reportToJson } from './report-json';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from '../verdict/problems';
 import {

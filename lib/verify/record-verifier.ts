@@ -27,7 +27,8 @@ import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { addFailure, checkTokenSignature, judgeLineageRow } from './lineage';
 import { type Problem, type ProblemLocation, makeProblem } from '../verdict/problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
-import { type ReceiptView, receiptView } from './receipt-view';
+import { receiptView } from './receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { semanticsCode } from './receipt-semantics';
 
 /** Where one record came from. */

@@ -9,7 +9,7 @@ import { LogAssembler } from '../verify/log-assembler';
 import type { LoadedPackage, LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verdict/problems';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, emptyOutput } from '../verify/record-verifier';
-import type { ReportReceipt, VerificationReport } from '../verify/report';
+import type { ReportReceipt, VerificationReport } from '../verdict/report';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import type { RememberedBatch } from '../verify/inclusion';
 import { batchToWire, outputFromWire } from './wire';

@@ -3,9 +3,9 @@
 // structured clone: plain objects, bigint, Uint8Array, File.
 import type { RecordOrigin } from '../verify/record-verifier';
 import type { RowDelta } from '../query/row-store';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import type { ReceiptColumns } from '../verify/receipt-columns';
-import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
+import type { VerifiedCheckpoint } from '../trust/verified-checkpoint';
 import type { PinnedKey } from '../trust/trust-store';
 import type { RememberedBatch } from '../verify/inclusion';
 

@@ -8,7 +8,7 @@ import { PACKAGE_FILES, roleForFileName } from '../../lib/sources/package';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogAssembler } from '../../lib/verify/log-assembler';
 import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../../lib/verify/record-verifier';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verdict/report';
 import { testdataPath } from './testdata';
 
 /** A corpus case through the browser's per-record path, with views, into a RowStore. */

@@ -4,7 +4,7 @@
 import { TrustStore } from '../../lib/trust/trust-store';
 import type { RecordRole } from '../../lib/verify/intake';
 import { LogVerifier, type RecordOrigin } from '../../lib/verify/log-verifier';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verdict/report';
 import { keyFromSeed } from './forge';
 
 export interface Rec {
