@@ -30,7 +30,7 @@ import type { DialectFacts } from '../../lib/workers/protocol';
 import { type ReportReceipt, isIntactUnpinned } from '../../lib/verdict/report';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import type { Problem } from '../../lib/verdict/problems';
-import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
+import { reasonWords } from '../../lib/verdict/check-text';
 import { EnvelopeClaims } from './envelope-claims';
 
 /** The id of the page's checks heading, which the summary bar links to. */
@@ -90,10 +90,10 @@ export function Checklist({ checks, details, type }: { checks: Record<string, st
   );
 }
 
-/** A detail that is a skip-reason code reads as words, with the code after them. */
+/** A detail that is a terse reason (a code the contract names) reads as words, with the reason after them. */
 function detailText(detail: string): string {
-  const words = SKIP_REASON_TEXT[detail];
-  return words !== undefined && detail !== words ? `${words} (${detail})` : detail;
+  const words = reasonWords(detail);
+  return detail !== words ? `${words} (${detail})` : detail;
 }
 
 /** `view`: the `?source=` of the view this page shows, which its links keep. */

@@ -11,7 +11,8 @@ import type { RecordRole } from '../verify/intake';
 import { genAReceipt, keyFromSeed } from '../../test/support/forge';
 import { pinnedTrust } from '../../test/support/verify-records';
 import { readTestdataJson, readTestdataText } from '../../test/support/testdata';
-import { type DialectOptions, KEY_EPHEMERAL, UNSIGNED } from './audit';
+import { checkCodeOf } from '../verdict/check-text';
+import type { DialectOptions } from './audit';
 import { diffFingerprint } from './codewhale/review';
 
 const KEY = fromHex('2a'.repeat(32))!;
@@ -57,7 +58,7 @@ describe('ZeroClaw tool-call records (the HMAC vectors)', () => {
     for (const r of report.receipts) {
       expect(r.verdict).toBe('unverified');
       expect(r.checks.signature).toBe('skipped');
-      expect(r.details!.signature).toBe(KEY_EPHEMERAL);
+      expect(checkCodeOf(r.details!.signature)).toBe('key_ephemeral');
     }
     expect(report.summary).toMatchObject({ receipts: 4, verified: 0, unverified: 4, failed: 0 });
   });
@@ -189,7 +190,7 @@ describe('CodeWhale review receipts', () => {
     expect(r.details!.review_gate).toBe(`${e.expected_check.status}: ${e.expected_check.reason}`);
     // Unsigned: a pass is integrity, never `verified`.
     expect(r.checks.signature).toBe('skipped');
-    expect(r.details!.signature).toBe(UNSIGNED);
+    expect(checkCodeOf(r.details!.signature)).toBe('unsigned');
     expect(r.verdict).toBe(e.expected_check.passed ? 'unverified' : 'failed');
     expect(report.problems.map((p) => p.code)).toEqual(e.expected_check.passed ? [] : ['review_gate_failed']);
   });

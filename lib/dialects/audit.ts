@@ -58,9 +58,6 @@ export interface DialectAudit {
   problems: Problem[];
 }
 
-export const KEY_EPHEMERAL = 'key not available (ephemeral)';
-/** The `signature` check of CodeWhale receipts: there is none to check. */
-export const UNSIGNED = 'unsigned: integrity, not authenticity';
 const UNSIGNED_REVIEW =
   'CodeWhale review receipts carry no signature or MAC: anyone can write or edit one. Its checks tie it to a diff and read what it says (integrity); they cannot show who reviewed (authenticity).';
 const UNSIGNED_TURN =
@@ -147,7 +144,7 @@ async function zeroclaw(items: ZcItem[], key: CryptoKey | null, problems: Proble
     const toolName = e.calls.find((c) => c.toolName !== undefined)?.toolName ?? e.claims.find((o) => o.claim.toolName !== undefined)?.claim.toolName;
     if (toolName !== undefined) facts.push(['Tool', toolName]);
     if (!parsed.ok) {
-      results.parse = fail(`not a ZeroClaw receipt: ${parsed.reason}`);
+      results.parse = fail('zc_not_a_receipt', parsed.reason);
       problems.push(makeProblem('parse_error', `${receipt}: not a ZeroClaw receipt: ${parsed.reason}`, where));
     } else {
       results.parse = pass();
@@ -169,10 +166,13 @@ async function zeroclaw(items: ZcItem[], key: CryptoKey | null, problems: Proble
       const unchecked = e.claims.filter((o) => o.status === 'skipped');
       results.claims =
         failed.length > 0
-          ? fail(failed.map((o) => o.message).join('; '))
+          ? fail(
+              'claims_failed',
+              failed.map((o) => o.message),
+            )
           : unchecked.length > 0
-            ? skipped(unchecked[0]!.message)
-            : pass(`quoted ${e.claims.length} time(s), each quote matching a tool result that carries it`);
+            ? skipped('claims_unchecked', unchecked[0]!.message)
+            : pass('claims_matched', e.claims.length);
       for (const o of e.claims) {
         facts.push([
           o.claim.via === 'block' ? 'Listed in a Tool receipts block' : 'Quoted in a reply',
@@ -224,11 +224,8 @@ async function zcSignature(
       result.length > 4000 ? `${result.slice(0, 4000)}… (${result.length} characters)` : result,
     ]);
   }
-  if (!key) return skipped(KEY_EPHEMERAL);
-  if (!shown)
-    return skipped(
-      "the log does not hold this call's tool name, arguments and output, which the tag covers: load the tool-call records or the transcript with its tool calls",
-    );
+  if (!key) return skipped('key_ephemeral');
+  if (!shown) return skipped('zc_call_not_in_log');
   const outcomes = await Promise.all(
     usable.map(async ({ call, args }) => {
       if (!args.ok) return { call, matches: null, reason: args.reason, tag: null };
@@ -238,20 +235,14 @@ async function zcSignature(
   );
   const where = (c: ZcCallData) => `${c.file}:${c.line}`;
   const forged = outcomes.find((o) => o.call.via === 'record' && o.matches === false);
-  if (forged) {
-    return fail(
-      `HMAC-SHA256 over ${forged.call.toolName}|args|result|${parsed.timestamp} from the record at ${where(forged.call)}, with the key supplied, gives ${toBase64Url(forged.tag!)}, not the receipt's tag: the call record (tool, arguments, output or time) was changed, the receipt was forged, or the key is not this receipt scope's`,
-    );
-  }
+  if (forged) return fail('zc_tag_forged', forged.call.toolName!, parsed.timestamp, where(forged.call), toBase64Url(forged.tag!));
   const good = outcomes.find((o) => o.matches === true);
-  if (good) return pass(`HMAC-SHA256 over ${good.call.toolName}|args|result|${parsed.timestamp} recomputes with the key supplied (from ${where(good.call)})`);
+  if (good) return pass('zc_tag_recomputed', good.call.toolName!, parsed.timestamp, where(good.call));
   const unreadable = outcomes.find((o) => o.matches === null);
-  if (unreadable && !outcomes.some((o) => o.matches === false)) return skipped(`the arguments cannot be serialized as ZeroClaw does: ${unreadable.reason}`);
+  if (unreadable && !outcomes.some((o) => o.matches === false)) return skipped('zc_args_unserializable', unreadable.reason);
   // A transcript holds the output after ZeroClaw's truncation and media rewriting, not the raw output it MACed.
   const seen = outcomes.find((o) => o.matches === false)!.call;
-  return skipped(
-    `the tag does not recompute from the transcript at ${where(seen)}, which holds the output as the model saw it (ZeroClaw may have cut or rewritten it), not the raw output the tag covers; with the tool-call record it can be decided`,
-  );
+  return skipped('zc_transcript_differs', where(seen));
 }
 
 // ---------------------------------------------------------------- CodeWhale
@@ -267,26 +258,28 @@ function review(value: JsonObject, item: DialectItem, options: DialectOptions, p
   const r = parsed.receipt;
   const id = `review-${compactTime(r.generatedAt)}-${r.diffFingerprint.replace(/^sha256:/, '').slice(0, 12)}`;
   const where = { receipt_id: id, file: item.file, line: item.line };
-  const results: Record<string, CheckResult> = { parse: pass(), signature: skipped(UNSIGNED) };
-  results.schema = r.schemaVersion === 1n ? pass('schema_version 1') : fail(`unsupported review receipt schema version ${r.schemaVersion}`);
+  const results: Record<string, CheckResult> = { parse: pass(), signature: skipped('unsigned') };
+  results.schema = r.schemaVersion === 1n ? pass('review_schema_v1') : fail('review_schema_unsupported', r.schemaVersion);
   const fp = options.diff?.fingerprint;
   results.diff_fingerprint =
     fp === undefined
-      ? skipped('no diff supplied: the receipt cannot be tied to any code without the diff it was written for')
+      ? skipped('no_diff')
       : r.diffFingerprint === fp
-        ? pass(`${options.diff!.name} gives ${fp}`)
-        : fail(`the receipt is for ${r.diffFingerprint}; ${options.diff!.name} gives ${fp} (a different diff, or the same one cut at another --max-chars)`);
-  results.unresolved_risk = r.unresolvedRisk.unresolved ? fail(r.unresolvedRisk.summary) : pass(`no unresolved risk (level ${r.unresolvedRisk.level})`);
+        ? pass('diff_matches', options.diff!.name, fp)
+        : fail('diff_differs', r.diffFingerprint, options.diff!.name, fp);
+  results.unresolved_risk = r.unresolvedRisk.unresolved ? fail('risk_unresolved', r.unresolvedRisk.summary) : pass('risk_resolved', r.unresolvedRisk.level);
   const gate = checkReviewReceipt(r, fp);
   const bad = r.checksRun.find((c) => !['passed', 'pass', 'success', 'ok'].includes(c.status.trim().toLowerCase()));
   results.checks_run = bad
-    ? fail(`review receipt check '${bad.name}' did not pass: ${bad.status}`)
-    : pass(r.checksRun.length === 0 ? 'no attached checks' : `${r.checksRun.length} attached check(s) passed`);
+    ? fail('attached_check_failed', bad.name, bad.status)
+    : r.checksRun.length === 0
+      ? pass('no_attached_checks')
+      : pass('attached_checks_passed', r.checksRun.length);
   results.review_gate = !gate.passed
-    ? fail(`${gate.status}: ${gate.reason}${gate.diffChecked ? '' : ' (checked without the diff, which CodeWhale compares first)'}`)
+    ? fail('review_gate_failed', gate.status, gate.reason, gate.diffChecked)
     : gate.diffChecked
-      ? pass(`valid: ${gate.reason}`)
-      : skipped("CodeWhale's --check-receipt compares the current diff first: supply the diff to run it");
+      ? pass('review_gate_valid', gate.reason)
+      : skipped('review_gate_needs_diff');
   if (results.review_gate.status === 'fail')
     problems.push(makeProblem('review_gate_failed', `${id}: codewhale review --check-receipt would fail: ${results.review_gate.detail}`, where));
   const report = finish('codewhale-review', id, results, item, () => false);
@@ -326,9 +319,14 @@ function turn(value: JsonObject, item: DialectItem, problems: Problem[]): Dialec
   const t = parsed.receipt;
   const id = t.turn.id;
   const where = { receipt_id: id, file: item.file, line: item.line };
-  const results: Record<string, CheckResult> = { parse: pass(), signature: skipped(UNSIGNED) };
+  const results: Record<string, CheckResult> = { parse: pass(), signature: skipped('unsigned') };
   for (const f of checkTurnReceipt(t)) {
-    results[f.rule] = f.status === 'fail' ? fail(f.detail) : pass(f.status === 'warning' ? `warning: ${f.detail}` : f.detail);
+    results[f.rule] =
+      f.status === 'fail'
+        ? fail('turn_rule_failed', f.detail)
+        : f.status === 'warning'
+          ? pass('turn_rule_warning', f.detail)
+          : pass('turn_rule_passed', f.detail);
     if (f.status === 'fail') problems.push(makeProblem('turn_receipt_inconsistent', `${id}: ${f.rule}: ${f.detail}`, where));
   }
   const report = finish('codewhale-turn', id, results, item, () => false);

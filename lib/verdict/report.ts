@@ -3,7 +3,8 @@
 // checks (§6, part 2 §6, §11), whether it is intact with only its signer
 // unpinned, a log's and a checkpoint's state as a page headlines them. The
 // builder is lib/verify/report.ts; readers, pages and the CLI read these.
-import { type CheckStatus, NO_KEY_PINNED, type ReceiptCheckName, UNCHECKPOINTED } from './check';
+import type { CheckStatus, ReceiptCheckName } from './check';
+import { type CheckCode, checkCodeOf } from './check-text';
 import type { LineageCode, Problem } from './problems';
 
 export type Verdict = 'verified' | 'failed' | 'unverified';
@@ -124,8 +125,8 @@ export interface VerificationReport {
   keys: { key: string; receipts: number; checkpoints: number }[];
 }
 
-/** A check as the verdict reads it: its status and reason, from a receipt entry or a report row alike. */
-export type CheckLook = (name: ReceiptCheckName) => { status?: CheckStatus; detail?: string } | undefined;
+/** A check as the verdict reads it: its status and reason's code, from a receipt entry or a report row alike. */
+export type CheckLook = (name: ReceiptCheckName) => { status?: CheckStatus; code?: CheckCode } | undefined;
 
 /**
  * A receipt's verdict (contract §6, part 2 §6, §11), and whether it is intact with only its
@@ -147,11 +148,11 @@ export function judgeReceipt(
   const intact =
     required.every((name) => look(name)?.status === 'pass') &&
     inc !== undefined &&
-    (inc.status === 'pass' || (inc.status === 'skipped' && inc.detail === UNCHECKPOINTED));
+    (inc.status === 'pass' || (inc.status === 'skipped' && inc.code === 'uncheckpointed'));
   if (!intact) return { verdict: 'unverified', unpinned: false };
   const trusted = look('signer_trusted');
   if (trusted?.status === 'pass') return { verdict: 'verified', unpinned: false };
-  return { verdict: 'unverified', unpinned: trusted?.status === 'skipped' && trusted.detail === NO_KEY_PINNED };
+  return { verdict: 'unverified', unpinned: trusted?.status === 'skipped' && trusted.code === 'no_key_pinned' };
 }
 
 /**
@@ -162,7 +163,7 @@ export function isIntactUnpinned(r: ReportReceipt): boolean {
   if (r.verdict !== 'unverified' || r.checks?.signer_trusted !== 'skipped' || (r.type !== 'tool' && r.type !== 'child' && r.type !== 'http')) return false;
   return judgeReceipt(r.type, r.generation, Object.keys(r.checks), (name) => {
     const status = r.checks[name];
-    return status === undefined ? undefined : { status, detail: r.details?.[name] };
+    return status === undefined ? undefined : { status, code: checkCodeOf(r.details?.[name]) };
   }).unpinned;
 }
 
@@ -188,7 +189,7 @@ export function logState(report: VerificationReport): 'ok' | 'unpinned' | 'faile
  * never in the words of verified).
  */
 export function checkpointState(c: ReportCheckpoint): 'verified' | 'failed' | 'unpinned' {
-  if (c.verdict === 'verified' && c.checks.signer_trusted === 'skipped' && c.details?.signer_trusted === NO_KEY_PINNED) return 'unpinned';
+  if (c.verdict === 'verified' && c.checks.signer_trusted === 'skipped' && checkCodeOf(c.details?.signer_trusted) === 'no_key_pinned') return 'unpinned';
   return c.verdict;
 }
 

@@ -19,14 +19,14 @@ import { sha256Hex } from '../crypto/sha256';
 import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
 import { type BundleClaims, readBundleClaims } from './bundle-claims';
-import { type CheckResult, fail, pass } from '../verdict/check';
+import { type CheckResult, pass, skipped } from '../verdict/check';
 import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
 import type { Envelope } from './envelope-intake';
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { addFailure, checkTokenSignature, judgeLineageRow } from './lineage';
 import { type Problem, type ProblemLocation, makeProblem } from '../verdict/problems';
-import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
+import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailure } from './receipt-checks';
 import { receiptView } from './receipt-view';
 import type { ReceiptView } from '../verdict/receipt-view';
 import { semanticsCode } from './receipt-semantics';
@@ -339,11 +339,10 @@ export class RecordVerifier {
     out.checkpoints.push(entry);
     return verifyChioSignature(decodedCp.kernelKey, decodedCp.signature, signed).then((res) => {
       if (res.status === 'pass') entry.checks.signature = pass();
-      else if (res.status === 'skipped') entry.checks.signature = { status: 'skipped', detail: res.reason };
+      else if (res.status === 'skipped') entry.checks.signature = skipped('signature_not_checked', res.reason);
       else {
-        const msg = `checkpoint ${cp.checkpointSeq}: ${signatureFailureMessage(res.reason, res.detail).replace('the receipt was changed', 'the checkpoint was changed')}`;
-        entry.checks.signature = fail(msg);
-        out.problems.push(makeProblem('checkpoint_signature_invalid', msg, where));
+        entry.checks.signature = signatureFailure(res.reason, res.detail, { checkpointSeq: cp.checkpointSeq });
+        out.problems.push(makeProblem('checkpoint_signature_invalid', entry.checks.signature.detail!, where));
       }
     });
   }
