@@ -19,7 +19,8 @@ import { formatSummary } from './format';
 import { type InputKind, nodeDir, nodeFile, readOptional, sniff } from './node-source';
 import { sha256Ready } from '../../lib/crypto/sha256';
 import { fromHex } from '../../lib/bytes/hex';
-import type { DialectOptions } from '../../lib/dialects/audit';
+import { DIALECT_FAMILIES } from '../../lib/dialects/families';
+import type { DialectOptions } from '../../lib/verdict/family';
 import { diffFingerprint } from '../../lib/dialects/codewhale/review';
 import { INGEST_USAGE, ingestMain } from './ingest';
 import { type FleetPage, loadFleetPage, splitFleetPage } from '../../lib/sources/fleet-page';
@@ -154,7 +155,7 @@ export async function loadPaths(
     inputs.push({ path: p, kind: s.kind });
   }
   await sha256Ready(); // the WebAssembly SHA-256, before the first record
-  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, ...(onViews ? { onViews } : {}) });
+  const verifier = new LogVerifier({ trust, dialect, families: DIALECT_FAMILIES, allowUnpinned, ...(onViews ? { onViews } : {}) });
   let SQL: Awaited<ReturnType<typeof initSqlJs>> | undefined;
   for (const [i, input] of inputs.entries()) {
     const abs = path.resolve(input.path);

@@ -46,7 +46,7 @@ export const CHECK_LABELS: Record<string, string> = {
   delivery: "the kernel's delivery acknowledgement binds this receipt, its request and its result",
   inclusion: 'included in a verified checkpoint',
   signer_trusted: 'signed by a pinned key, inside its validity window',
-  // Other runtimes' receipts (lib/dialects/audit.ts).
+  // Other runtimes' receipts (their families: lib/dialects).
   claims: 'every reply quoting it matches a tool result of its turn',
   schema: 'the schema its runtime writes',
   diff_fingerprint: 'its diff fingerprint matches the diff supplied',

@@ -12,7 +12,8 @@ import { genAReceipt, keyFromSeed } from '../../test/support/forge';
 import { pinnedTrust } from '../../test/support/verify-records';
 import { readTestdataJson, readTestdataText } from '../../test/support/testdata';
 import { checkCodeOf } from '../verdict/check-text';
-import type { DialectOptions } from './audit';
+import type { DialectOptions } from '../verdict/family';
+import { DIALECT_FAMILIES } from './families';
 import { diffFingerprint } from './codewhale/review';
 
 const KEY = fromHex('2a'.repeat(32))!;
@@ -27,7 +28,7 @@ interface Rec {
 
 async function verify(records: Rec[], dialect: DialectOptions = {}): Promise<{ report: VerificationReport; v: LogVerifier }> {
   // The keys this file's Chio receipts are signed with, pinned (a receipt is verified only under a pinned key).
-  const v = new LogVerifier({ dialect, trust: pinnedTrust([keyFromSeed(3).publicHex, keyFromSeed(5).publicHex]) });
+  const v = new LogVerifier({ dialect, families: DIALECT_FAMILIES, trust: pinnedTrust([keyFromSeed(3).publicHex, keyFromSeed(5).publicHex]) });
   for (const [i, r] of records.entries())
     await v.addRecord(r.text, { file: r.file ?? 'log.ndjson', line: r.line ?? i + 1, role: r.role ?? 'auto', space: 's' });
   return { report: await v.finish(), v };

@@ -366,7 +366,7 @@ export class RowStore {
   positions(): { posOfRow: Uint32Array; rowAtPos: Uint32Array } {
     if (this.logOrder?.length === this.length) return this.logOrder;
     // Orders are integers below 2^53: a radix sort of their two 32-bit words. Receipts of other
-    // runtimes found in one record share its order's [order, order + 1) (lib/dialects/audit.ts):
+    // runtimes found in one record share its order's [order, order + 1) (lib/verify/family-audit.ts):
     // with any such fraction, a comparison sort (those logs are small).
     const n = this.length;
     const lo = new Uint32Array(n);

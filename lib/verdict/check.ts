@@ -76,7 +76,7 @@ export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
   'signer_trusted',
 ];
 /**
- * Checks of other runtimes' receipts (lib/dialects/audit.ts), reported after `parse` and
+ * Checks of other runtimes' receipts (lib/dialects: zeroclaw/audit.ts, codewhale/audit.ts), reported after `parse` and
  * `signature` in this order. ZeroClaw: `claims`. CodeWhale review receipts: `schema`,
  * `diff_fingerprint`, `unresolved_risk`, `checks_run`, `review_gate`. CodeWhale turn receipts:
  * `schema` and the draft's consistency rules.

@@ -2,8 +2,8 @@
 // tests: records stream in, RecordVerifier checks each one at once (signatures
 // run concurrently, many in flight), LogAssembler evaluates the whole log on
 // `finish()`. The browser runs the same two halves, the first in Web Workers.
-import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import { TrustStore } from '../trust/trust-store';
+import type { AuditedFamily, DialectAudit, DialectOptions } from '../verdict/family';
 import type { RememberedBatch } from './inclusion';
 import type { CheckpointEntry } from './entries';
 import { LogAssembler } from './log-assembler';
@@ -25,6 +25,8 @@ export interface LogVerifierOptions {
   onViews?: (views: ReceiptView[]) => void;
   /** ZeroClaw's HMAC key and the diff for CodeWhale review receipts, when the user supplies them. */
   dialect?: DialectOptions;
+  /** Other runtimes' receipt families to read the log with (lib/dialects/families.ts); none: Chio's records only. */
+  families?: readonly AuditedFamily[];
 }
 
 export class LogVerifier implements LogSink {
@@ -34,6 +36,7 @@ export class LogVerifier implements LogSink {
   private readonly records: RecordVerifier;
   private readonly onViews: ((views: ReceiptView[]) => void) | undefined;
   private readonly dialectOptions: DialectOptions;
+  private readonly families: readonly AuditedFamily[];
   private audit: DialectAudit | null = null;
   private readonly assembler = new LogAssembler();
   private pending: Promise<void>[] = [];
@@ -46,7 +49,8 @@ export class LogVerifier implements LogSink {
     this.maxInFlight = options.maxInFlight ?? 1024;
     this.onViews = options.onViews;
     this.dialectOptions = options.dialect ?? {};
-    this.records = new RecordVerifier(this.trust, { views: this.onViews !== undefined });
+    this.families = options.families ?? [];
+    this.records = new RecordVerifier(this.trust, { views: this.onViews !== undefined, families: this.families });
   }
 
   /** Adds one record's text. Awaiting it applies backpressure; never throws on bad input. */
@@ -110,7 +114,7 @@ export class LogVerifier implements LogSink {
     await this.settle();
     const views = this.assembler.settleEnvelopes();
     if (this.onViews && views.length > 0) this.onViews(views);
-    this.audit = await this.assembler.auditDialects(this.dialectOptions);
+    this.audit = await this.assembler.auditDialects(this.dialectOptions, this.families);
     if (this.onViews && this.audit.receipts.length > 0) this.onViews(this.audit.receipts.map((r) => r.view));
     return this.assembler.finish(!this.trust.isEmpty, onReceipt, this.allowUnpinned);
   }

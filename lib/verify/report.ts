@@ -32,7 +32,7 @@ export function checkpointVerdict(c: CheckpointEntry): 'verified' | 'failed' {
 
 export interface ReportInput {
   receipts: ReceiptEntry[];
-  /** Other runtimes' receipts, already judged (lib/dialects/audit.ts), each at its place in log order. */
+  /** Other runtimes' receipts, already judged by their families (lib/verify/family-audit.ts), each at its place in log order. */
   dialect?: { order: number; report: ReportReceipt }[];
   checkpoints: CheckpointEntry[];
   /** Capability-lineage rows, settled (their token signatures checked). */

@@ -29,7 +29,7 @@ import {
   type RememberedBatchOf,
   describeSources,
 } from './protocol';
-import type { DialectOptions } from '../dialects/audit';
+import type { DialectOptions } from '../verdict/family';
 import { diffFingerprint } from '../dialects/codewhale/review';
 
 const post = (m: LogEvent, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);

@@ -4,7 +4,8 @@
 // numbers are given here, in reading order, so the report does not depend on
 // which worker answers first. Takes a worker factory, so it is testable anywhere.
 import type { CheckpointEntry } from '../verify/entries';
-import type { DialectAudit, DialectOptions } from '../dialects/audit';
+import { DIALECT_FAMILIES } from '../dialects/families';
+import type { DialectAudit, DialectOptions } from '../verdict/family';
 import { LogAssembler } from '../verify/log-assembler';
 import type { LoadedPackage, LogSink, RecordBytes } from '../verify/log-sink';
 import type { Problem } from '../verdict/problems';
@@ -147,7 +148,7 @@ export class VerifyPool implements LogSink {
     // Receipts reached in several envelopes are one each now: their rows join the explorer's.
     const views = this.assembler.settleEnvelopes();
     if (views.length > 0) this.options.onOutput?.({ ...emptyOutput(), views });
-    onDialect?.(await this.assembler.auditDialects(dialect));
+    onDialect?.(await this.assembler.auditDialects(dialect, DIALECT_FAMILIES));
     return this.assembler.finish(trustPinned, onReceipt);
   }
 

@@ -1,6 +1,7 @@
 // Web Worker entry: checks batches of records with RecordVerifier (the
 // per-record half of verification, see verify-batch.ts) and returns each
 // batch's output. Many of these run at once, one per core.
+import { DIALECT_FAMILIES } from '../dialects/families';
 import { TrustStore } from '../trust/trust-store';
 import { RecordVerifier } from '../verify/record-verifier';
 import type { VerifyRequest, VerifyResponse } from './protocol';
@@ -13,7 +14,7 @@ self.onmessage = async (e: MessageEvent<VerifyRequest>) => {
   const msg = e.data;
   if (msg.type === 'init') {
     const trust = TrustStore.create(msg.trust);
-    verifier = new RecordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: true });
+    verifier = new RecordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: true, families: DIALECT_FAMILIES });
     return;
   }
   try {

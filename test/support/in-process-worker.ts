@@ -1,6 +1,7 @@
 // Test-only: a verify worker in this thread for VerifyPool. It runs the worker's
 // own steps (verifyBatch) on structured clones of the real messages, as
 // postMessage would hand them over, and answers asynchronously.
+import { DIALECT_FAMILIES } from '../../lib/dialects/families';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { RecordVerifier } from '../../lib/verify/record-verifier';
 import type { VerifyRequest, VerifyResponse } from '../../lib/workers/protocol';
@@ -9,7 +10,7 @@ import { verifyBatch } from '../../lib/workers/verify-batch';
 import type { WireBatch } from '../../lib/workers/wire';
 
 export function inProcessWorker(options: { trust?: TrustStore; onBatch?: (batch: WireBatch) => void } = {}): WorkerLike {
-  const verifier = new RecordVerifier(options.trust ?? TrustStore.empty(), { views: true });
+  const verifier = new RecordVerifier(options.trust ?? TrustStore.empty(), { views: true, families: DIALECT_FAMILIES });
   const worker: WorkerLike = {
     onmessage: null,
     onerror: null,
