@@ -109,6 +109,17 @@ describe('proofs with absurd path lengths', () => {
   });
 });
 
+describe('names of built-in object properties', () => {
+  it('records whose schema or type is "constructor", "__proto__" or "toString" are parse problems; the rest of the log verifies', async () => {
+    const { lines } = honestLog();
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
+    const hostile = names.flatMap((n) => [JSON.stringify({ schema: n }), JSON.stringify({ type: n, schema: n })]);
+    const report = await verifyLines('builtins.ndjson', [...lines, ...hostile]);
+    expect(report.summary).toMatchObject({ receipts: 4, verified: 4, failed: 0 });
+    expect(report.problems.map((p) => [p.code, p.line])).toEqual(hostile.map((_, i) => ['parse_error', lines.length + 1 + i]));
+  });
+});
+
 describe('deep nesting', () => {
   it('records nested 100,000 levels deep are parse problems with a short message; the rest of the log verifies', async () => {
     const { lines } = honestLog();

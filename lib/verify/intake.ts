@@ -71,14 +71,16 @@ export type IntakeResult =
 /** The schema of a server's record of a row it could not export (server/stored-row.ts). */
 export const EXPORT_PROBLEM_SCHEMA = 'receipt-audit.export_problem.v1';
 
-const TRANSPARENCY_SCHEMAS: Record<string, ItemKind> = {
-  [EXPORT_PROBLEM_SCHEMA]: 'export-problem',
-  'chio.checkpoint_publication.v1': 'publication',
-  'chio.checkpoint_witness.v1': 'witness',
-  'chio.checkpoint_consistency_proof.v1': 'consistency',
-  'chio.checkpoint_consistency_proof.v2': 'consistency',
-  'chio.checkpoint_equivocation.v1': 'equivocation',
-};
+// A Map, not an object: `schema` is attacker-controlled, and "constructor" or "__proto__" would
+// find an object's inherited properties.
+const TRANSPARENCY_SCHEMAS: ReadonlyMap<string, ItemKind> = new Map([
+  [EXPORT_PROBLEM_SCHEMA, 'export-problem'],
+  ['chio.checkpoint_publication.v1', 'publication'],
+  ['chio.checkpoint_witness.v1', 'witness'],
+  ['chio.checkpoint_consistency_proof.v1', 'consistency'],
+  ['chio.checkpoint_consistency_proof.v2', 'consistency'],
+  ['chio.checkpoint_equivocation.v1', 'equivocation'],
+]);
 
 function shapeError(message: string, path = '$'): IntakeResult {
   return { ok: false, issue: { code: 'parse_error', message, path, line: 1, column: 1 } };
@@ -268,6 +270,7 @@ function classifyReceipt(o: JsonObject, role: RecordRole): ItemKind | IntakeResu
 function classify(o: JsonObject, role: RecordRole, path: string): ItemKind | IntakeResult {
   if (role !== 'auto' && role !== 'ignore' && role !== 'text') return role;
   const schema = o.get('schema');
-  if (typeof schema === 'string' && TRANSPARENCY_SCHEMAS[schema]) return TRANSPARENCY_SCHEMAS[schema]!;
+  const kind = typeof schema === 'string' ? TRANSPARENCY_SCHEMAS.get(schema) : undefined;
+  if (kind) return kind;
   return chioFamily.recognise(o) ?? shapeError('not a Chio receipt, checkpoint or proof, nor a ZeroClaw or CodeWhale record (no recognizable fields)', path);
 }
