@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLastLog, useLogOpener, useSession } from './data/log-contexts';
 import { SafeText } from './ui/safe-text';
 import { fromInput } from './loader/source-picker';
-import type { VerificationReport } from '../lib/verify/report';
+import type { VerificationReport } from '../lib/verdict/report';
 import { logStatusLine } from '../lib/overview/headline';
 
 const n = (x: number) => x.toLocaleString('en-US');

@@ -4,7 +4,7 @@
 //   npm run bench:filter -- [--rows 1000000]
 import { EMPTY_FILTER, type ExplorerFilter, filterRows } from '../lib/query/explorer-filter';
 import { RowStore } from '../lib/query/row-store';
-import type { ReceiptView } from '../lib/verify/receipt-view';
+import type { ReceiptView } from '../lib/verdict/receipt-view';
 
 const i = process.argv.indexOf('--rows');
 const rows = i > 0 ? Number(process.argv[i + 1]) : 1_000_000;

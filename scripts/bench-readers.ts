@@ -24,7 +24,7 @@ import { spendOverTime } from '../lib/readers/finance-spend';
 import { policyTimeline, trustAndKinds } from '../lib/readers/compliance';
 import { coverageOverTime, rangeReport, reportColumns } from '../lib/readers/compliance-report';
 import { verifiedLog } from '../test/support/reader-log';
-import type { VerificationReport } from '../lib/verify/report';
+import type { VerificationReport } from '../lib/verdict/report';
 import { ensureDemoStore, serveApp } from './bench-app';
 import { CHROMIUM_ARGS } from './chromium-args';
 

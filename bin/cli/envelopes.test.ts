@@ -8,7 +8,7 @@ import path from 'node:path';
 import { readTestdataJson, readTestdataText, testdataPath } from '../../test/support/testdata';
 import { runCli as run } from '../../test/support/cli-process';
 import { TrustStore } from '../../lib/trust/trust-store';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verdict/report';
 import { verifyPaths } from './main';
 
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';

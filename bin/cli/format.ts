@@ -3,7 +3,7 @@
 // budget table.
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
 import { claimsText, envelopeLabel, isContradicted } from '../../lib/verify/envelope-claims';
-import { PACKAGE_CHECK_ORDER, type VerificationReport } from '../../lib/verify/report';
+import { PACKAGE_CHECK_ORDER, type VerificationReport } from '../../lib/verdict/report';
 
 const MAX_PROBLEMS = 50;
 const MAX_CONTRADICTED = 20;

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { LogVerifier } from '../../lib/verify/log-verifier';
 import { verifyLog } from '../../lib/verify/verify-log';
 import { reportJsonParts } from '../../lib/verify/report-json';
-import type { VerificationReport } from '../../lib/verify/report';
-import type { ReceiptView } from '../../lib/verify/receipt-view';
+import type { VerificationReport } from '../../lib/verdict/report';
+import type { ReceiptView } from '../../lib/verdict/receipt-view';
 import { RefusedSource, loadSources } from '../../lib/sources/load-sources';
 import { type PinnedKey, TrustStore } from '../../lib/trust/trust-store';
 import { parseTrustEntries, toPinnedKeys } from '../../lib/trust/trust-file';
@@ -17,7 +17,8 @@ import { nodeInputs, nodePlatform } from './node-platform';
 import { UsageError, readOptional } from './node-source';
 import { sha256Ready } from '../../lib/crypto/sha256';
 import { fromHex } from '../../lib/bytes/hex';
-import type { DialectOptions } from '../../lib/dialects/audit';
+import { DIALECT_FAMILIES } from '../../lib/dialects/families';
+import type { DialectOptions } from '../../lib/verdict/family';
 import { diffFingerprint } from '../../lib/dialects/codewhale/review';
 import { INGEST_USAGE, ingestMain } from './ingest';
 
@@ -141,7 +142,7 @@ export async function verifyPaths(
   workers?: number,
 ): Promise<VerificationReport> {
   const { inputs, bytes } = await nodeInputs(paths);
-  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: await nodeChecker(bytes, workers) });
+  const verifier = new LogVerifier({ trust, dialect, families: DIALECT_FAMILIES, allowUnpinned, checker: await nodeChecker(bytes, workers) });
   return usageOnRefusal(verifyLog(verifier, (sink) => loadSources(inputs, sink, { platform: nodePlatform })));
 }
 
@@ -156,7 +157,8 @@ export async function loadPaths(
 ): Promise<LogVerifier> {
   const { inputs, bytes } = await nodeInputs(paths);
   await sha256Ready();
-  const verifier = new LogVerifier({ trust, dialect, allowUnpinned, checker: await nodeChecker(bytes, workers), ...(onViews ? { onViews } : {}) });
+  const checker = await nodeChecker(bytes, workers);
+  const verifier = new LogVerifier({ trust, dialect, families: DIALECT_FAMILIES, allowUnpinned, checker, ...(onViews ? { onViews } : {}) });
   try {
     await usageOnRefusal(loadSources(inputs, verifier, { platform: nodePlatform }));
   } catch (e) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { TrustStore } from '../../lib/trust/trust-store';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verdict/report';
 import { createChioStore, type ToolReceiptInput } from '../../lib/sources/sqlite-store-writer';
 import { testdataPath, readTestdataJson } from '../../test/support/testdata';
 import { verifyPaths } from './main';

@@ -8,7 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { type ContinuityOutcome, type RememberedCheckpoint, compareWithMemory } from '../../lib/trust/checkpoint-memory';
 import { checkpointMemoryToJson, parseCheckpointMemory } from '../../lib/trust/checkpoint-memory-json';
 import { type MemoryImport, checkpointFileText, importCheckpointMemory } from '../../lib/trust/checkpoint-memory-import';
-import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
+import type { VerifiedCheckpoint } from '../../lib/trust/verified-checkpoint';
 import { type LogSource, describeSources } from '../../lib/workers/protocol';
 import type { Session } from './use-log-session';
 

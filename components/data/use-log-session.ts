@@ -19,10 +19,10 @@ import { WorkerClient, WorkerClientError, type WorkerLike, isAborted } from '../
 import { readCheckpointMemory } from './use-checkpoint-memory';
 import type { PinnedKey } from '../../lib/trust/trust-store';
 import { RowStore } from '../../lib/query/row-store';
-import type { ReportReceipt, VerificationReport } from '../../lib/verify/report';
+import type { ReportReceipt, VerificationReport } from '../../lib/verdict/report';
 import { fromReceiptColumns } from '../../lib/verify/receipt-columns';
 import type { BundleAnswer, BundleQuery } from '../../lib/sources/record-host';
-import type { VerifiedCheckpoint } from '../../lib/verify/verified-checkpoints';
+import type { VerifiedCheckpoint } from '../../lib/trust/verified-checkpoint';
 import type { LineageSet } from '../../lib/sources/lineage';
 
 /** Receipts rebuilt per task when a report arrives (about 10 ms each). */

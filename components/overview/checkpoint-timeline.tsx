@@ -20,8 +20,8 @@ import {
   formatSeq,
   schemaName,
 } from '../../lib/overview/timeline-labels';
-import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
-import type { ReportCheckpoint } from '../../lib/verify/report';
+import { reasonWords } from '../../lib/verdict/check-text';
+import type { ReportCheckpoint } from '../../lib/verdict/report';
 import { SafeText } from '../ui/safe-text';
 
 const WIDTH = 1000;
@@ -311,7 +311,7 @@ function Selected({ item }: { item: Item }) {
               {cps[0]!.details?.[name] ? (
                 <span className="muted">
                   {' '}
-                  — <SafeText text={SKIP_REASON_TEXT[cps[0]!.details[name]] ?? cps[0]!.details[name]} max={300} />
+                  — <SafeText text={reasonWords(cps[0]!.details[name])} max={300} />
                 </span>
               ) : null}
             </li>

@@ -5,10 +5,10 @@
 // they concern) and budgets. Presentational.
 import Link from 'next/link';
 import { useMemo } from 'react';
-import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../../lib/verify/report';
+import { PACKAGE_CHECK_ORDER, type PackageCheckName, type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../../lib/verdict/report';
 import { DEMO_KERNEL_KEY } from '../../lib/trust/known-keys';
 import { type CheckTotal, checkTotals, familyTotals } from '../../lib/verify/check-totals';
-import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
+import { reasonWords } from '../../lib/verdict/check-text';
 import { explorerUrl } from '../../lib/query/explorer-filter';
 import { buildCoverage } from '../../lib/overview/checkpoint-coverage';
 import { ProblemLinker, groupProblems } from '../../lib/overview/problem-groups';
@@ -52,7 +52,7 @@ function CheckTable({ totals }: { totals: CheckTotal[] }) {
                 : [...t.skipped].map(([why, n], i) => (
                     <span key={i}>
                       {i > 0 ? '; ' : ''}
-                      {n} (<SafeText text={SKIP_REASON_TEXT[why] ?? why} max={300} />)
+                      {n} (<SafeText text={reasonWords(why)} max={300} />)
                     </span>
                   ))}
             </td>

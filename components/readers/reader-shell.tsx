@@ -9,7 +9,7 @@ import type { RowStore } from '../../lib/query/row-store';
 import { type VerifiedScope, verifiedScope } from '../../lib/readers/scope';
 import { explorerUrl } from '../../lib/query/explorer-filter';
 import { RUNTIMES } from '../../lib/query/runtimes';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verdict/report';
 import { useLastLog, useLogOpener, useSession } from '../data/log-contexts';
 import { VerifyProgress } from '../loader/verify-progress';
 import { SafeText } from '../ui/safe-text';

@@ -1,13 +1,13 @@
 'use client';
 // The page of a ZeroClaw or CodeWhale receipt: what it can prove first, in
 // plain words, then the log's verdict with one line per check, its problems,
-// and the facts the audit read from it (lib/dialects/audit.ts). These receipts
+// and the facts the audit read from it (lib/dialects/zeroclaw/audit.ts, codewhale/audit.ts). These receipts
 // are not read again from their source (the audit's facts are their page), and
 // share links re-verify Chio receipts from a signed bundle, which these do not
 // have: no share panel. Every string from the log renders as text (SafeText).
 import { Fragment } from 'react';
 import { PROBLEM_TITLE, type Problem } from '../../lib/verdict/problems';
-import type { ReportReceipt } from '../../lib/verify/report';
+import type { ReportReceipt } from '../../lib/verdict/report';
 import { useLogOpener } from '../data/log-contexts';
 import { useDialect } from '../data/dialect-provider';
 import { formatTime } from '../explorer/format';

@@ -3,7 +3,7 @@
 // claimed by the wrapper and never as a verdict (contract part 2 §1 principle
 // 6); a success claim on a failed receipt is shown as contradicted by it.
 // Presentational; the claims are attacker-controlled text.
-import type { ReportEnvelope, ReportReceipt } from '../../lib/verify/report';
+import type { ReportEnvelope, ReportReceipt } from '../../lib/verdict/report';
 import { claimsText, envelopeLabel, isContradicted } from '../../lib/verify/envelope-claims';
 import { SafeText } from '../ui/safe-text';
 

@@ -27,10 +27,10 @@ import { SafeText } from '../ui/safe-text';
 import { type DialectEntry, DialectReceipt } from './dialect-receipt';
 import { isOtherRuntime } from '../../lib/query/runtimes';
 import type { DialectFacts } from '../../lib/workers/protocol';
-import { type ReportReceipt, isIntactUnpinned } from '../../lib/verify/report';
+import { type ReportReceipt, isIntactUnpinned } from '../../lib/verdict/report';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import type { Problem } from '../../lib/verdict/problems';
-import { SKIP_REASON_TEXT } from '../../lib/verdict/check';
+import { reasonWords } from '../../lib/verdict/check-text';
 import { EnvelopeClaims } from './envelope-claims';
 
 /** The id of the page's checks heading, which the summary bar links to. */
@@ -46,7 +46,7 @@ export const CHECK_LABELS: Record<string, string> = {
   delivery: "the kernel's delivery acknowledgement binds this receipt, its request and its result",
   inclusion: 'included in a verified checkpoint',
   signer_trusted: 'signed by a pinned key, inside its validity window',
-  // Other runtimes' receipts (lib/dialects/audit.ts).
+  // Other runtimes' receipts (their families: lib/dialects).
   claims: 'every reply quoting it matches a tool result of its turn',
   schema: 'the schema its runtime writes',
   diff_fingerprint: 'its diff fingerprint matches the diff supplied',
@@ -90,10 +90,10 @@ export function Checklist({ checks, details, type }: { checks: Record<string, st
   );
 }
 
-/** A detail that is a skip-reason code reads as words, with the code after them. */
+/** A detail that is a terse reason (a code the contract names) reads as words, with the reason after them. */
 function detailText(detail: string): string {
-  const words = SKIP_REASON_TEXT[detail];
-  return words !== undefined && detail !== words ? `${words} (${detail})` : detail;
+  const words = reasonWords(detail);
+  return detail !== words ? `${words} (${detail})` : detail;
 }
 
 /** `view`: the `?source=` of the view this page shows, which its links keep. */

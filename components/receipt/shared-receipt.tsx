@@ -8,7 +8,7 @@ import { buildDossier } from '../../lib/receipt/dossier';
 import { type ReceiptBundle, decodeBundle, verifyBundle } from '../../lib/share/bundle';
 import { toPinnedKeys } from '../../lib/trust/trust-file';
 import { TrustStore } from '../../lib/trust/trust-store';
-import { type VerificationReport, checkpointState, isIntactUnpinned } from '../../lib/verify/report';
+import { type VerificationReport, checkpointState, isIntactUnpinned } from '../../lib/verdict/report';
 import { VERDICT_LABEL, rowVerdictOf } from '../../lib/query/row-store';
 import { UnpinnedNotice } from '../trust/unpinned-notice';
 import { useTrust } from '../data/trust-provider';

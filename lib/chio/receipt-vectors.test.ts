@@ -39,7 +39,7 @@ describe('fuzz-corpus shapes', () => {
     expect(d.ok).toBe(true);
     if (!d.ok) return;
     expect(d.value.tenantId).toBeDefined();
-    expect((await checkReceiptSignature(d.value, {})).check.status).toBe('fail');
+    expect((await checkReceiptSignature(d.value, {})).check).toMatchObject({ status: 'fail', code: 'signature_mismatch' });
   });
 
   it('child-request-receipt.json decodes as a child receipt and its all-zero signature fails', async () => {
@@ -118,7 +118,7 @@ describe('projection rules (chio-format.md §1.1, §4)', () => {
     const d = decodeToolReceipt(objectOf({ ...base, algorithm: 'p256' }));
     if (!d.ok) throw new Error('decode');
     const out = await checkReceiptSignature(d.value, {});
-    expect(out.check.status).toBe('fail');
+    expect(out.check).toMatchObject({ status: 'fail', code: 'algorithm_mismatch' });
     expect(out.problems.map((p) => p.code)).toEqual(['algorithm_mismatch']);
   });
 });

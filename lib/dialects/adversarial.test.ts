@@ -5,16 +5,17 @@
 import { describe, expect, it } from 'vitest';
 import { fromHex } from '../bytes/hex';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { readTestdataJson, readTestdataText } from '../../test/support/testdata';
-import type { DialectOptions } from './audit';
+import type { DialectOptions } from '../verdict/family';
+import { DIALECT_FAMILIES } from './families';
 import { diffFingerprint } from './codewhale/review';
 
 const KEY = fromHex('2a'.repeat(32))!;
 const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 async function verifyAll(texts: string[], dialect: DialectOptions): Promise<VerificationReport> {
-  const v = new LogVerifier({ dialect });
+  const v = new LogVerifier({ dialect, families: DIALECT_FAMILIES });
   for (const [i, text] of texts.entries()) await v.addRecord(text, { file: 'calls.ndjson', line: i + 1, role: 'auto', space: 's' });
   return v.finish();
 }

@@ -6,12 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { fromHex } from '../bytes/hex';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import type { RecordRole } from '../verify/intake';
 import { genAReceipt, keyFromSeed } from '../../test/support/forge';
 import { pinnedTrust } from '../../test/support/verify-records';
 import { readTestdataJson, readTestdataText } from '../../test/support/testdata';
-import { type DialectOptions, KEY_EPHEMERAL, UNSIGNED } from './audit';
+import { checkCodeOf } from '../verdict/check-text';
+import type { DialectOptions } from '../verdict/family';
+import { DIALECT_FAMILIES } from './families';
 import { diffFingerprint } from './codewhale/review';
 
 const KEY = fromHex('2a'.repeat(32))!;
@@ -26,7 +28,7 @@ interface Rec {
 
 async function verify(records: Rec[], dialect: DialectOptions = {}): Promise<{ report: VerificationReport; v: LogVerifier }> {
   // The keys this file's Chio receipts are signed with, pinned (a receipt is verified only under a pinned key).
-  const v = new LogVerifier({ dialect, trust: pinnedTrust([keyFromSeed(3).publicHex, keyFromSeed(5).publicHex]) });
+  const v = new LogVerifier({ dialect, families: DIALECT_FAMILIES, trust: pinnedTrust([keyFromSeed(3).publicHex, keyFromSeed(5).publicHex]) });
   for (const [i, r] of records.entries())
     await v.addRecord(r.text, { file: r.file ?? 'log.ndjson', line: r.line ?? i + 1, role: r.role ?? 'auto', space: 's' });
   return { report: await v.finish(), v };
@@ -57,7 +59,7 @@ describe('ZeroClaw tool-call records (the HMAC vectors)', () => {
     for (const r of report.receipts) {
       expect(r.verdict).toBe('unverified');
       expect(r.checks.signature).toBe('skipped');
-      expect(r.details!.signature).toBe(KEY_EPHEMERAL);
+      expect(checkCodeOf(r.details!.signature)).toBe('key_ephemeral');
     }
     expect(report.summary).toMatchObject({ receipts: 4, verified: 0, unverified: 4, failed: 0 });
   });
@@ -189,7 +191,7 @@ describe('CodeWhale review receipts', () => {
     expect(r.details!.review_gate).toBe(`${e.expected_check.status}: ${e.expected_check.reason}`);
     // Unsigned: a pass is integrity, never `verified`.
     expect(r.checks.signature).toBe('skipped');
-    expect(r.details!.signature).toBe(UNSIGNED);
+    expect(checkCodeOf(r.details!.signature)).toBe('unsigned');
     expect(r.verdict).toBe(e.expected_check.passed ? 'unverified' : 'failed');
     expect(report.problems.map((p) => p.code)).toEqual(e.expected_check.passed ? [] : ['review_gate_failed']);
   });

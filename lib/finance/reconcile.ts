@@ -3,6 +3,7 @@
 // from budget_total and the charges before it. Amounts are integer minor units
 // summed exactly with BigInt. Only receipts whose signature passed count.
 import type { FinancialMetadata } from '../chio/types';
+import type { BudgetGroup, FinanceReport } from '../verdict/report';
 
 export interface FinanceReceipt {
   id: string;
@@ -11,36 +12,6 @@ export interface FinanceReceipt {
   financialError?: string;
   /** Whether the receipt's signature check passed. */
   signatureValid: boolean;
-}
-
-export interface BudgetBreak {
-  receipt_id: string;
-  rule: string;
-}
-
-export interface BudgetGroup {
-  capability_id: string;
-  grant_index: bigint;
-  currency: string;
-  root_budget_holder: string;
-  budget_total: bigint;
-  charged: bigint;
-  /** budget_remaining of the group's last counted receipt, as the kernel signed it. */
-  remaining: bigint;
-  receipts: number;
-  /** Charged amounts per settlement status. */
-  by_settlement: { settled: bigint; pending: bigint; failed: bigint };
-  /** Ids of the receipts that break a rule (details in `break_details` and the problems). */
-  breaks: string[];
-  break_details: BudgetBreak[];
-}
-
-export interface FinanceReport {
-  budgets: BudgetGroup[];
-  /** Financial receipts left out because their signature did not pass. */
-  excluded: string[];
-  /** Receipts whose `metadata.financial` does not have the FinancialReceiptMetadata shape. */
-  malformed: { receipt_id: string; error: string }[];
 }
 
 interface Running {

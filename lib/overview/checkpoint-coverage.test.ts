@@ -12,7 +12,7 @@ import { createChioStore } from '../sources/sqlite-store-writer';
 import { type Plain, checkpoint, genAReceipt, keyFromSeed, leafOf, ndjson, proof, signHex, tree, writePackage } from '../../test/support/forge';
 import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { buildCoverage, mergeRuns } from './checkpoint-coverage';
 import { describeLane, describeRun, describeTail } from './timeline-labels';
 

@@ -11,8 +11,8 @@
 // The report carries no seq-space id, only files: a lane is a checkpoint file
 // (`checkpoints.ndjson`, `<store>#kernel_checkpoints`). Two packages opened
 // together both name theirs `checkpoints.ndjson` and so share a lane.
-import { UNCHECKPOINTED } from '../verdict/check';
-import { type ReportCheckpoint, type ReportReceipt, type VerificationReport, checkpointState } from '../verify/report';
+import { checkCodeOf } from '../verdict/check-text';
+import { type ReportCheckpoint, type ReportReceipt, type VerificationReport, checkpointState } from '../verdict/report';
 
 /** `unpinned`: verified checkpoints whose signer no pinned key vouches for (part 2 §11), drawn apart from verified. */
 export type RunVerdict = 'verified' | 'failed' | 'unpinned' | 'mixed';
@@ -88,7 +88,7 @@ export function sourceOf(file: string): string {
 }
 
 export function isUncheckpointed(r: ReportReceipt): boolean {
-  return r.checks.inclusion === 'skipped' && r.details?.inclusion === UNCHECKPOINTED;
+  return r.checks.inclusion === 'skipped' && checkCodeOf(r.details?.inclusion) === 'uncheckpointed';
 }
 
 /** `checkpoint-<file>-<seq>` with characters safe in a URL fragment; unique within `taken`. */

@@ -3,9 +3,9 @@
 // not be read, receipts not fully checked, the uncheckpointed tail, an unpinned signer), so no
 // headline counts only the receipts that were read. A log that dropped a record is never `ok`;
 // a log with nothing in it is `empty` ("No receipts found"), never green. Pure: pages render it.
-import { UNCHECKPOINTED } from '../verdict/check';
+import { checkCodeOf } from '../verdict/check-text';
 import { isDroppedRecord } from '../verdict/problems';
-import { type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../verify/report';
+import { type VerificationReport, checkpointState, isIntactUnpinned, logState } from '../verdict/report';
 
 /** `partial`: nothing failed, but some receipts could not be fully checked (amber, never green). */
 export type HeadlineTone = 'ok' | 'partial' | 'unpinned' | 'failed' | 'empty';
@@ -51,7 +51,7 @@ export function tallyLog(report: VerificationReport): LogTally {
   let tail = 0;
   for (const r of report.receipts) {
     if (isIntactUnpinned(r)) unpinned++;
-    if (r.checks.inclusion === 'skipped' && r.details?.inclusion === UNCHECKPOINTED) tail++;
+    if (r.checks.inclusion === 'skipped' && checkCodeOf(r.details?.inclusion) === 'uncheckpointed') tail++;
   }
   const dropped = report.problems.filter(isDroppedRecord);
   const first = dropped[0];

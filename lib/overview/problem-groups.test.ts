@@ -8,7 +8,7 @@ import { verifyPaths } from '../../bin/cli/main';
 import { filterFromParams } from '../query/explorer-filter';
 import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { buildCoverage } from './checkpoint-coverage';
 import { ProblemLinker, explorerHref, groupProblems, receiptHref } from './problem-groups';
 

@@ -5,7 +5,7 @@
 import { type ValueFilter, explorerUrl } from '../query/explorer-filter';
 import { receiptUrl } from '../query/receipt-address';
 import { PROBLEM_CODES, PROBLEM_TITLE, type Problem, type ProblemCode, type Severity } from '../verdict/problems';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import type { Coverage } from './checkpoint-coverage';
 
 export type ProblemTarget =

@@ -1,7 +1,7 @@
 // Plain-English labels for the checkpoint timeline's segments (titles, aria
 // labels, the selection panel). Pure; see checkpoint-coverage.ts for the data.
 // Details come from the log's own records: the caller renders them as text.
-import { type ReportCheckpoint, checkpointState } from '../verify/report';
+import { type ReportCheckpoint, checkpointState } from '../verdict/report';
 import type { CoverageLane, CoverageRun, Overlap, SeqRange } from './checkpoint-coverage';
 
 export const formatSeq = (n: bigint): string => n.toLocaleString('en-US');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storeOf } from '../../test/support/corpus-store';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { COLUMN_KEYS } from './explorer-columns';
 import { CELL_MAX_CHARS, ID_SHOWN_CHARS, cellText, hasCopies, shortId, widthSamples } from './explorer-cells';
 import { EMPTY_FILTER, filterRows } from './explorer-filter';

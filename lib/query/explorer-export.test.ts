@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../text/csv';
 import { storeOf } from '../../test/support/corpus-store';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { EMPTY_FILTER, filterRows } from './explorer-filter';
 import { CHUNK_ROWS, EXPORT_FIELDS, exportCsv, exportNdjson } from './explorer-export';
 import { RowStore } from './row-store';

@@ -11,8 +11,8 @@ import { RecordHost } from '../sources/record-host';
 import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../../test/support/forge';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
-import type { ReceiptView } from '../verify/receipt-view';
-import type { VerificationReport } from '../verify/report';
+import type { ReceiptView } from '../verdict/receipt-view';
+import type { VerificationReport } from '../verdict/report';
 import { copiesOf, copyAddressFromParams, copyAddressOf, matchCopies, receiptUrl, rowUrl } from './receipt-address';
 import { RowStore } from './row-store';
 

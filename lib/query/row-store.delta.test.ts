@@ -2,7 +2,7 @@
 // away in postMessage). A store fed deltas through structured cloning holds
 // exactly what a store fed the same receipts directly holds.
 import { describe, expect, it } from 'vitest';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { STRING_COLUMNS, RowEncoder, RowStore, deltaTransfer } from './row-store';
 
 const view = (k: number): ReceiptView => ({

@@ -6,8 +6,8 @@
 // it gives away; the page's RowStore only copies them in. Rows arrive in any
 // order and get their verdicts when the log is assembled. Pure.
 import { PROBLEM_CODES, type ProblemCode } from '../verdict/problems';
-import type { ReceiptView } from '../verify/receipt-view';
-import { type ReportReceipt, type VerificationReport, isIntactUnpinned } from '../verify/report';
+import type { ReceiptView } from '../verdict/receipt-view';
+import { type ReportReceipt, type VerificationReport, isIntactUnpinned } from '../verdict/report';
 import { radixSortRows } from './radix-sort';
 import { TextIndex } from './text-index';
 
@@ -366,7 +366,7 @@ export class RowStore {
   positions(): { posOfRow: Uint32Array; rowAtPos: Uint32Array } {
     if (this.logOrder?.length === this.length) return this.logOrder;
     // Orders are integers below 2^53: a radix sort of their two 32-bit words. Receipts of other
-    // runtimes found in one record share its order's [order, order + 1) (lib/dialects/audit.ts):
+    // runtimes found in one record share its order's [order, order + 1) (lib/verify/family-audit.ts):
     // with any such fraction, a comparison sort (those logs are small).
     const n = this.length;
     const lo = new Uint32Array(n);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { RowStore } from './row-store';
 import { RUNTIMES, isOtherRuntime, otherRuntimeTypeFlags, runtimeOf } from './runtimes';
 

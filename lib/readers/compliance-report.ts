@@ -8,9 +8,9 @@ import type { RowStore } from '../query/row-store';
 import { VERDICTS } from '../query/row-store';
 import { otherRuntimeTypeFlags } from '../query/runtimes';
 import { CHECK_ORDER, type CheckTotal } from '../verify/check-totals';
-import { UNCHECKPOINTED } from '../verdict/check';
+import { checkCodeOf } from '../verdict/check-text';
 import { LESSER_SEVERITY, PROBLEM_CODES, PROBLEM_SEVERITY, PROBLEM_TITLE, type ProblemCode, type Severity } from '../verdict/problems';
-import type { ReportReceipt, VerificationReport } from '../verify/report';
+import type { ReportReceipt, VerificationReport } from '../verdict/report';
 import { type ComplianceSelection, selectionTest } from './compliance';
 
 /** A receipt's inclusion outcome (§5): by a checkpoint, in the tail, not covered (skipped otherwise), failed, or not run. */
@@ -24,7 +24,7 @@ function inclusionOf(r: ReportReceipt): number {
   const s = r.checks.inclusion;
   if (s === 'pass') return 1;
   if (s === 'fail') return 4;
-  if (s === 'skipped') return r.details?.inclusion === UNCHECKPOINTED ? 2 : 3;
+  if (s === 'skipped') return checkCodeOf(r.details?.inclusion) === 'uncheckpointed' ? 2 : 3;
   return 0;
 }
 

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoStore, type GenerateResult } from '../../tools/demo/generate';
 import { policyHash } from '../../tools/demo/model';
 import { RowStore } from '../query/row-store';
-import type { VerificationReport } from '../verify/report';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { VerificationReport } from '../verdict/report';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { verifiedLog } from '../../test/support/reader-log';
 import {
   SPAN_BREAK_AFTER,

@@ -9,7 +9,7 @@ import { type ValueFilter, explorerUrl } from '../query/explorer-filter';
 import type { RowStore, StringColumn } from '../query/row-store';
 import { otherRuntimeTypeFlags } from '../query/runtimes';
 import type { TrustEntry } from '../trust/trust-file';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 
 /** What the page narrows to: an inclusive Unix-seconds range and one policy hash (all optional). */
 export interface ComplianceSelection {

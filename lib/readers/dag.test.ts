@@ -12,8 +12,8 @@ import { RowStore } from '../query/row-store';
 import { openChioStore } from '../sources/sqlite-store';
 import { verifiedLog } from '../../test/support/reader-log';
 import { readTestdataJson, readTestdataText, testdataPath } from '../../test/support/testdata';
-import type { ReceiptView } from '../verify/receipt-view';
-import type { VerificationReport } from '../verify/report';
+import type { ReceiptView } from '../verdict/receipt-view';
+import type { VerificationReport } from '../verdict/report';
 import { NODE_CEILING, dagGraph, dagSearch, dagSessions, lineageGraph } from './dag';
 
 interface RawChild {

@@ -11,7 +11,7 @@ import { demoKernelKeyHex, generateDemoStore, type GenerateResult } from '../../
 import type { RowStore } from '../query/row-store';
 import { verifiedLog } from '../../test/support/reader-log';
 import { readTestdataJson, testdataPath } from '../../test/support/testdata';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { parseCsv, toCsv } from '../text/csv';
 import { budgetDenials, budgetRows, currencyTotals, holderTotals, SETTLEMENTS, settlementLists } from './finance';
 import { budgetsCsv, currencyTotalsCsv, oracleCsv, receiptListCsv, spendCsv } from './finance-csv';

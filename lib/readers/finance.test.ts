@@ -7,7 +7,7 @@ import { parseJson } from '../json/parse';
 import { genAReceipt, keyFromSeed, ndjson, type Plain, signHex, writePackage } from '../../test/support/forge';
 import { verifiedLog } from '../../test/support/reader-log';
 import type { RowStore } from '../query/row-store';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { parseCsv, toCsv } from '../text/csv';
 import { budgetDenials, budgetRows, currencyTotals, holderTotals, settlementLists } from './finance';
 import { oracleCsv, receiptListCsv } from './finance-csv';

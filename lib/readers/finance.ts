@@ -6,10 +6,10 @@
 // reconciliation (contract §9), which counts every financial receipt whose
 // signature passed. Amounts are exact bigint minor units, never summed across
 // currencies. Single passes over the row store's typed columns. Pure.
-import type { BudgetGroup } from '../finance/reconcile';
+
 import type { ExplorerFilter } from '../query/explorer-filter';
 import type { RowStore } from '../query/row-store';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport, BudgetGroup } from '../verdict/report';
 import type { VerifiedScope } from './scope';
 
 export const SETTLEMENTS = ['settled', 'pending', 'failed', 'not_applicable'] as const;

@@ -1,7 +1,7 @@
 // The DAG's words for a capability link, from the report's lineage verdicts.
 import { describe, expect, it } from 'vitest';
 import type { CapabilityLineage } from '../sources/lineage';
-import type { ReportLineage } from '../verify/report';
+import type { ReportLineage } from '../verdict/report';
 import { lineageVerdicts, linkStatus, linkText } from './lineage-status';
 
 const row = (capabilityId: string, source = 'capability-lineage.ndjson'): CapabilityLineage => ({ capabilityId, parentCapabilityId: null, grants: [], source });

@@ -3,7 +3,7 @@
 // by the same lib code as the command line's; a row the report does not have is context a loader
 // kept (a local store's legacy row) or a package row the verifier could not read. Pure.
 import type { CapabilityLineage } from '../sources/lineage';
-import type { ReportLineage } from '../verify/report';
+import type { ReportLineage } from '../verdict/report';
 
 export type LinkStatus =
   /** A signed token: its issuer signature, schema and projection checked. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RowStore } from '../query/row-store';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { dagGraph, dagSearch, dagSessions } from './dag';
 import { verifiedScope } from './scope';
 

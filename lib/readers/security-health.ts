@@ -6,9 +6,10 @@
 // links); the component renders them as text nodes.
 import { isOtherRuntime } from '../query/runtimes';
 import { CHECK_ORDER } from '../verify/check-totals';
-import { NO_KEY_PINNED, SKIP_REASON_TEXT, UNCHECKPOINTED, isExpectedSkip } from '../verdict/check';
+import { isExpectedSkip } from '../verdict/check';
+import { type CheckCode, checkCodeOf, reasonWords } from '../verdict/check-text';
 import type { ProblemCode } from '../verdict/problems';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { type DenialTotals, type VerificationFailures, explorerLink } from './security';
 import type { VerifiedScope } from './scope';
 
@@ -33,9 +34,14 @@ const FAILURE_PHRASE: Partial<Record<ProblemCode, [one: string, many: string]>> 
   inclusion_failed: ['not in the checkpoint that covers it', 'not in the checkpoints that cover them'],
 };
 
-const SKIP_PHRASE: Record<string, string> = {
-  [UNCHECKPOINTED]: 'no checkpoint covers them yet',
-  [NO_KEY_PINNED]: 'no kernel key is pinned, so who signed is not checked',
+/** A skip's reason said of many receipts (the others read as check-text.ts's REASON_WORDS). */
+const SKIP_PHRASE: Partial<Record<CheckCode, string>> = {
+  uncheckpointed: 'no checkpoint covers them yet',
+  no_key_pinned: 'no kernel key is pinned, so who signed is not checked',
+};
+const skipPhrase = (why: string) => {
+  const code = checkCodeOf(why);
+  return (code !== undefined ? SKIP_PHRASE[code] : undefined) ?? reasonWords(why);
 };
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -249,13 +255,11 @@ export function skippedLine(report: VerificationReport): HealthLine {
   skipped.forEach((t, i) => {
     const [why] = [...t.why].sort((a, b) => b[1] - a[1])[0]!;
     if (i > 0) parts.push('; ');
-    parts.push(
-      `${t.name} on ${plural(t.total, 'receipt', 'receipts')} (${t.why.size === 1 ? '' : 'mostly: '}${SKIP_PHRASE[why] ?? SKIP_REASON_TEXT[why] ?? why})`,
-    );
+    parts.push(`${t.name} on ${plural(t.total, 'receipt', 'receipts')} (${t.why.size === 1 ? '' : 'mostly: '}${skipPhrase(why)})`);
   });
   parts.push('.');
   // An uncheckpointed tail is normal for the newest receipts, and an envelope without an output
   // (a denial, a stream) has nothing to hash; any other skip is something left unchecked.
-  const concern = skipped.some((t) => [...t.why.keys()].some((why) => !isExpectedSkip(t.name, why)));
+  const concern = skipped.some((t) => [...t.why.keys()].some((why) => !isExpectedSkip(t.name, checkCodeOf(why))));
   return { topic: 'skipped', status: concern ? 'warn' : 'good', parts };
 }

@@ -12,7 +12,7 @@ import { filterFromParams, filterRows } from '../query/explorer-filter';
 import type { RowStore } from '../query/row-store';
 import { verifiedLog } from '../../test/support/reader-log';
 import { readTestdataJson, testdataPath } from '../../test/support/testdata';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { decodeGuardTrail } from '../verify/guard-trail';
 import { guardMatrix } from './guard-matrix';
 import { verifiedScope } from './scope';

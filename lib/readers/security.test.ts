@@ -12,7 +12,7 @@ import type { RowStore } from '../query/row-store';
 import { genAReceipt, keyFromSeed, ndjson } from '../../test/support/forge';
 import { verifiedLog } from '../../test/support/reader-log';
 import { decodeGuardTrail, encodeGuardTrail } from '../verify/guard-trail';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { evaluationOrder, guardMatrix } from './guard-matrix';
 import { verifiedScope } from './scope';
 import { autoBucket, denialTotals, denialsOverTime, flaggedReceipts, verificationFailures } from './security';

@@ -8,7 +8,7 @@
 import { type ExplorerFilter, explorerUrl } from '../query/explorer-filter';
 import { type RowStore, type RowVerdict, VERDICTS } from '../query/row-store';
 import { PROBLEM_CODES, type ProblemCode } from '../verdict/problems';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import type { VerifiedScope } from './scope';
 
 /** The explorer filtered by `values` (and a time range), as a link. */

@@ -18,7 +18,7 @@ import { type JsonObject, type JsonValue, JsonNumber, isJsonObject, pathKey } fr
 import { type InclusionStep, leafHash, rootFromInclusionProof } from '../merkle';
 import type { ReceiptBundle } from '../share/bundle';
 import { intakeRecord } from '../verify/intake';
-import { LEAF_ANCHOR, LEAF_KERNEL } from '../verify/inclusion';
+import { LEAF_ANCHOR, LEAF_KERNEL } from '../verdict/check-text';
 import { receiptView } from '../verify/receipt-view';
 
 export type FieldStatus = 'signed' | 'signature' | 'not signed';

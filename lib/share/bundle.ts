@@ -4,11 +4,12 @@
 // Share links carry it compressed in the URL fragment, which browsers never
 // send to a server. Everything decoded here is attacker-controlled: sizes are
 // bounded and the shape is checked before anything is verified.
+import { DIALECT_FAMILIES } from '../dialects/families';
 import { fromBase64, toBase64 } from '../bytes/hex';
 import { readCapped } from '../bytes/read-capped';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 
 export type BundleRole = 'tool' | 'child' | 'http';
 
@@ -106,7 +107,7 @@ export const BUNDLE_FILES = { receipt: 'receipt.json', checkpoint: 'checkpoints.
  * receipt's checks, the checkpoint's signature, and inclusion through the proof.
  */
 export async function verifyBundle(bundle: ReceiptBundle, trust: TrustStore = TrustStore.empty()): Promise<VerificationReport> {
-  const v = new LogVerifier({ trust });
+  const v = new LogVerifier({ trust, families: DIALECT_FAMILIES });
   const space = 'bundle';
   if (bundle.checkpoint !== undefined) await v.addRecord(bundle.checkpoint, { file: BUNDLE_FILES.checkpoint, line: 1, role: 'checkpoint', space });
   await v.addRecord(bundle.receipt, {

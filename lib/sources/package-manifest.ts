@@ -155,20 +155,19 @@ export function checkReadBoundary(scope: ScopeClaim | undefined, hasNotice: bool
   const where = { file: scope?.file ?? 'manifest.json' };
   if (!scope) {
     const msg = 'the package states no query (no query.json, no query in manifest.json), so it has no readBoundary; upstream refuses such a package';
-    return { result: skipped('the package states no query'), problems: [makeProblem('read_boundary_missing', msg, where)] };
+    return { result: skipped('no_query'), problems: [makeProblem('read_boundary_missing', msg, where)] };
   }
-  if ('error' in scope.query) return { result: skipped('the package query cannot be read (see scope)'), problems: [] };
+  if ('error' in scope.query) return { result: skipped('query_unreadable'), problems: [] };
   const q: PackageQuery = scope.query;
   if (q.readBoundary === undefined && q.readBoundaryError === undefined) {
     const msg = `${scope.file === 'query.json' ? 'query.json' : `${scope.file} query`} has no readBoundary; upstream refuses such a package ("evidence export requires an explicit receipt read boundary"), packages written before the field have none`;
-    return { result: skipped('query.readBoundary is absent'), problems: [makeProblem('read_boundary_missing', msg, where)] };
+    return { result: skipped('read_boundary_absent'), problems: [makeProblem('read_boundary_missing', msg, where)] };
   }
   const broken = readBoundaryRuleError(q);
   if (broken) {
-    const msg = `${scope.file} query has no well-formed readBoundary: ${broken}`;
-    return { result: fail(msg), problems: [makeProblem('read_boundary_missing', msg, where)] };
+    const result = fail('read_boundary_malformed', scope.file, broken);
+    return { result, problems: [makeProblem('read_boundary_missing', result.detail!, where)] };
   }
   const b = q.readBoundary!;
-  const what = b.kind === 'admin_all' ? 'admin_all' : `tenant_scoped, tenant ${clip(JSON.stringify(b.tenant))}`;
-  return { result: pass(`${what}, ${hasNotice ? 'with a disclosure notice' : 'no disclosure notice'}`), problems: [] };
+  return { result: pass('read_boundary_stated', b.kind === 'admin_all' ? null : clip(JSON.stringify(b.tenant)), hasNotice), problems: [] };
 }

@@ -14,7 +14,7 @@ import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import { TENANT_SCOPED_DISCLOSURE_NOTICE } from '../verify/package-query';
 import { MAX_SCOPE_PROBLEMS } from '../verify/package-scope';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { loadPackage } from './package';
 
 const REAL = 'chio/realworld-2026-09';

@@ -15,7 +15,7 @@ import { testdataPath } from '../../test/support/testdata';
 import { parseJson } from '../json/parse';
 import { type JsonObject, type JsonValue, isJsonArray, isJsonNumber, isJsonObject } from '../json/value';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { type SourceDir, loadPackage } from './package';
 
 type Files = Map<string, Uint8Array>;

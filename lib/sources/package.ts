@@ -11,7 +11,7 @@ import type { RecordRole } from '../verify/intake';
 import type { LogSink } from '../verify/log-sink';
 import type { PackageClaims } from '../verify/package-claims';
 import { type Problem, makeProblem } from '../verdict/problems';
-import type { PackageReport } from '../verify/report';
+import type { PackageReport } from '../verdict/report';
 import { MAX_QUERY_BYTES, type Manifest, type ManifestFindings, type QueryFile, checkReadBoundary, manifestFindings, readManifest } from './package-manifest';
 import { type RecordEvent, isTextLogName, splitRecords } from './records';
 

@@ -11,7 +11,7 @@ import { demoKernelKeyHex, generateDemoStore } from '../../tools/demo/generate';
 import { verifyBundle } from '../share/bundle';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import { loadFile, loadPackage } from './package';
 import { buildDossier } from '../receipt/dossier';
 import { RecordHost } from './record-host';

@@ -5,6 +5,7 @@
 // record text is held in memory for the whole log. Stores keep no proofs: the
 // proof is computed from the checkpoint's batch, and the bundle says so. The
 // bundle is verified again by whoever reads it; nothing here is trusted.
+import { DIALECT_FAMILIES } from '../dialects/families';
 import { type JsonObject, type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
 import { canonicalBytes, canonicalize } from '../json/canonicalize';
 import { decodeInclusionProof } from '../chio/checkpoint';
@@ -209,7 +210,7 @@ function u64(v: JsonValue | undefined): bigint | undefined {
  */
 async function findRecord(file: SourceFile, role: RecordRole, line: number | null, match: (it: LogItem) => boolean, hint?: string): Promise<Found | null> {
   const tryText = (text: string): Found | null => {
-    const r = intakeRecord(text, role);
+    const r = intakeRecord(text, role, DIALECT_FAMILIES);
     if (!r.ok) return null;
     const item = r.items.find(match);
     if (!item) return null;

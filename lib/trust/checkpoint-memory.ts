@@ -11,7 +11,7 @@
 // by serving something else once.
 import { fromHex, toHex } from '../bytes/hex';
 import { appendToFrontier, frontierRoot } from '../merkle';
-import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
+import type { VerifiedCheckpoint } from './verified-checkpoint';
 
 /** The remembered head of one key's log. */
 export interface RememberedCheckpoint extends Omit<VerifiedCheckpoint, 'file'> {

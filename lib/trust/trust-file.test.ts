@@ -19,8 +19,10 @@ describe('trust file', () => {
     expect(keys).toEqual([{ key: DEMO_KERNEL_KEY, notBefore: 100n, notAfter: 200n }]);
     const store = TrustStore.create(keys);
     if (!store.ok) throw new Error(store.error);
-    expect(store.store.check(DEMO_KERNEL_KEY, 150n).status).toBe('pass');
-    expect(store.store.check(DEMO_KERNEL_KEY, 201n).status).toBe('fail');
+    expect(store.store.check(DEMO_KERNEL_KEY, 150n)).toEqual({ status: 'pass' });
+    expect(store.store.check(DEMO_KERNEL_KEY, 201n)).toMatchObject({ status: 'fail', code: 'signer_outside_window' });
+    expect(store.store.check('00'.repeat(32), 150n)).toMatchObject({ status: 'fail', code: 'signer_not_pinned' });
+    expect(TrustStore.empty().check(DEMO_KERNEL_KEY, 150n)).toMatchObject({ status: 'skipped', code: 'no_key_pinned' });
   });
 
   it('refuses a bad entry, naming it, rather than dropping it', () => {

@@ -2,7 +2,7 @@
 // chio-format.md §14 step 8). Without pinned keys a valid signature shows only
 // self-consistency, so the check is `skipped`, never `pass`.
 import { normalizeKernelKey } from '../chio/keys';
-import { type CheckResult, NO_KEY_PINNED, fail, pass, skipped } from '../verdict/check';
+import { type CheckResult, fail, pass, skipped } from '../verdict/check';
 
 export interface PinnedKey {
   /** The key as Rust's `to_hex()` writes it (normalized on construction). */
@@ -55,15 +55,15 @@ export class TrustStore {
 
   /** `signer_trusted` for a signature made by `normalizedKey` at `atUnix` seconds. */
   check(normalizedKey: string | null, atUnix: bigint): CheckResult {
-    if (this.isEmpty) return skipped(NO_KEY_PINNED);
-    if (normalizedKey === null) return fail('the signing key is not a valid public key');
+    if (this.isEmpty) return skipped('no_key_pinned');
+    if (normalizedKey === null) return fail('signer_key_invalid');
     const entries = this.byKey.get(normalizedKey);
-    if (!entries) return fail('the signing key is not pinned');
+    if (!entries) return fail('signer_not_pinned');
     for (const e of entries) {
       const after = e.notBefore === undefined || atUnix >= e.notBefore;
       const before = e.notAfter === undefined || atUnix <= e.notAfter;
-      if (after && before) return pass(e.label);
+      if (after && before) return e.label === undefined ? pass() : pass('signer_pinned', e.label);
     }
-    return fail(`the signing key is pinned, but not for time ${atUnix} (outside its validity window)`);
+    return fail('signer_outside_window', atUnix);
   }
 }

@@ -1,21 +1,36 @@
 // Per-check results (contract §1.2, §5): each check keeps its own status;
-// `skipped` always carries the reason it could not run.
+// `skipped` always carries the reason it could not run. A reason is a code of
+// the closed list in check-text.ts, and `detail` is that code's text: decisions
+// compare codes, the report and the command line print the text.
+import { type CheckArgs, type CheckCode, checkText } from './check-text';
 
 export type CheckStatus = 'pass' | 'fail' | 'skipped';
 
 export interface CheckResult {
   status: CheckStatus;
   /** Why it failed or was skipped; for some passes, how (e.g. which leaf convention matched). */
+  code?: CheckCode;
+  /** `code`'s text (check-text.ts), present exactly when `code` is. */
   detail?: string;
 }
 
 const PASS: CheckResult = Object.freeze({ status: 'pass' });
-/** A pass; without a detail it is one shared frozen object (a log holds millions of them). */
-export const pass = (detail?: string): CheckResult => (detail === undefined ? PASS : { status: 'pass', detail });
-export const fail = (detail: string): CheckResult => ({ status: 'fail', detail });
-export const skipped = (detail: string): CheckResult => ({ status: 'skipped', detail });
+const result = (status: CheckStatus, code: CheckCode, args: readonly unknown[]): CheckResult => ({
+  status,
+  code,
+  detail: (checkText as (c: CheckCode, ...a: readonly unknown[]) => string)(code, ...args),
+});
+
+/** A pass; without a code it is one shared frozen object (a log holds millions of them). */
+export function pass(): CheckResult;
+export function pass<C extends CheckCode>(code: C, ...args: CheckArgs<C>): CheckResult;
+export function pass(code?: CheckCode, ...args: unknown[]): CheckResult {
+  return code === undefined ? PASS : result('pass', code, args);
+}
+export const fail = <C extends CheckCode>(code: C, ...args: CheckArgs<C>): CheckResult => result('fail', code, args);
+export const skipped = <C extends CheckCode>(code: C, ...args: CheckArgs<C>): CheckResult => result('skipped', code, args);
 /** Equal results have equal keys (for sharing one object among them). */
-export const resultKey = (c: CheckResult): string => (c.detail === undefined ? c.status : `${c.status}:${c.detail}`);
+export const resultKey = (c: CheckResult): string => (c.code === undefined ? c.status : `${c.status}:${c.code}:${c.detail}`);
 
 export type ReceiptCheckName =
   | 'parse'
@@ -32,6 +47,22 @@ export type ReceiptCheckName =
 /** `chain` applies to `chio.checkpoint_statement.v2` only (contract part 2 §5.1). */
 export type CheckpointCheckName = 'signature' | 'structure' | 'continuity' | 'chain' | 'signer_trusted';
 
+/** The statuses of the checks that ran, in contract order, and the details of those that have one. */
+export function checksAndDetails<N extends string>(
+  order: readonly N[],
+  results: Partial<Record<N, CheckResult>>,
+): { checks: Record<string, CheckStatus>; details?: Record<string, string> } {
+  const checks: Record<string, CheckStatus> = {};
+  const details: Record<string, string> = {};
+  for (const name of order) {
+    const c = results[name];
+    if (!c) continue;
+    checks[name] = c.status;
+    if (c.detail !== undefined) details[name] = c.detail;
+  }
+  return Object.keys(details).length ? { checks, details } : { checks };
+}
+
 /** Report order of receipt checks. */
 export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
   'parse',
@@ -45,7 +76,7 @@ export const RECEIPT_CHECK_ORDER: ReceiptCheckName[] = [
   'signer_trusted',
 ];
 /**
- * Checks of other runtimes' receipts (lib/dialects/audit.ts), reported after `parse` and
+ * Checks of other runtimes' receipts (lib/dialects: zeroclaw/audit.ts, codewhale/audit.ts), reported after `parse` and
  * `signature` in this order. ZeroClaw: `claims`. CodeWhale review receipts: `schema`,
  * `diff_fingerprint`, `unresolved_risk`, `checks_run`, `review_gate`. CodeWhale turn receipts:
  * `schema` and the draft's consistency rules.
@@ -68,47 +99,13 @@ export const DIALECT_CHECK_ORDER = [
 export const ALL_RECEIPT_CHECKS: readonly string[] = [...RECEIPT_CHECK_ORDER, ...DIALECT_CHECK_ORDER];
 export const CHECKPOINT_CHECK_ORDER: CheckpointCheckName[] = ['signature', 'structure', 'continuity', 'chain', 'signer_trusted'];
 
-/** Reasons a skipped `inclusion` still allows a `verified` verdict (contract §6). */
-export const UNCHECKPOINTED = 'uncheckpointed';
-/**
- * `signer_trusted` with no key pinned (contract part 2 §11, its own words): the signature shows
- * the receipt is intact, not who signed it, so the receipt is `unverified`.
- */
-export const NO_KEY_PINNED = 'no key pinned';
-
-/**
- * Skip reasons of contract part 2 (§5.1, §5.4), each a check's whole `detail`, so readers
- * compare codes, never prose. `SKIP_REASON_TEXT` says each in words for people.
- */
-export const SKIP_REASON = {
-  /** `continuity`: the checkpoint its `previous_checkpoint_sha256` names is not in the log. */
-  predecessorNotSupplied: 'predecessor_not_supplied',
-  /** `chain`: some checkpoint of 1…seq is absent (or ambiguous) and no consistency record anchors it. */
-  chainPrefixIncomplete: 'chain_prefix_incomplete',
-  /** `chain`: a v2 checkpoint after seq 1 that carries no `chain_root` (built detached). */
-  noChainCommitment: 'no_chain_commitment',
-  /** `content_hash`: the envelope carries no output to hash (`outputKind` none, a bare receipt). */
-  noOutput: 'no_output',
-  /** `content_hash`: a streamed output needs its ordered chunks, which the envelope does not carry. */
-  streamOutput: 'stream_output',
-  /** `content_hash`: a denial under the redacted delivery-mismatch profile hashes no output. */
-  redactedProfile: 'redacted_profile',
-  /** `delivery`: the envelope carries no delivery acknowledgement (only `completed` outcomes do). */
-  noDelivery: 'no_delivery',
-  /**
-   * `delivery`: every binding holds but `requestHash`, and the call was governed, so its request
-   * carried approval members the envelope does not hold (UNCONFIRMED which ones).
-   */
-  approvalMembersUnknown: 'approval_members_unknown',
-} as const;
-
 /** `content_hash`/`delivery` skipped because the envelope carried nothing to check (part 2 §6). */
-const FOR_WANT_OF_OUTPUT: ReadonlySet<string> = new Set([
-  SKIP_REASON.noOutput,
-  SKIP_REASON.streamOutput,
-  SKIP_REASON.redactedProfile,
-  SKIP_REASON.noDelivery,
-  SKIP_REASON.approvalMembersUnknown,
+const FOR_WANT_OF_OUTPUT: ReadonlySet<CheckCode> = new Set<CheckCode>([
+  'no_output',
+  'stream_output',
+  'redacted_profile',
+  'no_delivery',
+  'approval_members_unknown',
 ]);
 
 /**
@@ -116,21 +113,8 @@ const FOR_WANT_OF_OUTPUT: ReadonlySet<string> = new Set([
  * uncheckpointed tail, `content_hash` and `delivery` for want of an output or acknowledgement.
  * Any other skip is something left unchecked.
  */
-export function isExpectedSkip(check: string, reason: string | undefined): boolean {
-  if (reason === undefined) return false;
-  if (check === 'inclusion') return reason === UNCHECKPOINTED;
-  return (check === 'content_hash' || check === 'delivery') && FOR_WANT_OF_OUTPUT.has(reason);
+export function isExpectedSkip(check: string, code: CheckCode | undefined): boolean {
+  if (code === undefined) return false;
+  if (check === 'inclusion') return code === 'uncheckpointed';
+  return (check === 'content_hash' || check === 'delivery') && FOR_WANT_OF_OUTPUT.has(code);
 }
-
-export const SKIP_REASON_TEXT: Record<string, string> = {
-  [UNCHECKPOINTED]: 'no checkpoint covers it yet',
-  [NO_KEY_PINNED]: 'no kernel key is pinned, so who signed is not checked',
-  predecessor_not_supplied: 'the checkpoint before it is not in the log',
-  chain_prefix_incomplete: 'earlier checkpoints are not in the log, so the chain root cannot be recomputed',
-  no_chain_commitment: 'the checkpoint carries no chain_root (built detached from the chain)',
-  no_output: 'the envelope carries no tool output to hash',
-  stream_output: 'the output was streamed; its chunks are not in the envelope',
-  redacted_profile: 'a delivery-mismatch denial commits to a redacted digest, not to an output',
-  approval_members_unknown: 'a governed call: its request hash covers approval members the envelope does not carry',
-  no_delivery: 'the envelope carries no delivery acknowledgement',
-};

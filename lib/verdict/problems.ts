@@ -46,6 +46,8 @@ export const PROBLEM_SEVERITY = {
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_SEVERITY;
+/** The codes of the `lineage` check's rules (part 2 §5.3.1; lib/verify/lineage.ts). */
+export type LineageCode = Extract<ProblemCode, 'lineage_downgraded' | 'lineage_signature_invalid' | 'lineage_mismatch'>;
 export type Severity = 'error' | 'warning';
 
 export const PROBLEM_CODES = Object.keys(PROBLEM_SEVERITY) as ProblemCode[];
@@ -56,7 +58,7 @@ export const PROBLEM_CODES = Object.keys(PROBLEM_SEVERITY) as ProblemCode[];
  * same receipt loaded twice, say from the server and from a download of its package).
  */
 export const LESSER_SEVERITY: Partial<Record<ProblemCode, Severity>> = { duplicate_receipt_id: 'warning' };
-/** Raised only for other runtimes' receipts (lib/dialects/audit.ts): claims, review gates, turn receipts. */
+/** Raised only for other runtimes' receipts (lib/dialects: zeroclaw/audit.ts, codewhale/audit.ts): claims, review gates, turn receipts. */
 export const DIALECT_PROBLEM_CODES: readonly ProblemCode[] = ['fabricated_tool_call', 'review_gate_failed', 'turn_receipt_inconsistent'];
 /** The codes Chio logs can raise. */
 export const CHIO_PROBLEM_CODES: readonly ProblemCode[] = PROBLEM_CODES.filter((c) => !DIALECT_PROBLEM_CODES.includes(c));

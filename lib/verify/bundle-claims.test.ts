@@ -8,7 +8,7 @@ import { type Plain, genAReceipt, goodLog } from '../../test/support/forge';
 import { inProcessWorker } from '../../test/support/in-process-worker';
 import { poolChecker } from '../workers/pool';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 import { reportToJson } from './report-json';
 import { pinnedTrust, pinnedVerifier } from '../../test/support/verify-records';
 

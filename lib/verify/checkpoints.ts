@@ -16,7 +16,8 @@ import { type ConsistencyOutcome, type ConsistencyRecord, decodeConsistencyRecor
 import { parseJson } from '../json/parse';
 import type { JsonObject } from '../json/value';
 import { type Frontier, appendToFrontier, frontierRoot } from '../merkle';
-import { type CheckResult, SKIP_REASON, fail, pass, skipped } from '../verdict/check';
+import { type CheckResult, fail, pass, skipped } from '../verdict/check';
+import type { CheckArgs, CheckCode } from '../verdict/check-text';
 import type { CheckpointEntry, TransparencyEntry } from './entries';
 import { type Problem, makeProblem } from '../verdict/problems';
 
@@ -32,7 +33,7 @@ export function evaluateCheckpoints(all: CheckpointEntry[], records: readonly Tr
   const problems: Problem[] = [];
   for (const c of all) {
     const errors = checkpointStructureErrors(c.cp);
-    c.checks.structure = errors.length > 0 ? fail(errors.join('; ')) : pass();
+    c.checks.structure = errors.length > 0 ? fail('structure_invalid', errors) : pass();
     if (errors.length > 0) problems.push(makeProblem('checkpoint_structure_invalid', `checkpoint ${c.cp.checkpointSeq}: ${errors.join('; ')}`, at(c)));
   }
   const bySpace = new Map<string, CheckpointEntry[]>();
@@ -92,7 +93,7 @@ class SpaceEvaluation {
     for (const c of this.list) {
       const original = this.byDigest.get(c.sha256)!;
       if (original === c) continue;
-      c.checks.continuity = pass(`duplicate of the checkpoint at ${original.file}:${original.line}`);
+      c.checks.continuity = pass('duplicate_checkpoint', `${original.file}:${original.line}`);
       if (original.checks.chain) c.checks.chain = original.checks.chain;
     }
   }
@@ -105,43 +106,45 @@ class SpaceEvaluation {
 
   private continuity(c: CheckpointEntry, equivocating: boolean): void {
     const { cp } = c;
-    const broken = (msg: string) => {
-      c.checks.continuity = fail(msg);
-      this.problems.push(makeProblem('checkpoint_continuity_broken', `checkpoint ${cp.checkpointSeq}: ${msg}`, at(c)));
+    const broken = <C extends CheckCode>(code: C, ...args: CheckArgs<C>) => {
+      const result = fail(code, ...args);
+      c.checks.continuity = result;
+      this.problems.push(makeProblem('checkpoint_continuity_broken', `checkpoint ${cp.checkpointSeq}: ${result.detail}`, at(c)));
     };
     if (equivocating) {
-      c.checks.continuity = fail('another signed checkpoint claims the same place in the log (equivocation)');
+      c.checks.continuity = fail('equivocation');
       return;
     }
     if (cp.checkpointSeq <= 0n) {
-      c.checks.continuity = skipped('checkpoint_seq 0 has no place in the log (see structure)');
+      c.checks.continuity = skipped('checkpoint_seq_zero');
       return;
     }
     if (cp.checkpointSeq === 1n) {
       // The genesis rule (store and draft): the log starts at entry 1 and names no predecessor.
-      if (cp.previousCheckpointSha256 !== undefined) broken('checkpoint 1 names a predecessor (previous_checkpoint_sha256), but nothing comes before it');
-      else if (cp.batchStartSeq !== 1n) broken(`checkpoint 1 must start the log at entry 1, not at ${cp.batchStartSeq}`);
+      if (cp.previousCheckpointSha256 !== undefined) broken('genesis_names_predecessor');
+      else if (cp.batchStartSeq !== 1n) broken('genesis_start', cp.batchStartSeq);
       else c.checks.continuity = pass();
       return;
     }
     const digest = cp.previousCheckpointSha256;
     // Missing on seq > 1 is a failure even when the predecessor is not supplied (§16.2 rule 3).
-    if (digest === undefined) return broken('previous_checkpoint_sha256 is missing, so nothing ties it to the checkpoint before it');
+    if (digest === undefined) return broken('predecessor_digest_missing');
     const prev = this.byDigest.get(digest);
     if (prev) {
       const err = continuityError(prev.cp, prev.sha256, cp);
-      if (err) broken(err);
+      if (err) broken('continuity_broken', err);
       else c.checks.continuity = pass();
       return;
     }
     const atPrevSeq = this.bySeq.get(cp.checkpointSeq - 1n) ?? [];
     if (atPrevSeq.length > 0) {
-      const which = atPrevSeq.map((p) => `${p.file}:${p.line}`).join(', ');
       return broken(
-        `previous_checkpoint_sha256 names a body this log does not hold; the checkpoint ${cp.checkpointSeq - 1n} it holds (${which}) has a different digest`,
+        'predecessor_other_body',
+        cp.checkpointSeq - 1n,
+        atPrevSeq.map((p) => `${p.file}:${p.line}`),
       );
     }
-    c.checks.continuity = skipped(SKIP_REASON.predecessorNotSupplied);
+    c.checks.continuity = skipped('predecessor_not_supplied');
     this.warnPrefix(
       c,
       `the checkpoint its previous_checkpoint_sha256 names (checkpoint ${cp.checkpointSeq - 1n}) is not in the log, so its continuity could not be checked`,
@@ -204,30 +207,30 @@ class SpaceEvaluation {
 
   private chainOf(c: CheckpointEntry, frontier: Frontier | null): CheckResult {
     const { cp } = c;
-    const invalid = (msg: string): CheckResult => {
-      this.problems.push(makeProblem('checkpoint_chain_invalid', `checkpoint ${cp.checkpointSeq}: ${msg}`, at(c)));
-      return fail(msg);
+    const invalid = (result: CheckResult): CheckResult => {
+      this.problems.push(makeProblem('checkpoint_chain_invalid', `checkpoint ${cp.checkpointSeq}: ${result.detail}`, at(c)));
+      return result;
     };
     // Every supplied v2 record that ends here must verify (§5.1); a v1 record is no proof of a chain.
     const ending = this.recordsTo.get(c.sha256) ?? [];
     for (const { entry, record } of ending) {
       const outcome = this.outcomes.get(entry)!;
       if (record.schema !== 'chio.checkpoint_consistency_proof.v1' && outcome.status === 'fail') {
-        return invalid(`the consistency record at ${entry.file}:${entry.line} does not verify: ${outcome.reason}`);
+        return invalid(fail('consistency_record_invalid', `${entry.file}:${entry.line}`, outcome.reason));
       }
     }
-    if (!cp.chainRoot) return skipped(SKIP_REASON.noChainCommitment);
+    if (!cp.chainRoot) return skipped('no_chain_commitment');
     if (frontier) {
-      if (bytesEqual(frontierRoot(frontier)!, cp.chainRoot)) return pass(`chain_root recomputed from checkpoints 1–${cp.checkpointSeq}`);
-      const msg = `chain_root does not recompute from the chain leaves of checkpoints 1–${cp.checkpointSeq}`;
+      if (bytesEqual(frontierRoot(frontier)!, cp.chainRoot)) return pass('chain_recomputed', cp.checkpointSeq);
+      const mismatch = fail('chain_root_mismatch', cp.checkpointSeq);
       // At seq 1 the chain root is the checkpoint's own leaf: a structure rule, reported there.
-      return cp.checkpointSeq === 1n ? fail(msg) : invalid(msg);
+      return cp.checkpointSeq === 1n ? mismatch : invalid(mismatch);
     }
     // Without the whole prefix there is nothing to recompute from. (A consistency record joins only
     // adjacent checkpoints, so with its predecessor here the prefix walk above already reached it; a
     // root remembered from an earlier visit is the page's anchor, lib/trust/checkpoint-memory.ts.)
     this.warnPrefix(c, `checkpoints before it are not all in the log, so its chain_root could not be recomputed`);
-    return skipped(SKIP_REASON.chainPrefixIncomplete);
+    return skipped('chain_prefix_incomplete');
   }
 }
 

@@ -11,7 +11,7 @@ import { genAReceipt, goodLog, keyFromSeed, ndjson, writePackage } from '../../t
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
 import type { Problem } from '../verdict/problems';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 
 const kernel = keyFromSeed(7);
 const attacker = keyFromSeed(66);

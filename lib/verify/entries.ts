@@ -4,7 +4,7 @@ import type { Provenance } from '../chio/lineage-row';
 import type { CheckpointFacts, DecodedInclusionProof, FinancialMetadata, Generation, ReceiptType } from '../chio/types';
 import type { CheckResult, CheckpointCheckName, ReceiptCheckName } from '../verdict/check';
 import type { LineageFailure } from './lineage';
-import type { ReportEnvelope } from './report';
+import type { ReportEnvelope } from '../verdict/report';
 
 export interface Located {
   file: string;
@@ -106,5 +106,3 @@ export interface LineageEntry extends Located {
   /** Why the token's signature could not be checked on this engine (the row is then neither verified nor failed). */
   skipped?: string;
 }
-
-export type Verdict = 'verified' | 'failed' | 'unverified';

@@ -93,7 +93,8 @@ export class EntryCompactor {
     const key = resultKey(c);
     const known = this.results.get(key);
     if (known !== undefined) return known;
-    const shared: CheckResult = Object.freeze(c.detail === undefined ? { status: c.status } : { status: c.status, detail: this.string(c.detail) });
+    // A code always comes with its text (check.ts).
+    const shared: CheckResult = Object.freeze(c.code === undefined ? { status: c.status } : { status: c.status, code: c.code, detail: this.string(c.detail!) });
     this.results.set(key, shared);
     return shared;
   }

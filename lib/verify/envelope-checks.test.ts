@@ -10,7 +10,7 @@ import type { DecodedToolReceipt } from '../chio/types';
 import { readTestdataText } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 import { requestHash } from './envelope-checks';
 
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';

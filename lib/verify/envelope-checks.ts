@@ -9,9 +9,9 @@ import { sha256Hex } from '../crypto/sha256';
 import { canonicalBytes } from '../json/canonicalize';
 import { type JsonValue, isJsonObject, jsonObject } from '../json/value';
 import type { DecodedToolReceipt } from '../chio/types';
-import { type CheckResult, SKIP_REASON, fail, pass, skipped } from '../verdict/check';
+import { type CheckResult, fail, pass, skipped } from '../verdict/check';
 import { type Envelope, show } from './envelope-intake';
-import type { ReportEnvelope } from './report';
+import type { ReportEnvelope } from '../verdict/report';
 
 export const EVIDENCE_SCHEMA = 'chio.mcp.execution-evidence.v1';
 export const DELIVERY_SCHEMA = 'chio.mcp.delivery-ack.v1';
@@ -69,15 +69,12 @@ function kindName(env: Envelope): string {
  * receipt's `content_hash`. Skipped, with the reason, when there is nothing to hash.
  */
 export function checkContentHash(r: DecodedToolReceipt, env: Envelope): CheckResult {
-  if (isRedactedDenial(r)) return skipped(SKIP_REASON.redactedProfile);
-  if (env.outputKind === 'stream') return skipped(SKIP_REASON.streamOutput);
-  if (env.outputKind === 'none' || env.output === undefined) return skipped(SKIP_REASON.noOutput);
+  if (isRedactedDenial(r)) return skipped('redacted_profile');
+  if (env.outputKind === 'stream') return skipped('stream_output');
+  if (env.outputKind === 'none' || env.output === undefined) return skipped('no_output');
   const got = sha256Hex(canonicalBytes(env.output));
   if (got === r.contentHash) return pass();
-  const what = env.kind === 'chio-bridge-outcome' ? "the bridge outcome's result" : '_meta.chioEvidence.output';
-  return fail(
-    `sha256 of the canonical JSON of ${what} is ${got}, but the signed content_hash is ${show(r.contentHash)}: this is not the output the kernel signed for`,
-  );
+  return fail('content_hash_mismatch', env.kind === 'chio-bridge-outcome', got, show(r.contentHash));
 }
 
 /** A denial under the redacted delivery-mismatch profile commits to a digest, not to an output (part 2 §5.4). */
@@ -95,8 +92,8 @@ function isRedactedDenial(r: DecodedToolReceipt): boolean {
  */
 export function checkDelivery(r: DecodedToolReceipt, env: Envelope, requestId: string | undefined, signedRequestId: string | undefined): CheckResult {
   const d = env.delivery;
-  if (d === undefined) return skipped(SKIP_REASON.noDelivery);
-  if (!isJsonObject(d)) return fail(`the delivery acknowledgement is ${show(d)}, not an object`);
+  if (d === undefined) return skipped('no_delivery');
+  if (!isJsonObject(d)) return fail('delivery_not_object', show(d));
   const wrong: string[] = [];
   if (d.get('schema') !== DELIVERY_SCHEMA) wrong.push(`schema is ${show(d.get('schema'))}, not ${DELIVERY_SCHEMA}`);
   const ackRequestId = d.get('requestId');
@@ -122,8 +119,8 @@ export function checkDelivery(r: DecodedToolReceipt, env: Envelope, requestId: s
   }
   const ack = d.get('acknowledgement');
   if (typeof ack !== 'string' || !ACKNOWLEDGEMENT.test(ack)) wrong.push(`acknowledgement ${show(ack)} is not 43 base64url characters`);
-  if (wrong.length > 0) return fail(`the delivery acknowledgement does not bind this receipt: ${wrong.join('; ')}`);
-  return requestHashUnknown ? skipped(SKIP_REASON.approvalMembersUnknown) : pass();
+  if (wrong.length > 0) return fail('delivery_unbound', wrong);
+  return requestHashUnknown ? skipped('approval_members_unknown') : pass();
 }
 
 /** A governed call (signed `metadata.governed_transaction`): its request may have carried approval members. */

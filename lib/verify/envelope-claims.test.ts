@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimsText, envelopeLabel, isContradicted } from './envelope-claims';
-import type { ReportEnvelope } from './report';
+import type { ReportEnvelope } from '../verdict/report';
 
 const bridge: ReportEnvelope = { kind: 'chio-bridge-outcome', host: 'codex-exec-json', state: 'completed', evidence: 'verified', claimed: true };
 

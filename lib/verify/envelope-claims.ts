@@ -2,7 +2,7 @@
 // part 2 §1 principle 6, §5.4): always as claimed by the wrapper, never as a
 // verdict; a success claim on a receipt whose verdict is `failed` is said to
 // be contradicted by it. One wording for both, so they cannot drift apart.
-import type { ReportEnvelope, ReportReceipt } from './report';
+import type { ReportEnvelope, ReportReceipt } from '../verdict/report';
 
 const KIND_LABEL: Record<string, string> = {
   'chio-bridge-outcome': 'a chio-bridge outcome',

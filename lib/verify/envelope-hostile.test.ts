@@ -7,7 +7,7 @@ import { loadFile } from '../sources/package';
 import { readTestdataText } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 
 const KEY = '1e5677d422400a3f2db017bb2b7864906a126285e1850556e0777c58d5ce1917';
 const ID = '9be6277d4770f9cf7c3f03f58c5075c3fdf23c7a120e46deb070da5fe64f2ac2';

@@ -9,7 +9,7 @@ import { MAX_PROOF_LEVELS } from '../merkle';
 import { LogAssembler } from './log-assembler';
 import { MAX_PROBLEM_MESSAGE, makeProblem } from '../verdict/problems';
 import { RecordVerifier, emptyOutput } from './record-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 import { TrustStore } from '../trust/trust-store';
 import { pinnedVerifier } from '../../test/support/verify-records';
 
@@ -106,6 +106,17 @@ describe('proofs with absurd path lengths', () => {
     new RecordVerifier(TrustStore.empty()).verify(JSON.stringify(witness), { file: 'w.ndjson', line: 1, role: 'auto', space: 's' }, 0, out);
     expect(out.transparency[0]!.fields.junk).toBeUndefined();
     expect(out.transparency[0]!.refused).toMatch(/^its field "junk" is 100002 characters long/);
+  });
+});
+
+describe('names of built-in object properties', () => {
+  it('records whose schema or type is "constructor", "__proto__" or "toString" are parse problems; the rest of the log verifies', async () => {
+    const { lines } = honestLog();
+    const names = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
+    const hostile = names.flatMap((n) => [JSON.stringify({ schema: n }), JSON.stringify({ type: n, schema: n })]);
+    const report = await verifyLines('builtins.ndjson', [...lines, ...hostile]);
+    expect(report.summary).toMatchObject({ receipts: 4, verified: 4, failed: 0 });
+    expect(report.problems.map((p) => [p.code, p.line])).toEqual(hostile.map((_, i) => ['parse_error', lines.length + 1 + i]));
   });
 });
 

@@ -11,15 +11,13 @@
 // result per receipt is kept, not the proofs themselves.
 import { bytesEqual } from '../bytes/hex';
 import { rootFromLeafHashes, verifyInclusion } from '../merkle';
-import { type CheckResult, UNCHECKPOINTED, fail, pass, skipped } from '../verdict/check';
+import { type CheckResult, fail, pass, skipped } from '../verdict/check';
 import { type CheckpointEntry, type ProofEntry, type ReceiptEntry, anchorLeaf, kernelLeaf } from './entries';
 import { type Problem, makeProblem } from '../verdict/problems';
 
-export const LEAF_KERNEL = 'leaf: full receipt (kernel convention)';
-export const LEAF_ANCHOR = 'leaf: receipt body without signature (anchor convention)';
-const PASS_KERNEL = Object.freeze(pass(LEAF_KERNEL));
-const PASS_ANCHOR = Object.freeze(pass(LEAF_ANCHOR));
-const SKIPPED_TAIL = Object.freeze(skipped(UNCHECKPOINTED));
+const PASS_KERNEL = Object.freeze(pass('leaf_kernel'));
+const PASS_ANCHOR = Object.freeze(pass('leaf_anchor'));
+const SKIPPED_TAIL = Object.freeze(skipped('uncheckpointed'));
 
 /** Receipts a single checkpoint may claim before we stop enumerating its batch (hostile sizes). */
 const MAX_BATCH_ENUMERATION = 10_000_000n;
@@ -66,9 +64,7 @@ export class InclusionIndex {
   private tail(r: ReceiptEntry): CheckResult {
     const m = r.kernelKey === null || r.logSeq === undefined ? undefined : this.remembered.get(r.kernelKey);
     if (!m || r.logSeq! > m.batchEndSeq) return SKIPPED_TAIL;
-    return fail(
-      `seq ${r.logSeq} lies inside checkpoint ${m.checkpointSeq} (receipts up to seq ${m.batchEndSeq}), which this browser verified before, but this log brings no verified checkpoint that covers it`,
-    );
+    return fail('remembered_checkpoint_missing', r.logSeq!, m.checkpointSeq, m.batchEndSeq);
   }
 
   private space(id: string): Space {
@@ -111,13 +107,13 @@ export class InclusionIndex {
   private applyProof(pe: ProofEntry, r: ReceiptEntry, cps: CheckpointEntry[] | undefined): void {
     r.proofCount = (r.proofCount ?? 0) + 1;
     if (r.proofCount > 1) {
-      r.proofResult = fail(`more than one inclusion proof for receipt seq ${pe.proof.receiptSeq}`);
+      r.proofResult = fail('proof_repeated', pe.proof.receiptSeq);
       r.proofCheckpoint = undefined;
       r.proofOthers = undefined;
       return;
     }
     if (!cps || cps.length === 0) {
-      r.proofResult = skipped(`its proof refers to checkpoint ${pe.proof.checkpointSeq}, which is not in the log`);
+      r.proofResult = skipped('proof_checkpoint_absent', pe.proof.checkpointSeq);
       return;
     }
     r.proofCheckpoint = cps[0]!;
@@ -133,7 +129,7 @@ export class InclusionIndex {
     if (!c) return r.proofResult;
     const outcomes: [CheckpointEntry, CheckResult][] = [[c, r.proofResult!], ...(r.proofOthers ?? [])];
     const good = outcomes.filter(([cp]) => checkpointVerified(cp));
-    if (good.length === 0) return skipped(`its proof refers to checkpoint ${c.cp.checkpointSeq}, which failed verification`);
+    if (good.length === 0) return skipped('proof_checkpoint_failed', c.cp.checkpointSeq);
     return good.find(([, res]) => res.status === 'pass')?.[1] ?? good[0]![1];
   }
 
@@ -210,10 +206,7 @@ export class InclusionIndex {
           // A copy whose proof names another leaf position is the same checkpointed leaf counted again.
           if (r.checks.inclusion?.status !== 'skipped' && !displaced(r)) continue;
           const others = copies.filter((o) => o !== r).map((o) => (o.logSeq !== undefined ? `seq ${o.logSeq}` : `${o.file}:${o.line}`));
-          const why = displaced(r) ? 'its proof places it at another position than its seq' : 'no checkpoint places this copy';
-          const result = fail(
-            `receipt ${r.id} appears ${copies.length} times in this log (also at ${others.join(', ')}); ${why}, and a copy of a receipt is not a new entry`,
-          );
+          const result = fail('receipt_replayed', r.id, copies.length, others, displaced(r));
           r.checks.inclusion = result;
           this.problems.push(makeProblem('inclusion_failed', `${r.id}: ${result.detail}`, { receipt_id: r.id, file: r.file, line: r.line }));
         }
@@ -232,22 +225,21 @@ export class InclusionIndex {
     if (r.logSeq === undefined || !s || !order || order.list.length === 0) return proofResult ?? this.tail(r);
     const at = s.receipts.get(r.logSeq);
     const copies = at === undefined ? 0 : Array.isArray(at) ? at.length : 1;
-    if (copies > 1) return fail(`receipt seq ${r.logSeq} appears ${copies} times in the log`);
+    if (copies > 1) return fail('seq_repeated', r.logSeq, copies);
     // A proof checked against a checkpoint that verified decides (its batch range is part of the check).
     if (proofResult) return proofResult;
     const covering = order.covering(r.logSeq);
     if (covering.length === 0) {
       if (r.logSeq > order.maxEnd) return this.tail(r);
-      return skipped(`no checkpoint covers seq ${r.logSeq}, although later receipts are checkpointed (a checkpoint is missing)`);
+      return skipped('checkpoint_missing', r.logSeq);
     }
     // Checkpoints that failed vouch for nothing, and they take nothing from one that verified.
     const cp = covering.find((c) => checkpointVerified(c));
-    if (!cp) return skipped(`checkpoint ${covering[0]!.cp.checkpointSeq}, which covers it, failed verification`);
+    if (!cp) return skipped('covering_checkpoint_failed', covering[0]!.cp.checkpointSeq);
     let batch = batchRoots.get(cp);
     if (!batch) batchRoots.set(cp, (batch = this.batchRootCheck(cp, s, this.notes.get(r.space))));
     const cpKey = cp.cp.kernelKeyNormalized ?? cp.cp.kernelKey;
-    if (batch.status === 'pass' && r.kernelKey !== cpKey)
-      return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.cp.checkpointSeq} ${cpKey}`);
+    if (batch.status === 'pass' && r.kernelKey !== cpKey) return fail('signer_differs', r.kernelKey, cp.cp.checkpointSeq, cpKey);
     return batch;
   }
 
@@ -255,13 +247,13 @@ export class InclusionIndex {
   private batchRootCheck(c: CheckpointEntry, s: Space, note: string | undefined): CheckResult {
     const { cp } = c;
     const where = { checkpoint_seq: cp.checkpointSeq, file: c.file, line: c.line };
-    if (cp.merkleRoot === null) return fail(`checkpoint ${cp.checkpointSeq} has no usable root`);
+    if (cp.merkleRoot === null) return fail('checkpoint_root_unusable', cp.checkpointSeq);
     const size = cp.batchEndSeq - cp.batchStartSeq + 1n;
     if (size > MAX_BATCH_ENUMERATION || size > BigInt(s.receipts.size) + 1000n) {
       this.problems.push(
         makeProblem('missing_receipt', `checkpoint ${cp.checkpointSeq} covers ${size} receipts, but the log holds only ${s.receipts.size}`, where),
       );
-      return fail(`the receipts of checkpoint ${cp.checkpointSeq}'s batch are not all in the log, so its root cannot be recomputed`);
+      return fail('batch_not_enumerable', cp.checkpointSeq);
     }
     const leaves: Uint8Array[] = [];
     let missing = 0;
@@ -276,12 +268,10 @@ export class InclusionIndex {
       }
       leaves.push(kernelLeaf(at));
     }
-    if (missing > 0) return fail(`${missing} receipt(s) of checkpoint ${cp.checkpointSeq}'s batch are missing, so its root cannot be recomputed`);
+    if (missing > 0) return fail('batch_receipts_missing', missing, cp.checkpointSeq);
     const root = rootFromLeafHashes(leaves);
-    if (root && bytesEqual(root, cp.merkleRoot)) return pass(`batch root recomputed from the stored receipts (${LEAF_KERNEL}${note ? `; ${note}` : ''})`);
-    return fail(
-      `the root recomputed from the stored receipts of checkpoint ${cp.checkpointSeq}'s batch differs from the signed root: a stored receipt differs from what was checkpointed`,
-    );
+    if (root && bytesEqual(root, cp.merkleRoot)) return pass('batch_root_recomputed', note);
+    return fail('batch_root_mismatch', cp.checkpointSeq);
   }
 }
 
@@ -354,26 +344,23 @@ function positionMismatch(pe: ProofEntry, r: ReceiptEntry, checkpoint: Checkpoin
 export function checkProof(pe: ProofEntry, r: ReceiptEntry, checkpoint: CheckpointEntry): CheckResult {
   const { proof } = pe;
   const cp = checkpoint.cp;
-  const where = `proof at ${pe.file}:${pe.line}`;
-  if (cp.merkleRoot === null) return fail(`checkpoint ${cp.checkpointSeq} has no usable root`);
-  if (proof.merkleRoot === null || !bytesEqual(proof.merkleRoot, cp.merkleRoot)) {
-    return fail(`${where} names a root other than checkpoint ${cp.checkpointSeq}'s`);
-  }
+  const at = `${pe.file}:${pe.line}`;
+  if (cp.merkleRoot === null) return fail('checkpoint_root_unusable', cp.checkpointSeq);
+  if (proof.merkleRoot === null || !bytesEqual(proof.merkleRoot, cp.merkleRoot)) return fail('proof_root_other', at, cp.checkpointSeq);
   // The checkpoint's kernel vouches only for receipts its own key signed (§16.7).
   const cpKey = cp.kernelKeyNormalized ?? cp.kernelKey;
-  if (r.kernelKey !== cpKey)
-    return fail(`receipt signer differs from checkpoint signer: receipt ${r.kernelKey ?? '(no valid key)'}, checkpoint ${cp.checkpointSeq} ${cpKey}`);
-  if (proof.leafIndex !== proof.proofLeafIndex) return fail(`${where} gives two different leaf indexes`);
-  if (proof.leafIndex >= proof.treeSize) return fail(`${where} has leaf_index ${proof.leafIndex} outside a tree of ${proof.treeSize}`);
+  if (r.kernelKey !== cpKey) return fail('signer_differs', r.kernelKey, cp.checkpointSeq, cpKey);
+  if (proof.leafIndex !== proof.proofLeafIndex) return fail('proof_leaf_indexes_differ', at);
+  if (proof.leafIndex >= proof.treeSize) return fail('proof_leaf_outside_tree', at, proof.leafIndex, proof.treeSize);
   if (r.logSeq !== undefined && (r.logSeq < cp.batchStartSeq || r.logSeq > cp.batchEndSeq)) {
-    return fail(`receipt seq ${r.logSeq} is outside checkpoint ${cp.checkpointSeq}'s batch ${cp.batchStartSeq}–${cp.batchEndSeq}`);
+    return fail('seq_outside_batch', r.logSeq, cp.checkpointSeq, cp.batchStartSeq, cp.batchEndSeq);
   }
-  if (proof.auditPath.some((h) => h === null)) return fail(`${where} has an audit path entry that is not 32 bytes of hex`);
-  if (proof.treeSize > BigInt(Number.MAX_SAFE_INTEGER)) return fail(`${where} has an impossible tree size`);
+  if (proof.auditPath.some((h) => h === null)) return fail('proof_path_malformed', at);
+  if (proof.treeSize > BigInt(Number.MAX_SAFE_INTEGER)) return fail('proof_tree_impossible', at);
   const path = proof.auditPath as Uint8Array[];
   const index = Number(proof.leafIndex);
   const size = Number(proof.treeSize);
   if (verifyInclusion(index, size, kernelLeaf(r), path, cp.merkleRoot).ok) return PASS_KERNEL;
   if (verifyInclusion(index, size, anchorLeaf(r), path, cp.merkleRoot).ok) return PASS_ANCHOR;
-  return fail(`its leaf does not reach checkpoint ${cp.checkpointSeq}'s root through the ${where}: the receipt as stored is not the one that was checkpointed`);
+  return fail('proof_leaf_unreached', cp.checkpointSeq, at);
 }

@@ -4,13 +4,16 @@
 // evidence-export bundle (with its transparency records), a page of Chio's
 // receipt API, checkpoints, inclusion proofs and transparency records, and
 // (part 2 §2) receipts inside envelopes: bridge outcomes, MCP tool results,
-// Claude Code and Codex transcript lines (envelope-intake.ts).
+// Claude Code and Codex transcript lines (envelope-intake.ts). Other runtimes'
+// records are recognised by the receipt families the caller reads the log with
+// (lib/verdict/family.ts), before any Chio shape, and set aside for them.
 // Attacker-controlled input; every failure is a located issue, never a throw.
 import { type JsonIssue, parseJson } from '../json/parse';
 import { type JsonObject, type JsonValue, isJsonObject, isJsonNumber, jsonTypeName } from '../json/value';
-import { looksLikeCheckpoint, looksLikeInclusionProof } from '../chio/checkpoint';
+import { chioFamily } from '../chio/family';
 import { looksLikeChildReceipt } from '../chio/child-receipt';
 import { looksLikeHttpReceipt } from '../chio/http-receipt';
+import type { AuditedFamily, FamilyRecord } from '../verdict/family';
 import { type Envelope, type RecordIssue, readEnvelopes } from './envelope-intake';
 
 /** What a file's name says its records are; `auto` classifies each record by shape. */
@@ -36,16 +39,19 @@ export type RecordRole =
   | 'text'
   | 'ignore';
 
-/** Records of other runtimes (lib/dialects): audited together once the whole log is in. */
-export type DialectKind = 'zc-call' | 'zc-message' | 'zc-trace' | 'zc-text' | 'cw-review' | 'cw-turn';
-
-/** `bundle`: an export bundle's own claims (`query`, `childReceiptScope`, `uncheckpointedReceipts`); its lists are the items after it. */
-export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | DialectKind | 'bundle';
+/**
+ * `bundle`: an export bundle's own claims (`query`, `childReceiptScope`, `uncheckpointedReceipts`); its lists are the items after it.
+ * `family`: a record of another runtime's family (`family`, `familyKind`), audited together once the whole log is in.
+ */
+export type ItemKind = Exclude<RecordRole, 'auto' | 'ignore' | 'text'> | 'family' | 'bundle';
 
 export interface LogItem {
   kind: ItemKind;
   value: JsonObject;
-  /** `zc-text`: the text itself (`value` is then empty). */
+  /** `family`: the family's name and its kind of record. */
+  family?: string;
+  familyKind?: string;
+  /** A family's text record: the text itself (`value` is then empty). */
   text?: string;
   /** `seq` of the package wrapper or store row, when the record has one. */
   seq?: bigint;
@@ -65,25 +71,30 @@ export type IntakeResult =
 /** The schema of a server's record of a row it could not export (server/stored-row.ts). */
 export const EXPORT_PROBLEM_SCHEMA = 'receipt-audit.export_problem.v1';
 
-const TRANSPARENCY_SCHEMAS: Record<string, ItemKind> = {
-  [EXPORT_PROBLEM_SCHEMA]: 'export-problem',
-  'chio.checkpoint_publication.v1': 'publication',
-  'chio.checkpoint_witness.v1': 'witness',
-  'chio.checkpoint_consistency_proof.v1': 'consistency',
-  'chio.checkpoint_consistency_proof.v2': 'consistency',
-  'chio.checkpoint_equivocation.v1': 'equivocation',
-};
+// A Map, not an object: `schema` is attacker-controlled, and "constructor" or "__proto__" would
+// find an object's inherited properties.
+const TRANSPARENCY_SCHEMAS: ReadonlyMap<string, ItemKind> = new Map([
+  [EXPORT_PROBLEM_SCHEMA, 'export-problem'],
+  ['chio.checkpoint_publication.v1', 'publication'],
+  ['chio.checkpoint_witness.v1', 'witness'],
+  ['chio.checkpoint_consistency_proof.v1', 'consistency'],
+  ['chio.checkpoint_consistency_proof.v2', 'consistency'],
+  ['chio.checkpoint_equivocation.v1', 'equivocation'],
+]);
 
 function shapeError(message: string, path = '$'): IntakeResult {
   return { ok: false, issue: { code: 'parse_error', message, path, line: 1, column: 1 } };
 }
 
-/** Parses and classifies one record. Line numbers in issues are relative to the record. */
-export function intakeRecord(text: string, role: RecordRole): IntakeResult {
-  if (role === 'text') return { ok: true, items: [{ kind: 'zc-text', value: new Map(), text, path: '$' }] };
+/**
+ * Parses and classifies one record. Line numbers in issues are relative to the record. `families`:
+ * the other runtimes' receipt families the log is read with (none: Chio's records only).
+ */
+export function intakeRecord(text: string, role: RecordRole, families: readonly AuditedFamily[] = []): IntakeResult {
+  if (role === 'text') return { ok: true, items: families.flatMap((f) => (f.readText?.(text) ?? []).map((r) => familyItem(f, r))) };
   const parsed = parseJson(text);
   if (!parsed.ok) return { ok: false, issue: parsed.issue };
-  const out: Collected = { items: [], issues: [] };
+  const out: Collected = { items: [], issues: [], families };
   const error = collect(parsed.value, role, '$', out, 0);
   if (error) return error;
   return out.issues.length > 0 ? { ok: true, items: out.items, issues: out.issues } : { ok: true, items: out.items };
@@ -92,6 +103,26 @@ export function intakeRecord(text: string, role: RecordRole): IntakeResult {
 interface Collected {
   items: LogItem[];
   issues: RecordIssue[];
+  families: readonly AuditedFamily[];
+}
+
+function familyItem(f: AuditedFamily, r: FamilyRecord): LogItem {
+  const item: LogItem = { kind: 'family', family: f.name, familyKind: r.kind, value: r.value, path: r.path };
+  if (r.text !== undefined) item.text = r.text;
+  return item;
+}
+
+/** A record of one of the families (a document of several, or one record), or null when none claims it. */
+function collectFamily(v: JsonObject, path: string, out: Collected, depth: number): LogItem[] | null {
+  for (const f of out.families) {
+    const records = f.unwrap(v, path, depth);
+    if (records) return records.map((r) => familyItem(f, r));
+  }
+  for (const f of out.families) {
+    const kind = f.recognise(v);
+    if (kind !== null) return [familyItem(f, { kind, value: v, path })];
+  }
+  return null;
 }
 
 function collect(v: JsonValue, role: RecordRole, path: string, out: Collected, depth: number): IntakeResult | null {
@@ -111,21 +142,10 @@ function collect(v: JsonValue, role: RecordRole, path: string, out: Collected, d
   }
 
   if (role === 'auto') {
-    // A chat transcript as one document, `{"messages": [...]}`: its messages, in order.
-    const messages = v.get('messages');
-    if (depth === 0 && Array.isArray(messages) && messages.every((m) => isJsonObject(m) && typeof m.get('role') === 'string')) {
-      messages.forEach((m, i) => out.items.push({ kind: 'zc-message', value: m as JsonObject, path: `${path}.messages[${i}]` }));
-      return null;
-    }
-    // `codewhale review --json`: the receipt it wrote rides in `receipt`.
-    const written = v.get('receipt');
-    if (v.get('mode') === 'review' && isJsonObject(written)) {
-      out.items.push({ kind: 'cw-review', value: written, path: `${path}.receipt` });
-      return null;
-    }
-    const dialect = dialectOf(v);
-    if (dialect) {
-      out.items.push({ kind: dialect, value: v, path });
+    // Another runtime's record (or a document of them), before any of Chio's shapes.
+    const family = collectFamily(v, path, out, depth);
+    if (family) {
+      for (const item of family) out.items.push(item);
       return null;
     }
     // A host transcript line or an envelope: the receipts it carries (none for an init line, a tool call, a plain result).
@@ -247,32 +267,10 @@ function classifyReceipt(o: JsonObject, role: RecordRole): ItemKind | IntakeResu
   return 'tool';
 }
 
-/**
- * Which other runtime's record `o` is, by shape (other-dialects.md): a ZeroClaw tool-call record
- * `{tool_name, args, result, receipt}` (a string receipt and no signature: never a Chio receipt), a
- * chat message `{role, content}`, a ZeroClaw LogEvent `{message, attributes}` (runtime-trace.jsonl),
- * a CodeWhale review receipt (`diff_fingerprint`, or `mode` pre_push_review) or turn receipt
- * (`schema_id` codewhale.…).
- */
-export function dialectOf(o: JsonObject): DialectKind | null {
-  if (typeof o.get('receipt') === 'string' && o.has('tool_name') && !o.has('signature')) return 'zc-call';
-  const role = o.get('role');
-  if (typeof role === 'string' && (o.has('content') || o.has('tool_calls')) && !o.has('signature')) return 'zc-message';
-  if (isJsonObject(o.get('attributes')) && typeof o.get('message') === 'string' && !o.has('signature')) return 'zc-trace';
-  if (o.has('diff_fingerprint') || o.get('mode') === 'pre_push_review') return 'cw-review';
-  const schemaId = o.get('schema_id');
-  if (typeof schemaId === 'string' && schemaId.startsWith('codewhale.')) return 'cw-turn';
-  return null;
-}
-
 function classify(o: JsonObject, role: RecordRole, path: string): ItemKind | IntakeResult {
   if (role !== 'auto' && role !== 'ignore' && role !== 'text') return role;
   const schema = o.get('schema');
-  if (typeof schema === 'string' && TRANSPARENCY_SCHEMAS[schema]) return TRANSPARENCY_SCHEMAS[schema]!;
-  if (looksLikeCheckpoint(o)) return 'checkpoint';
-  if (looksLikeInclusionProof(o)) return 'proof';
-  if (looksLikeChildReceipt(o)) return 'child';
-  if (looksLikeHttpReceipt(o)) return 'http';
-  if (o.has('tool_name') || o.has('action') || o.has('capability_id')) return 'tool';
-  return shapeError('not a Chio receipt, checkpoint or proof, nor a ZeroClaw or CodeWhale record (no recognizable fields)', path);
+  const kind = typeof schema === 'string' ? TRANSPARENCY_SCHEMAS.get(schema) : undefined;
+  if (kind) return kind;
+  return chioFamily.recognise(o) ?? shapeError('not a Chio receipt, checkpoint or proof, nor a ZeroClaw or CodeWhale record (no recognizable fields)', path);
 }

@@ -15,7 +15,7 @@ import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
 import { jsonEdit, mutateJson } from '../../test/support/json-mutate';
 import { testdataPath } from '../../test/support/testdata';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 
 const REAL = readFileSync(testdataPath('chio/realworld-2026-09/minimal-evidence/capability-lineage.ndjson'), 'utf8').trim();
 const key = keyFromSeed(51);

@@ -18,7 +18,7 @@ import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { ANCHOR_NOTE } from './lineage';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 
 const REAL = 'chio/realworld-2026-09';
 const KERNEL = '0b56c90209563b17ffe35943f7d35759dca4d86aac45b65c3741dfa5ba714a93';

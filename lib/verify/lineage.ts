@@ -12,8 +12,8 @@ import { parseChioPublicKey, verifyChioSignature } from '../crypto/chio-signatur
 import { canonicalBytes, canonicalize } from '../json/canonicalize';
 import { parseJson } from '../json/parse';
 import { isJsonObject } from '../json/value';
+import type { LineageCode } from '../verdict/problems';
 
-export type LineageCode = 'lineage_downgraded' | 'lineage_signature_invalid' | 'lineage_mismatch';
 /** The order of §5.3.1's rules: a row's codes are reported in it. */
 export const LINEAGE_RULE_ORDER: readonly LineageCode[] = ['lineage_downgraded', 'lineage_signature_invalid', 'lineage_mismatch'];
 

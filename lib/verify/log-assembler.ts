@@ -6,23 +6,25 @@
 // receiptSemantics, query scope), capability lineage links, budget
 // reconciliation, verdicts — then builds the report. The report is ordered by
 // each item's `order`, so it does not depend on which worker finished first.
-import { type DialectAudit, type DialectItem, type DialectOptions, auditDialects } from '../dialects/audit';
 import { reconcileBudgets } from '../finance/reconcile';
 import { type BundleClaims, evaluateBundle } from './bundle-claims';
 import type { CheckpointEntry, LineageEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { evaluateCheckpoints } from './checkpoints';
 import { EntryCompactor } from './entry-compactor';
+import { auditFamilies } from './family-audit';
 import { duplicateIdProblems } from './duplicate-ids';
 import { type EnvelopeMerge, mergeEnvelopeCopies } from './envelope-dedup';
 import { InclusionIndex, type RememberedBatch } from './inclusion';
 import { linkLineage, verifiedSubjects } from './lineage-link';
 import type { LoadedPackage } from './log-sink';
 import { type PackageClaims, evaluatePackageClaims } from './package-claims';
+import type { AuditedFamily, DialectAudit, DialectItem, DialectOptions } from '../verdict/family';
 import { ProblemCap } from '../verdict/problem-cap';
 import { type Problem, type ProblemLocation, isDroppedRecord, makeProblem } from '../verdict/problems';
 import type { RecordOutput } from './record-verifier';
-import type { ReceiptView } from './receipt-view';
-import { type PackageReport, type ReportReceipt, type VerificationReport, buildReport, checkpointVerdict } from './report';
+import type { ReceiptView } from '../verdict/receipt-view';
+import { buildReport, checkpointVerdict } from './report';
+import type { PackageReport, ReportReceipt, VerificationReport } from '../verdict/report';
 import { SourceNames } from './source-names';
 import { evaluateTransparency } from './transparency';
 
@@ -186,12 +188,12 @@ export class LogAssembler {
   }
 
   /**
-   * Audits the log's ZeroClaw and CodeWhale records (they need the whole log: a reply's claims
-   * against every tool result), with the key and diff the user supplied. Call once every record
-   * is in, before `finish`, which reports them.
+   * Audits the log's records of other runtimes' `families` (ZeroClaw, CodeWhale: they need the
+   * whole log, a reply's claims against every tool result), with the key and diff the user
+   * supplied. Call once every record is in, before `finish`, which reports them.
    */
-  async auditDialects(options: DialectOptions = {}): Promise<DialectAudit> {
-    this.audit = await auditDialects(this.dialect, options);
+  async auditDialects(options: DialectOptions = {}, families: readonly AuditedFamily[] = []): Promise<DialectAudit> {
+    this.audit = await auditFamilies(families, this.dialect, options);
     this.dialect.length = 0;
     this.nameSources(this.audit.receipts.map((r) => r.view));
     return this.audit;

@@ -4,7 +4,7 @@
 import type { Problem } from '../verdict/problems';
 import type { RecordOrigin } from './record-verifier';
 import type { PackageClaims } from './package-claims';
-import type { PackageReport } from './report';
+import type { PackageReport } from '../verdict/report';
 
 /** A record's bytes in a Blob: `start` to `end` decode (UTF-8) to exactly its text. */
 export interface RecordBytes {

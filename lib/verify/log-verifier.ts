@@ -4,8 +4,10 @@
 // or a pool of workers: record-checker.ts), and their outputs go to one
 // LogAssembler, which evaluates the whole log on `finish()`. verify-log.ts runs it
 // as a list of calls.
-import type { DialectAudit, DialectOptions } from '../dialects/audit';
 import type { Problem } from '../verdict/problems';
+import type { AuditedFamily, DialectAudit, DialectOptions } from '../verdict/family';
+import type { ReportReceipt, VerificationReport } from '../verdict/report';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { TrustStore } from '../trust/trust-store';
 import type { CheckpointEntry } from './entries';
 import type { RememberedBatch } from './inclusion';
@@ -13,8 +15,6 @@ import { LogAssembler } from './log-assembler';
 import type { LoadedPackage, LogSink, RecordBytes } from './log-sink';
 import { type CheckerFactory, type RecordChecker, inlineChecker } from './record-checker';
 import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, markFailedViews } from './record-verifier';
-import type { ReportReceipt, VerificationReport } from './report';
-import type { ReceiptView } from './receipt-view';
 
 export type { RecordOrigin } from './record-verifier';
 
@@ -29,6 +29,8 @@ export interface LogVerifierOptions {
   onViews?: (views: ReceiptView[]) => void;
   /** ZeroClaw's HMAC key and the diff for CodeWhale review receipts, when the user supplies them. */
   dialect?: DialectOptions;
+  /** Other runtimes' receipt families to read the log with (lib/dialects/families.ts); none: Chio's records only. */
+  families?: readonly AuditedFamily[];
 }
 
 export class LogVerifier implements LogSink {
@@ -37,6 +39,7 @@ export class LogVerifier implements LogSink {
   private readonly checker: RecordChecker;
   private readonly onViews: ((views: ReceiptView[]) => void) | undefined;
   private readonly dialectOptions: DialectOptions;
+  private readonly families: readonly AuditedFamily[];
   private audit: DialectAudit | null = null;
   private readonly assembler = new LogAssembler();
   private recordCount = 0;
@@ -47,8 +50,10 @@ export class LogVerifier implements LogSink {
     this.allowUnpinned = options.allowUnpinned === true;
     this.onViews = options.onViews;
     this.dialectOptions = options.dialect ?? {};
+    this.families = options.families ?? [];
     const deliver = (out: RecordOutput) => this.take(out);
-    this.checker = (options.checker ?? inlineChecker())({ trust: this.trust, views: this.onViews !== undefined, deliver });
+    const context = { trust: this.trust, views: this.onViews !== undefined, families: this.families, deliver };
+    this.checker = (options.checker ?? inlineChecker())(context);
   }
 
   /** Adds one record's text. Awaiting it applies backpressure; never throws on bad input (only once checking failed or was cancelled). */
@@ -104,7 +109,7 @@ export class LogVerifier implements LogSink {
     // Receipts reached in several envelopes are one each now: their rows join the others.
     this.views(this.assembler.settleEnvelopes());
     // ZeroClaw and CodeWhale receipts are judged only now: their rows come last.
-    this.audit = await this.assembler.auditDialects(this.dialectOptions);
+    this.audit = await this.assembler.auditDialects(this.dialectOptions, this.families);
     this.views(this.audit.receipts.map((r) => r.view));
     return this.assembler.finish(!this.trust.isEmpty, onReceipt, this.allowUnpinned);
   }

@@ -8,7 +8,7 @@
 import type { ReceiptEntry } from './entries';
 import { type ScopeClaim, type SubjectOf, evaluateScope } from './package-scope';
 import { type Problem, makeProblem } from '../verdict/problems';
-import type { PackageReport } from './report';
+import type { PackageReport } from '../verdict/report';
 import { type SemanticCounts, compareSemantics, semanticRange } from './receipt-semantics';
 
 /** What the loader tells the verifier about a package, beside its report (LogSink.addPackage). */

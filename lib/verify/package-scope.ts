@@ -41,8 +41,8 @@ export interface ScopeOutcome {
 export function evaluateScope(claim: ScopeClaim, receipts: readonly ReceiptEntry[], subjectOf?: SubjectOf): ScopeOutcome {
   const where = { file: claim.file, ...(claim.line !== undefined ? { line: claim.line } : {}) };
   if ('error' in claim.query) {
-    const msg = `the package query cannot be read (${claim.query.error}), so its receipts cannot be held to it`;
-    return { result: fail(msg), problems: [makeProblem('query_scope_violation', msg, where)] };
+    const result = fail('scope_query_unreadable', claim.query.error);
+    return { result, problems: [makeProblem('query_scope_violation', result.detail!, where)] };
   }
   const q = claim.query;
   const problems: Problem[] = [];
@@ -86,17 +86,9 @@ export function evaluateScope(claim: ScopeClaim, receipts: readonly ReceiptEntry
     );
   }
   if (outside > 0) findings.push(`${outside} of ${held.tool + held.child} receipts lie outside the query (${held.tally()})`);
-  if (findings.length) return { result: fail(findings.join('; ')), problems };
-  if (held.agentUnchecked > 0) {
-    return {
-      result: skipped(
-        `query.agentSubject cannot be checked: it needs the verified capability lineage of ${held.agentUnchecked} tool receipts, which is not available`,
-      ),
-      problems,
-    };
-  }
-  const stated = claim.childReceiptScope !== undefined ? `childReceiptScope ${claim.childReceiptScope} as the query implies` : 'no childReceiptScope stated';
-  return { result: pass(`${held.tool} tool and ${held.child} child receipts within the query (${describe(q)}); ${stated}`), problems };
+  if (findings.length) return { result: fail('scope_violated', findings), problems };
+  if (held.agentUnchecked > 0) return { result: skipped('agent_subject_unchecked', held.agentUnchecked), problems };
+  return { result: pass('scope_held', held.tool, held.child, describe(q), claim.childReceiptScope), problems };
 }
 
 /** The query's filters in words, for a passing check's detail. */

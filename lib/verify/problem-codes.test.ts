@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { TrustStore } from '../trust/trust-store';
 import { type Rec, pinnedVerifier, verifyRecords } from '../../test/support/verify-records';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
+import { checkCodeOf } from '../verdict/check-text';
 import { reportToJson } from './report-json';
 import { PROBLEM_CODES, PROBLEM_SEVERITY, type ProblemCode } from '../verdict/problems';
 import {
@@ -544,7 +545,7 @@ describe('every problem code of the contract', () => {
   it('signer_not_pinned: with no key pinned, an intact receipt is unverified and the log is not ok (part 2 §11)', async () => {
     const r = await verify([{ value: good(1) }, { value: good(2) }], []);
     expect(r.receipts[0]!.checks.signer_trusted).toBe('skipped');
-    expect(r.receipts[0]!.details?.signer_trusted).toBe('no key pinned');
+    expect(checkCodeOf(r.receipts[0]!.details?.signer_trusted)).toBe('no_key_pinned');
     expect(r.receipts.map((x) => x.verdict)).toEqual(['unverified', 'unverified']);
     expect(r.summary).toMatchObject({ verified: 0, unverified: 2 });
     expect(r.trust.pinned).toBe(false);

@@ -7,6 +7,7 @@ import { canonicalBytes, containsC1OrDel } from '../json/canonicalize';
 import { isJsonNumber } from '../json/value';
 import type { DecodedReceipt, DecodedToolReceipt } from '../chio/types';
 import { type CheckResult, fail, pass, skipped } from '../verdict/check';
+import { STRICT_ED25519, type Signed } from '../verdict/check-text';
 import { type Problem, type ProblemLocation, makeProblem } from '../verdict/problems';
 
 export interface SignatureOutcome {
@@ -18,13 +19,13 @@ export interface SignatureOutcome {
 export async function checkReceiptSignature(r: DecodedReceipt, where: ProblemLocation, signedBytes?: Uint8Array): Promise<SignatureOutcome> {
   const sigAlg = signatureAlgorithmOf(r.signature);
   if (r.algorithm !== undefined && sigAlg !== null && r.algorithm !== sigAlg) {
-    const msg = `algorithm says ${r.algorithm}, but the signature is ${sigAlg}`;
-    return { check: fail(msg), problems: [makeProblem('algorithm_mismatch', msg, where)] };
+    const check = fail('algorithm_mismatch', r.algorithm, sigAlg);
+    return { check, problems: [makeProblem('algorithm_mismatch', check.detail!, where)] };
   }
   const message = signedBytes ?? canonicalBytes(r.signingBody);
   const result = await verifyChioSignature(r.kernelKey, r.signature, message);
   if (result.status === 'pass') return { check: pass(), problems: [] };
-  if (result.status === 'skipped') return { check: skipped(result.reason), problems: [] };
+  if (result.status === 'skipped') return { check: skipped('signature_not_checked', result.reason), problems: [] };
 
   // Legacy retry (contract §3): old Rust escaped DEL and C1 controls.
   const legacyEligible = result.reason === 'bad_signature' && r.generation !== 'B' && containsC1OrDel(r.signingBody);
@@ -32,48 +33,39 @@ export async function checkReceiptSignature(r: DecodedReceipt, where: ProblemLoc
     const legacy = await verifyChioSignature(r.kernelKey, r.signature, canonicalBytes(r.signingBody, { legacyC1: true }));
     if (legacy.status === 'pass') {
       const msg = 'the signature matches only when DEL and C1 control characters are escaped as \\u00xx (old Rust canonicalization)';
-      return { check: pass('legacy canonicalization'), problems: [makeProblem('legacy_canonicalization', msg, where)] };
+      return { check: pass('legacy_canonicalization'), problems: [makeProblem('legacy_canonicalization', msg, where)] };
     }
   }
-  const msg = signatureFailureMessage(result.reason, result.detail);
-  return { check: fail(msg), problems: [makeProblem('signature_invalid', msg, where)] };
+  const check = signatureFailure(result.reason, result.detail, {});
+  return { check, problems: [makeProblem('signature_invalid', check.detail!, where)] };
 }
 
-const STRICT_ED25519: Record<string, string> = {
-  noncanonical_key: 'the kernel key is not a canonical Ed25519 point encoding',
-  noncanonical_r: 'R is not a canonical Ed25519 point encoding',
-  s_not_reduced: 'S is not reduced modulo the group order (a malleable signature)',
-  small_order_r: 'R is a small-order point',
-  small_order_key: 'the kernel key is a small-order point',
-  key_not_in_prime_subgroup: 'the kernel key is not in the prime-order subgroup',
-  r_not_in_prime_subgroup: 'R is not in the prime-order subgroup',
-};
-
-/** Plain English for a failed signature check (verification.md §4). */
-export function signatureFailureMessage(reason: string, detail?: string): string {
-  if (reason === 'bad_signature' || reason === 'classical_failed' || reason === 'mldsa_bad_signature') {
-    return 'the signature does not match the signed fields: the receipt was changed after signing, or signed by another key';
-  }
-  if (STRICT_ED25519[reason]) return `the signature is rejected by the strict Ed25519 rules: ${STRICT_ED25519[reason]}`;
-  if (reason === 'malformed_key') return `kernel_key is not a valid public key (${(detail ?? 'malformed').replace(/_/g, ' ')})`;
-  if (reason === 'malformed_signature') return `signature is not a valid signature encoding (${(detail ?? 'malformed').replace(/_/g, ' ')})`;
-  if (reason === 'key_signature_algorithm_mismatch') return 'the kernel key and the signature are of different algorithms';
-  return `the signature cannot be checked: ${reason.replace(/_/g, ' ')}${detail ? ` (${detail.replace(/_/g, ' ')})` : ''}`;
+/**
+ * A failed `signature` (verification.md §4) as its reason's code: of a receipt, or (`of.checkpointSeq`)
+ * of a checkpoint. `reason` and `detail` are lib/crypto's.
+ */
+export function signatureFailure(reason: string, detail: string | undefined, of: Signed): CheckResult {
+  if (reason === 'bad_signature' || reason === 'classical_failed' || reason === 'mldsa_bad_signature') return fail('signature_mismatch', of);
+  if (STRICT_ED25519[reason]) return fail('signature_not_strict', of, reason);
+  if (reason === 'malformed_key') return fail('kernel_key_malformed', of, detail);
+  if (reason === 'malformed_signature') return fail('signature_malformed', of, detail);
+  if (reason === 'key_signature_algorithm_mismatch') return fail('key_signature_algorithm_mismatch', of);
+  return fail('signature_unusable', of, reason, detail);
 }
 
 /** `parameter_hash`: sha256 hex of JCS(action.parameters) equals `action.parameter_hash` (§3). */
 export function checkParameterHash(r: DecodedToolReceipt): CheckResult {
   const actual = sha256Hex(canonicalBytes(r.parameters));
   if (actual === r.parameterHash) return pass();
-  return fail(`action.parameter_hash is ${r.parameterHash}, but the parameters hash to ${actual}`);
+  return fail('parameter_hash_mismatch', r.parameterHash, actual);
 }
 
 /** `receipt_id` (Gen B): the id is sha256 hex of JCS(id input) (§5). */
 export function checkReceiptId(r: DecodedToolReceipt): CheckResult {
-  if (!r.genB) return skipped('not a Gen B receipt');
+  if (!r.genB) return skipped('not_gen_b');
   const actual = sha256Hex(canonicalBytes(r.genB.idInput));
   if (actual === r.id) return pass();
-  return fail(`the content hashes to ${actual}, not to the id ${r.id}`);
+  return fail('receipt_id_mismatch', actual, r.id);
 }
 
 const BBS_PROJECTION_VERSION = 'chio.bbs-projection.receipt.v1';
@@ -87,8 +79,8 @@ const ALLOWED: Record<string, { boundary: string; outcome: boolean; decision: bo
 /** `semantics` (Gen B): the kind/boundary/outcome/decision/trust table and the BBS binding (§5). */
 export function checkSemantics(r: DecodedToolReceipt): CheckResult {
   const b = r.genB;
-  if (!b) return skipped('not a Gen B receipt');
-  if (b.boundaryClass === 'cannot_see') return fail('boundary_class cannot_see is never valid in a signed receipt');
+  if (!b) return skipped('not_gen_b');
+  if (b.boundaryClass === 'cannot_see') return fail('boundary_cannot_see');
   const rule = ALLOWED[b.receiptKind]!;
   const problems: string[] = [];
   if (b.boundaryClass !== rule.boundary) problems.push(`${b.receiptKind} requires boundary_class ${rule.boundary}, not ${b.boundaryClass}`);
@@ -99,7 +91,7 @@ export function checkSemantics(r: DecodedToolReceipt): CheckResult {
   if (r.trustLevel !== rule.trust) problems.push(`${b.receiptKind} requires trust_level ${rule.trust}, not ${r.trustLevel}`);
   const bbs = bbsBindingError(r);
   if (bbs) problems.push(bbs);
-  return problems.length === 0 ? pass() : fail(problems.join('; '));
+  return problems.length === 0 ? pass() : fail('semantics_invalid', problems);
 }
 
 function bbsBindingError(r: DecodedToolReceipt): string | null {

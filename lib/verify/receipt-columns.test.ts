@@ -11,8 +11,8 @@ import { RowStore } from '../query/row-store';
 import { RECEIPT_CHECK_ORDER } from '../verdict/check';
 import { LogVerifier } from './log-verifier';
 import { ReceiptColumnsEncoder, fromReceiptColumns, receiptTransfer } from './receipt-columns';
-import type { ReceiptView } from './receipt-view';
-import type { ReportReceipt } from './report';
+import type { ReceiptView } from '../verdict/receipt-view';
+import type { ReportReceipt } from '../verdict/report';
 import { reportToJson } from './report-json';
 
 /** The page's source of ids: its rows, in log order. */

@@ -8,8 +8,8 @@
 // the page has every receipt's id already, in the explorer's rows (see
 // RowStore.reportId), and a million of them again cost about 150 MB.
 import { ALL_RECEIPT_CHECKS, type CheckStatus, RECEIPT_CHECK_ORDER } from '../verdict/check';
-import type { Verdict } from './entries';
-import type { ReportEnvelope, ReportReceipt } from './report';
+
+import type { ReportEnvelope, ReportReceipt, Verdict } from '../verdict/report';
 
 const TYPES: readonly ReportReceipt['type'][] = ['tool', 'child', 'http', 'zeroclaw', 'codewhale-review', 'codewhale-turn'];
 const GENERATIONS = [undefined, 'A', 'B'] as const;

@@ -46,13 +46,13 @@ describe('semanticRange and compareSemantics', () => {
 
   it('an allowed receipt whose id, signature or parameter_hash failed is not authorized', () => {
     for (const check of ['receipt_id', 'signature', 'parameter_hash'] as const) {
-      const range = semanticRange([entry('mediated_decision/prevent/allowed', { [check]: fail('x') })], 0);
+      const range = semanticRange([entry('mediated_decision/prevent/allowed', { [check]: fail('receipt_id_mismatch', 'x', 'y') })], 0);
       expect(range.hi.authorized, check).toBe(0n);
     }
   });
 
   it('a signature that could not be checked (hybrid without ML-DSA): authorized 0 or 1 is undecided, 2 fails', () => {
-    const range = semanticRange([entry('mediated_decision/prevent/allowed', { signature: skipped('ML-DSA unavailable') })], 0);
+    const range = semanticRange([entry('mediated_decision/prevent/allowed', { signature: skipped('signature_not_checked', 'mldsa_unavailable') })], 0);
     const base = { mediatedDecisions: 1n, prevent: 1n };
     for (const authorized of [0n, 1n]) expect(compareSemantics(counts({ ...base, authorized }), range).status).toBe('skipped');
     expect(compareSemantics(counts({ ...base, authorized: 2n }), range)).toEqual({

@@ -4,14 +4,17 @@
 // the command line's worker threads). The orchestrator numbers the records and
 // assembles their outputs, so the report never depends on which strategy ran.
 import type { TrustStore } from '../trust/trust-store';
+import type { AuditedFamily } from '../verdict/family';
 import type { RecordBytes } from './log-sink';
 import { type RecordOrigin, type RecordOutput, RecordVerifier, emptyOutput } from './record-verifier';
 
-/** What the orchestrator gives a checker: one trust store, whether rows are wanted, and where outputs go. */
+/** What the orchestrator gives a checker: one trust store, whether rows are wanted, the families, and where outputs go. */
 export interface CheckerContext {
   trust: TrustStore;
   /** Also produce each receipt's display fields (ReceiptView), for the page's rows. */
   views: boolean;
+  /** Other runtimes' receipt families the log is read with (their records are set aside for the audit). */
+  families: readonly AuditedFamily[];
   /** Takes records' output once their checks settled (signatures included), in any order. */
   deliver(out: RecordOutput): void;
 }
@@ -54,7 +57,7 @@ class InlineChecker implements RecordChecker {
     private readonly context: CheckerContext,
     private readonly maxInFlight: number,
   ) {
-    this.records = new RecordVerifier(context.trust, { views: context.views });
+    this.records = new RecordVerifier(context.trust, { views: context.views, families: context.families });
   }
 
   get broken(): boolean {

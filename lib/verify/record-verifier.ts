@@ -5,7 +5,6 @@
 // Its output is structured-clone safe: plain objects, bigint, Uint8Array.
 import { canonicalBytes, canonicalBytesPair, canonicalize } from '../json/canonicalize';
 import { compactJson } from '../json/pretty';
-import type { DialectItem } from '../dialects/audit';
 import { leafHash } from '../merkle';
 import { checkpointFacts, decodeCheckpoint, decodeInclusionProof } from '../chio/checkpoint';
 import { oversizedPath } from '../chio/consistency-proof';
@@ -19,15 +18,17 @@ import { sha256Hex } from '../crypto/sha256';
 import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
 import { type BundleClaims, readBundleClaims } from './bundle-claims';
-import { type CheckResult, fail, pass } from '../verdict/check';
+import { type CheckResult, pass, skipped } from '../verdict/check';
+import type { AuditedFamily, DialectItem } from '../verdict/family';
 import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
 import type { Envelope } from './envelope-intake';
 import { type LogItem, type RecordRole, intakeRecord } from './intake';
 import { addFailure, checkTokenSignature, judgeLineageRow } from './lineage';
 import { type Problem, type ProblemLocation, makeProblem } from '../verdict/problems';
-import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailureMessage } from './receipt-checks';
-import { type ReceiptView, receiptView } from './receipt-view';
+import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailure } from './receipt-checks';
+import { receiptView } from './receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import { semanticsCode } from './receipt-semantics';
 
 /** Where one record came from. */
@@ -57,7 +58,7 @@ export interface RecordOutput {
   transparency: TransparencyEntry[];
   /** Capability-lineage rows with their `lineage` check (contract part 2 §5.3.1). */
   lineage: LineageEntry[];
-  /** Records of other runtimes (ZeroClaw, CodeWhale), audited once the whole log is in (lib/dialects/audit.ts). */
+  /** Records of other runtimes' families (ZeroClaw, CodeWhale), audited once the whole log is in (lib/verdict/family.ts). */
   dialect: DialectItem[];
   /** Export bundles' own claims (uncheckpointedReceipts, query), judged once proofs are matched (bundle-claims.ts). */
   bundles: BundleClaims[];
@@ -96,10 +97,10 @@ function leafHashPair(full: Uint8Array, anchor: Uint8Array): Uint8Array {
 }
 
 export class RecordVerifier {
-  /** `views`: also produce each receipt's display fields (ReceiptView). */
+  /** `views`: also produce each receipt's display fields (ReceiptView). `families`: other runtimes' records to recognise and set aside. */
   constructor(
     private readonly trust: TrustStore,
-    private readonly options: { views?: boolean } = {},
+    private readonly options: { views?: boolean; families?: readonly AuditedFamily[] } = {},
   ) {}
 
   /**
@@ -107,7 +108,7 @@ export class RecordVerifier {
    * checks (signatures) on entries already in `out`; never rejects on input.
    */
   verify(text: string, origin: RecordOrigin, order: number, out: RecordOutput): Promise<void>[] {
-    const result = intakeRecord(text, origin.role);
+    const result = intakeRecord(text, origin.role, this.options.families);
     if (!result.ok) {
       const { issue } = result;
       const line = origin.line + issue.line - 1;
@@ -181,18 +182,14 @@ export class RecordVerifier {
         return undefined;
       case 'bundle': // read in verify()
         return undefined;
-      case 'zc-call':
-      case 'zc-message':
-      case 'zc-trace':
-      case 'zc-text':
-      case 'cw-review':
-      case 'cw-turn':
+      case 'family':
         // Kept as text that parses back to the same tree (numbers as written: ZeroClaw's MAC input depends on `1.0`).
         out.dialect.push({
           file: located.file,
           line: located.line,
           order: located.order,
-          kind: item.kind,
+          family: item.family!,
+          kind: item.familyKind!,
           text: item.text ?? compactJson(item.value),
           path: item.path,
           space: origin.space,
@@ -338,11 +335,10 @@ export class RecordVerifier {
     out.checkpoints.push(entry);
     return verifyChioSignature(decodedCp.kernelKey, decodedCp.signature, signed).then((res) => {
       if (res.status === 'pass') entry.checks.signature = pass();
-      else if (res.status === 'skipped') entry.checks.signature = { status: 'skipped', detail: res.reason };
+      else if (res.status === 'skipped') entry.checks.signature = skipped('signature_not_checked', res.reason);
       else {
-        const msg = `checkpoint ${cp.checkpointSeq}: ${signatureFailureMessage(res.reason, res.detail).replace('the receipt was changed', 'the checkpoint was changed')}`;
-        entry.checks.signature = fail(msg);
-        out.problems.push(makeProblem('checkpoint_signature_invalid', msg, where));
+        entry.checks.signature = signatureFailure(res.reason, res.detail, { checkpointSeq: cp.checkpointSeq });
+        out.problems.push(makeProblem('checkpoint_signature_invalid', entry.checks.signature.detail!, where));
       }
     });
   }

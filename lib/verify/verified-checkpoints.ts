@@ -2,40 +2,13 @@
 // ties one load of a log to another (chio-format.md §9.1): position, root and
 // `checkpoint_sha256` = sha256 hex of JCS(body), the digest a successor's
 // `previous_checkpoint_sha256` names. Not part of the §8 report: the browser
-// remembers these between loads (lib/trust/checkpoint-memory.ts).
+// remembers these between loads (lib/trust/checkpoint-memory.ts; the type is
+// lib/trust/verified-checkpoint.ts).
 import { toHex } from '../bytes/hex';
 import { chainLeafHash } from '../chio/checkpoint';
 import type { CheckpointEntry } from './entries';
 import { checkpointVerdict } from './report';
-
-/** One checkpoint that verified in this load. Survives a structured clone. */
-export interface VerifiedCheckpoint {
-  /** The signing kernel key, normalized (lowercase hex, no `0x`): the log's identity. */
-  key: string;
-  checkpointSeq: bigint;
-  batchStartSeq: bigint;
-  batchEndSeq: bigint;
-  treeSize: bigint;
-  /** Lowercase hex, no `0x`. */
-  merkleRootHex: string;
-  /** sha256 hex of the canonical body, as `previous_checkpoint_sha256` hashes it. */
-  sha256: string;
-  /** The body's own link to its predecessor, as signed (attacker-controlled text). */
-  previousSha256?: string;
-  issuedAt: bigint;
-  /** `chio.checkpoint_statement.v1` or `…v2` (absent in a memory written before v2 existed). */
-  schema?: string;
-  /** Its chain leaf hash (§16.3), lowercase hex without `0x`. */
-  chainLeafHex?: string;
-  /** v2: the signed chain_root, lowercase hex without `0x`. */
-  chainRootHex?: string;
-  /** v2: the outcome of its `chain` check in this load. */
-  chain?: 'pass' | 'fail' | 'skipped';
-  /** The chain frontier after it, when this load held its whole prefix (see CheckpointEntry). */
-  chainFrontier?: { size: bigint; hashHex: string }[];
-  /** Where in this load it was read (e.g. `checkpoints.ndjson`, a store's file name). */
-  file: string;
-}
+import type { VerifiedCheckpoint } from '../trust/verified-checkpoint';
 
 /**
  * The checkpoints that verified (signature, structure, continuity and, when

@@ -5,7 +5,7 @@
 import { sha256Ready } from '../crypto/sha256';
 import type { LogSink } from './log-sink';
 import type { LogVerifier } from './log-verifier';
-import type { ReportReceipt, VerificationReport } from './report';
+import type { ReportReceipt, VerificationReport } from '../verdict/report';
 
 /** Reads a log's sources into `sink`: lib/sources/load-sources.ts, given the platform's inputs. */
 export type LoadSources = (sink: LogSink) => Promise<void>;

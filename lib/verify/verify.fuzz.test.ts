@@ -19,7 +19,7 @@ import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { type RecordRole, intakeRecord } from './intake';
 import { LogVerifier } from './log-verifier';
-import type { VerificationReport } from './report';
+import type { VerificationReport } from '../verdict/report';
 
 const lines = (rel: string) => readFileSync(testdataPath(rel), 'utf8').trim().split('\n');
 const receiptLines = lines('corpus/good/receipts.ndjson');

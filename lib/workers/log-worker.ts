@@ -11,7 +11,8 @@ import { LogVerifier } from '../verify/log-verifier';
 import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-columns';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';
 import { verifyLog } from '../verify/verify-log';
-import type { DialectOptions } from '../dialects/audit';
+import type { DialectOptions } from '../verdict/family';
+import { DIALECT_FAMILIES } from '../dialects/families';
 import { diffFingerprint } from '../dialects/codewhale/review';
 import { TrustStore } from '../trust/trust-store';
 import { ServerUnauthorized, browserInputs, browserPlatform, problemOnFailure, serverBase, spawnVerifyWorker, workerCount } from './browser-platform';
@@ -27,7 +28,7 @@ import {
   describeSources,
 } from './protocol';
 import type { LogSink } from '../verify/log-sink';
-import type { ReportReceipt } from '../verify/report';
+import type { ReportReceipt } from '../verdict/report';
 
 type OpenRequest = Extract<LogRequest, { type: 'open' }>;
 
@@ -97,6 +98,7 @@ async function verifierFor({ trust, dialect, remembered }: OpenRequest, rows: Ro
   const v = new LogVerifier({
     trust: pinned.store,
     checker: poolChecker(spawnVerifyWorker, { workers: workerCount() }),
+    families: DIALECT_FAMILIES,
     onViews: (views) => rows.add(views),
     dialect: await dialectOptions(dialect ?? {}),
   });

@@ -71,7 +71,9 @@ export class VerifyPool implements RecordChecker {
         e.preventDefault?.();
         if (!this.terminated) this.fail(new Error(`a verify worker failed: ${e.message || 'its script did not load'}`));
       };
-      worker.postMessage({ type: 'init', trust: [...context.trust.keys], views: context.views });
+      // Families are code, not data: a worker takes the ones named from those its entry holds.
+      const families = context.families.map((f) => f.name);
+      worker.postMessage({ type: 'init', trust: [...context.trust.keys], views: context.views, families });
       return slot;
     });
   }

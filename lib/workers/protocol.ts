@@ -3,9 +3,9 @@
 // structured clone: plain objects, bigint, Uint8Array, File.
 import type { RecordOrigin } from '../verify/record-verifier';
 import type { RowDelta } from '../query/row-store';
-import type { VerificationReport } from '../verify/report';
+import type { VerificationReport } from '../verdict/report';
 import type { ReceiptColumns } from '../verify/receipt-columns';
-import type { VerifiedCheckpoint } from '../verify/verified-checkpoints';
+import type { VerifiedCheckpoint } from '../trust/verified-checkpoint';
 import type { PinnedKey } from '../trust/trust-store';
 import type { RememberedBatch } from '../verify/inclusion';
 
@@ -61,8 +61,11 @@ export interface RecordTask {
 }
 
 /** Batches and their outputs travel in the compact form of ./wire.ts. */
-/** `views`: also produce each receipt's row (the page wants them; the command line does not). */
-export type VerifyRequest = { type: 'init'; trust: PinnedKey[]; views?: boolean } | { type: 'batch'; id: number; records: WireBatch };
+/**
+ * `views`: also produce each receipt's row (the page wants them; the command line does not).
+ * `families`: the names of the receipt families the log is read with, in the orchestrator's order.
+ */
+export type VerifyRequest = { type: 'init'; trust: PinnedKey[]; views?: boolean; families?: string[] } | { type: 'batch'; id: number; records: WireBatch };
 export type VerifyResponse = { type: 'result'; id: number; output: WireOutput } | { type: 'error'; id: number; message: string };
 
 export interface Progress {

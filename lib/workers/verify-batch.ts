@@ -5,6 +5,7 @@
 // the compact message form. Pure, so tests run the very same steps in one thread.
 import { sha256Ready } from '../crypto/sha256';
 import { TrustStore } from '../trust/trust-store';
+import type { AuditedFamily } from '../verdict/family';
 import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
 import { packHashes } from '../verify/pack-hashes';
 import type { VerifyRequest, VerifyResponse } from './protocol';
@@ -22,13 +23,17 @@ export async function verifyBatch(verifier: RecordVerifier, batch: WireBatch): P
   return outputToWire(out);
 }
 
-/** A verify worker's message handler, whatever carries its messages; answers go to `post`. */
-export function verifyWorker(post: (m: VerifyResponse) => void): (msg: VerifyRequest) => Promise<void> {
+/**
+ * A verify worker's message handler, whatever carries its messages; answers go to `post`.
+ * `known`: the receipt families the worker's entry holds; `init` names those the log is read with.
+ */
+export function verifyWorker(post: (m: VerifyResponse) => void, known: readonly AuditedFamily[]): (msg: VerifyRequest) => Promise<void> {
   let verifier: RecordVerifier | null = null;
   return async (msg) => {
     if (msg.type === 'init') {
       const trust = TrustStore.create(msg.trust);
-      verifier = new RecordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: msg.views !== false });
+      const families = (msg.families ?? []).flatMap((name) => known.filter((f) => f.name === name));
+      verifier = new RecordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: msg.views !== false, families });
       return;
     }
     try {

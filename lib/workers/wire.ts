@@ -15,7 +15,7 @@ import { decodeRecord } from '../sources/records';
 import { type CheckResult, resultKey } from '../verdict/check';
 import type { ReceiptEntry } from '../verify/entries';
 import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
-import type { ReceiptView } from '../verify/receipt-view';
+import type { ReceiptView } from '../verdict/receipt-view';
 import type { RecordTask } from './protocol';
 
 type Codes = Uint8Array | Uint16Array | Uint32Array;

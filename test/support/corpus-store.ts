@@ -1,5 +1,6 @@
 // Test-only: a corpus case through the browser's per-record path (views on), into a RowStore that
 // received its rows in two shuffled batches, as the log worker sends them, with the report applied.
+import { DIALECT_FAMILIES } from '../../lib/dialects/families';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RowStore } from '../../lib/query/row-store';
@@ -8,13 +9,13 @@ import { PACKAGE_FILES, roleForFileName } from '../../lib/sources/package';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogAssembler } from '../../lib/verify/log-assembler';
 import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../../lib/verify/record-verifier';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verdict/report';
 import { testdataPath } from './testdata';
 
 /** A corpus case through the browser's per-record path, with views, into a RowStore. */
 export async function storeOf(name: string): Promise<{ store: RowStore; report: VerificationReport; raw: Record<string, unknown>[] }> {
   const dir = testdataPath(`corpus/${name}`);
-  const verifier = new RecordVerifier(TrustStore.empty(), { views: true });
+  const verifier = new RecordVerifier(TrustStore.empty(), { views: true, families: DIALECT_FAMILIES });
   const out = emptyOutput();
   const pending: Promise<void>[] = [];
   const raw: Record<string, unknown>[] = [];

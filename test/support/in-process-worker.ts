@@ -2,6 +2,7 @@
 // worker's own handler (verifyWorker: init, then verifyBatch per batch) on
 // structured clones of the real messages, as postMessage would hand them over,
 // and answers asynchronously.
+import { DIALECT_FAMILIES } from '../../lib/dialects/families';
 import type { VerifyRequest, VerifyResponse } from '../../lib/workers/protocol';
 import type { WorkerLike } from '../../lib/workers/pool';
 import { verifyWorker } from '../../lib/workers/verify-batch';
@@ -11,7 +12,7 @@ export function inProcessWorker(options: { onBatch?: (batch: WireBatch) => void 
   const handle = verifyWorker((m) => {
     const data: VerifyResponse = structuredClone(m);
     worker.onmessage?.({ data } as MessageEvent<VerifyResponse>);
-  });
+  }, DIALECT_FAMILIES);
   const worker: WorkerLike = {
     onmessage: null,
     onerror: null,

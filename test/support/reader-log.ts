@@ -5,8 +5,8 @@
 import { loadPaths } from '../../bin/cli/main';
 import { RowStore } from '../../lib/query/row-store';
 import { TrustStore } from '../../lib/trust/trust-store';
-import type { VerificationReport } from '../../lib/verify/report';
-import type { ReceiptView } from '../../lib/verify/receipt-view';
+import type { VerificationReport } from '../../lib/verdict/report';
+import type { ReceiptView } from '../../lib/verdict/receipt-view';
 
 export async function verifiedLog(paths: string[], trustKeys: string[] = []): Promise<{ store: RowStore; report: VerificationReport }> {
   const views: ReceiptView[] = [];

@@ -1,6 +1,7 @@
 // A real package's records through RecordVerifier alone (the per-record half of
 // verification), as one verify worker would answer for them: for tests of what
 // travels from the verify workers to the log worker.
+import { DIALECT_FAMILIES } from '../../lib/dialects/families';
 import { nodeDir } from '../../bin/cli/node-source';
 import { loadPackage } from '../../lib/sources/package';
 import { TrustStore } from '../../lib/trust/trust-store';
@@ -9,7 +10,7 @@ import { ORDER_STRIDE, RecordVerifier, type RecordOutput, emptyOutput } from '..
 
 /** A real package's records checked, every check settled, as one verify worker's output. */
 export async function verifiedOutput(dir: string): Promise<RecordOutput> {
-  const verifier = new RecordVerifier(TrustStore.empty());
+  const verifier = new RecordVerifier(TrustStore.empty(), { families: DIALECT_FAMILIES });
   const out = emptyOutput();
   const pending: Promise<void>[] = [];
   let order = 0;

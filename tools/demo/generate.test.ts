@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { verifyPaths } from '../../bin/cli/main';
 import { TrustStore } from '../../lib/trust/trust-store';
-import type { VerificationReport } from '../../lib/verify/report';
+import type { VerificationReport } from '../../lib/verdict/report';
 import { parseJson } from '../../lib/json/parse';
 import { isJsonObject, JsonNumber, type JsonObject } from '../../lib/json/value';
 import { GUARD_ORDER } from './catalog';

@@ -10,7 +10,7 @@ import { useMemo } from 'react';
 import { buildCoverage } from '../../../lib/overview/checkpoint-coverage';
 import { type ComplianceSelection, explorerLink } from '../../../lib/readers/compliance';
 import type { CoverageOverTime, RangeReport } from '../../../lib/readers/compliance-report';
-import type { VerificationReport } from '../../../lib/verify/report';
+import type { VerificationReport } from '../../../lib/verdict/report';
 import { EChart, type EChartOption } from '../../charts/echart';
 import { formatTime } from '../../explorer/format';
 import { CheckpointTimeline } from '../../overview/checkpoint-timeline';

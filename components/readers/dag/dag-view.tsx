@@ -25,7 +25,7 @@ import {
 } from '../../../lib/readers/dag';
 import type { LineageSet } from '../../../lib/sources/lineage';
 import { lineageVerdicts, linkStatus } from '../../../lib/readers/lineage-status';
-import type { ReportLineage } from '../../../lib/verify/report';
+import type { ReportLineage } from '../../../lib/verdict/report';
 import { useSession } from '../../data/log-contexts';
 import { formatTime } from '../../explorer/format';
 import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';

@@ -7,7 +7,7 @@ import Link from 'next/link';
 import { revealPlain } from '../../../lib/text/reveal';
 import { formatMinor } from '../../../lib/finance/money';
 import type { BudgetRow } from '../../../lib/readers/finance';
-import type { FinanceReport } from '../../../lib/finance/reconcile';
+import type { FinanceReport } from '../../../lib/verdict/report';
 import { ReceiptLink, explorerHref, n } from './parts';
 import { SafeText } from '../../ui/safe-text';
 

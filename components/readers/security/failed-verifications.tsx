@@ -11,7 +11,7 @@ import { buildCoverage } from '../../../lib/overview/checkpoint-coverage';
 import { type ProblemGroup, ProblemLinker, groupProblems, receiptHref } from '../../../lib/overview/problem-groups';
 import { type FlaggedReceipt, type VerificationFailures, explorerLink } from '../../../lib/readers/security';
 import type { Problem, ProblemCode } from '../../../lib/verdict/problems';
-import type { VerificationReport } from '../../../lib/verify/report';
+import type { VerificationReport } from '../../../lib/verdict/report';
 import { SafeText } from '../../ui/safe-text';
 
 const n = (x: number) => x.toLocaleString('en-US');
