@@ -71,10 +71,10 @@ export function splitFleetPage(text: string): Result {
   for (const [g, span] of kernels.entries()) {
     const members = objectMembers(text, span);
     const key = members?.get('kernelKey') && parseJson(slice(members.get('kernelKey')!));
-    const kernelKey = key && key.ok && typeof key.value === 'string' ? key.value : '';
+    const kernelKey = key?.ok && typeof key.value === 'string' ? key.value : '';
     if (!members || !KERNEL.test(kernelKey)) return fail(`fleet.kernels[${g}] has no kernelKey of 64 lowercase hex digits`);
     const list = members.get('receipts') && parseJson(slice(members.get('receipts')!));
-    if (!list || !list.ok || !isJsonArray(list.value)) return fail(`fleet.kernels[${g}].receipts must be an array of {seq, index}`);
+    if (!list?.ok || !isJsonArray(list.value)) return fail(`fleet.kernels[${g}].receipts must be an array of {seq, index}`);
     const lines: string[] = [];
     for (const [i, entry] of list.value.entries()) {
       const seq = isJsonObject(entry) ? entry.get('seq') : undefined;

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeDir } from '../../bin/cli/node-source';
 import { goodLog, ndjson, writePackage } from '../../test/support/forge';
-import { LogVerifier } from '../verify/log-verifier';
 import { loadPackage } from './package';
 import { pinnedVerifier } from '../../test/support/verify-records';
 

@@ -121,7 +121,7 @@ const integer = (v: JsonValue | undefined) => (isJsonNumber(v) && v.isIntegerLit
 function manifestCounts(files: Files): JsonObject | null {
   const bytes = files.get('manifest.json');
   const parsed = bytes && parseJson(new TextDecoder().decode(bytes));
-  const counts = parsed && parsed.ok && isJsonObject(parsed.value) ? parsed.value.get('counts') : undefined;
+  const counts = parsed?.ok && isJsonObject(parsed.value) ? parsed.value.get('counts') : undefined;
   return isJsonObject(counts) ? counts : null;
 }
 
@@ -147,7 +147,7 @@ function unprovenCountHolds(original: Files, mutated: Files): boolean | null {
 function manifestHolds(files: Files): boolean {
   const bytes = files.get('manifest.json');
   const parsed = bytes && parseJson(new TextDecoder().decode(bytes));
-  if (!parsed || !parsed.ok || !isJsonObject(parsed.value)) return false;
+  if (!parsed?.ok || !isJsonObject(parsed.value)) return false;
   const list = parsed.value.get('files');
   if (!isJsonArray(list)) return false;
   const filesMatch = list.every((f) => {

@@ -57,7 +57,7 @@ describe('a store with a damaged b-tree page', () => {
       if (lost.length === 0 || lost.at(-1)! - lost[0]! !== lost.length - 1) failures.push(`${label}: lost ${lost.length} rows, not one range`);
       if (errors.length !== 1) failures.push(`${label}: ${errors.length} errors`);
       const e = errors[0];
-      if (!e || e.table !== 'chio_tool_receipts' || !/database disk image is malformed/.test(e.error)) failures.push(`${label}: ${JSON.stringify(e)}`);
+      if (e?.table !== 'chio_tool_receipts' || !/database disk image is malformed/.test(e.error)) failures.push(`${label}: ${JSON.stringify(e)}`);
       const last = i === leaves.length - 1;
       const want = last
         ? `reading chio_tool_receipts stopped after seq ${lost[0]! - 1}: database disk image is malformed`

@@ -6,7 +6,6 @@
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { capabilityToken, genAReceipt, keyFromSeed, lineageRowOf } from '../../test/support/forge';
-import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verdict/report';
 import { createChioStore } from './sqlite-store-writer';
 import { openChioStore } from './sqlite-store';

@@ -6,11 +6,11 @@
 // distances, then a binary search back to the boundary, so good rows between
 // two damaged regions are not skipped. Bounded work: O(log n) one-row probes.
 // The file is attacker-controlled; nothing here throws.
-import type { Database } from 'sql.js';
+import type { Database, Statement } from 'sql.js';
 
 /** Whether a query for rows with `order` ≥ `key` can step to its first row (or finds none) without an error. */
 function readableFrom(db: Database, table: string, order: string, key: number): boolean {
-  let stmt;
+  let stmt: Statement | undefined;
   try {
     stmt = db.prepare(`SELECT "${order}" FROM "${table}" WHERE "${order}" >= ? ORDER BY "${order}" LIMIT 1`);
     stmt.bind([key]);

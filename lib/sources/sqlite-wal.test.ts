@@ -11,7 +11,7 @@ const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../testda
 const SIDECAR_DB = fixture('settlement-sidecar-receipts.sqlite3');
 const SIDECAR_WAL = fixture('settlement-sidecar-receipts.sqlite3-wal');
 const PAGE = 4096;
-const FRAME = 24 + PAGE;
+const _FRAME = 24 + PAGE;
 
 let SQL: SqlJsStatic;
 let tmp: string;

@@ -128,7 +128,10 @@ class SpaceEvaluation {
     }
     const digest = cp.previousCheckpointSha256;
     // Missing on seq > 1 is a failure even when the predecessor is not supplied (§16.2 rule 3).
-    if (digest === undefined) return broken('predecessor_digest_missing');
+    if (digest === undefined) {
+      broken('predecessor_digest_missing');
+      return;
+    }
     const prev = this.byDigest.get(digest);
     if (prev) {
       const err = continuityError(prev.cp, prev.sha256, cp);
@@ -138,11 +141,12 @@ class SpaceEvaluation {
     }
     const atPrevSeq = this.bySeq.get(cp.checkpointSeq - 1n) ?? [];
     if (atPrevSeq.length > 0) {
-      return broken(
+      broken(
         'predecessor_other_body',
         cp.checkpointSeq - 1n,
         atPrevSeq.map((p) => `${p.file}:${p.line}`),
       );
+      return;
     }
     c.checks.continuity = skipped('predecessor_not_supplied');
     this.warnPrefix(

@@ -26,7 +26,10 @@ function mapHashes(out: RecordOutput, f: Rehash): void {
 /** Replaces every hash in `out` by a view of one new buffer holding them all (same bytes). */
 export function packHashes(out: RecordOutput): void {
   let size = 0;
-  mapHashes(out, (h) => ((size += h.length), h));
+  mapHashes(out, (h) => {
+    size += h.length;
+    return h;
+  });
   const buffer = new Uint8Array(size);
   let at = 0;
   mapHashes(out, (h) => {

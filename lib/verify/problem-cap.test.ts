@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { loadFile } from '../sources/package';
 import { genAReceipt, keyFromSeed } from '../../test/support/forge';
-import { LogVerifier } from './log-verifier';
 import { MAX_PROBLEMS_PER_CODE_AND_FILE, ProblemCap } from '../verdict/problem-cap';
 import { makeProblem } from '../verdict/problems';
 import { pinnedVerifier } from '../../test/support/verify-records';

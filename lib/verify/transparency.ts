@@ -74,7 +74,7 @@ function firstDifference(supplied: Record<string, string>, expected: JsonObject,
   const keys = new Set([...Object.keys(supplied), ...expected.keys()]);
   for (const k of [...keys].sort()) {
     if (ignore.includes(k)) continue;
-    const a = Object.prototype.hasOwnProperty.call(supplied, k) ? supplied[k] : undefined;
+    const a = Object.hasOwn(supplied, k) ? supplied[k] : undefined;
     const b = expected.get(k);
     if (a === undefined || b === undefined || a !== canonicalize(b)) return k;
   }

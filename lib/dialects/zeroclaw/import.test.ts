@@ -109,7 +109,7 @@ describe('chat transcripts', () => {
   it('a malformed line of the Tool receipts block is named, never dropped', () => {
     const { claims, malformed } = importZeroclaw(messages('m.jsonl', [{ role: 'assistant', content: `ok\n\n---\nTool receipts:\n  shell: ${A}\nshell ${B}` }]));
     expect(claims.map((c) => c.receipt)).toEqual([A]);
-    expect(malformed).toEqual([{ file: 'm.jsonl', line: 1, message: expect.stringMatching(/not "  <tool>: <receipt>": "shell zc-receipt/) }]);
+    expect(malformed).toEqual([{ file: 'm.jsonl', line: 1, message: expect.stringMatching(/not " {2}<tool>: <receipt>": "shell zc-receipt/) }]);
   });
 });
 
