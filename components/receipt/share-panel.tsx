@@ -6,7 +6,7 @@
 // checkpoint and its proof in the URL fragment (never sent to a server), and
 // the bundle as a file with the receipt-audit command that checks it.
 import { useEffect, useState } from 'react';
-import type { ReceiptBundle } from '../../lib/share/bundle';
+import type { ReceiptBundle } from '../../lib/sources/receipt-bundle';
 import { bundleToNdjson, encodeBundle } from '../../lib/share/bundle';
 import type { LogSource } from '../../lib/workers/protocol';
 import { type CopyAddress, receiptUrl } from '../../lib/query/receipt-address';

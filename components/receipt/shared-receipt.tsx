@@ -5,7 +5,8 @@
 import Link from 'next/link';
 import { useEffect, useMemo, useState } from 'react';
 import { buildDossier } from '../../lib/receipt/dossier';
-import { type ReceiptBundle, decodeBundle, verifyBundle } from '../../lib/share/bundle';
+import { decodeBundle, verifyBundle } from '../../lib/share/bundle';
+import type { ReceiptBundle } from '../../lib/sources/receipt-bundle';
 import { toPinnedKeys } from '../../lib/trust/trust-file';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { type VerificationReport, checkpointState, isIntactUnpinned } from '../../lib/verdict/report';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildDossier, type Dossier } from './dossier';
-import type { ReceiptBundle } from '../share/bundle';
+import type { ReceiptBundle } from '../sources/receipt-bundle';
 
 const GOOD = join(__dirname, '../testdata/corpus/good');
 const TAMPERED = join(__dirname, '../testdata/corpus/tampered-field');

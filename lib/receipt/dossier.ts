@@ -16,7 +16,7 @@ import { canonicalBytes, canonicalize } from '../json/canonicalize';
 import { prettyJson, visibleString } from '../json/pretty';
 import { type JsonObject, type JsonValue, JsonNumber, isJsonObject, pathKey } from '../json/value';
 import { type InclusionStep, leafHash, rootFromInclusionProof } from '../merkle';
-import type { ReceiptBundle } from '../share/bundle';
+import type { ReceiptBundle } from '../sources/receipt-bundle';
 import { intakeRecord } from '../verify/intake';
 import { LEAF_ANCHOR, LEAF_KERNEL } from '../verdict/check-text';
 import { receiptView } from '../verify/receipt-view';

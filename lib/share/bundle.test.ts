@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TrustStore } from '../trust/trust-store';
-import { type ReceiptBundle, decodeBundle, encodeBundle, verifyBundle } from './bundle';
+import type { ReceiptBundle } from '../sources/receipt-bundle';
+import { decodeBundle, encodeBundle, verifyBundle } from './bundle';
 
 const GOOD = join(__dirname, '../testdata/corpus/good');
 const TAMPERED = join(__dirname, '../testdata/corpus/tampered-field');

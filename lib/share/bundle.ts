@@ -10,23 +10,7 @@ import { readCapped } from '../bytes/read-capped';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import type { VerificationReport } from '../verdict/report';
-
-export type BundleRole = 'tool' | 'child' | 'http';
-
-export interface ReceiptBundle {
-  v: 1;
-  role: BundleRole;
-  /** The receipt record's text, byte for byte as in its source (a package line keeps its `{"seq","receipt"}` wrapper). */
-  receipt: string;
-  /** The position the checkpoint covers (decimal), when the record's own wrapper does not say it. */
-  logSeq?: string;
-  /** The checkpoint record (`{"body","signature"}`) whose batch holds the receipt. */
-  checkpoint?: string;
-  /** The inclusion proof record (ReceiptInclusionProof) against that checkpoint. */
-  proof?: string;
-  /** Where it came from, for people (never trusted). */
-  origin?: { source: string; file: string; line: number };
-}
+import type { BundleRole, ReceiptBundle } from '../sources/receipt-bundle';
 
 /** Decompressed bundles larger than this are refused (a link is not a log). */
 export const MAX_BUNDLE_BYTES = 4 * 1024 * 1024;

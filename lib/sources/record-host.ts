@@ -11,7 +11,7 @@ import { canonicalBytes, canonicalize } from '../json/canonicalize';
 import { decodeInclusionProof } from '../chio/checkpoint';
 import { decodeToolReceipt } from '../chio/tool-receipt';
 import { leafHash, verifyInclusion } from '../merkle';
-import type { BundleRole, ReceiptBundle } from '../share/bundle';
+import type { BundleRole, ReceiptBundle } from './receipt-bundle';
 import { type ItemKind, type LogItem, type RecordRole, intakeRecord } from '../verify/intake';
 import { type SourceDir, type SourceFile, roleForFileName } from './package';
 import { splitRecords } from './records';
