@@ -9,13 +9,10 @@ import type { CheckerContext, CheckerFactory, RecordChecker } from '../verify/re
 import type { RecordOrigin } from '../verify/record-verifier';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import { batchToWire, outputFromWire } from './wire';
+import type { WorkerLike as AnyWorkerLike } from './worker-client';
 
-export interface WorkerLike {
-  postMessage(message: VerifyRequest): void;
-  onmessage: ((e: MessageEvent<VerifyResponse>) => void) | null;
-  onerror: ((e: ErrorEvent) => void) | null;
-  terminate(): void;
-}
+/** A verify worker as the pool sees it: the worker client's shape, typed by the verify protocol. */
+export type WorkerLike = AnyWorkerLike<VerifyRequest, VerifyResponse>;
 
 /** The most bytes of a file a batch spans (beyond its first record): the worker reads them at once. */
 const MAX_SPAN = 8 * 1024 * 1024;

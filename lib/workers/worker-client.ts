@@ -9,7 +9,7 @@
 // worker posts). It never constructs a worker: the caller passes one (a Web Worker, whose
 // `new Worker(new URL(…))` the bundler must see, or Node's worker_threads in tests).
 
-/** What the client needs of a worker: a Web Worker has this shape (lib/workers/pool.ts uses the same). */
+/** What the client needs of a worker: a Web Worker has this shape (lib/workers/pool.ts types it by its protocol). */
 export interface WorkerLike<In, Out> {
   postMessage(message: In, transfer?: Transferable[]): void;
   onmessage: ((e: MessageEvent<Out>) => void) | null;
