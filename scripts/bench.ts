@@ -1,5 +1,5 @@
 // Throughput of verification (issue 6): the same evidence package, from the demo producer, checked
-// by three runners, one after another, --runs times each (medians):
+// by three runners in --runs rounds of A, B, C (medians, their spread, and each round's ratios):
 //   A  native baseline: scripts/bench/native-baseline.ts (node:crypto + canonicalize, one thread),
 //      a child process; its own time inside the script, its own maxRSS;
 //   B  CLI: receipt-audit verify <pkg> --trust-key <demo kernel key> --json, a child process;
@@ -151,21 +151,35 @@ async function runCli(pkg: string, key: string): Promise<{ ms: number; peak_memo
   return { ms: r.ms, peak_memory_mb: r.peakRssMb, receipts: s.receipts };
 }
 
-/** Runs `run` n times; the first failure stops that runner at this size and is kept, not thrown. */
-async function repeat<T>(n: number, what: string, run: () => Promise<T>, errors: string[]): Promise<T[]> {
-  const out: T[] = [];
+/** One runner at one size: what it runs, and its runs so far (a failure stops it at this size and is kept, not thrown). */
+interface Runner<T> {
+  what: string;
+  run: () => Promise<T>;
+  done: T[];
+  failed: boolean;
+}
+
+const runner = <T>(what: string, run: () => Promise<T>): Runner<T> => ({ what, run, done: [], failed: false });
+
+/**
+ * Rounds of A, B, C, A, B, C, …: a change of load on the machine then falls on every runner alike,
+ * and the ratios of one round (B/A, C/A) compare runs made minutes apart at most.
+ */
+async function interleave(n: number, runners: Runner<unknown>[], errors: string[]): Promise<void> {
   for (let i = 0; i < n; i++) {
-    log(`${what}, run ${i + 1} of ${n}`);
-    try {
-      out.push(await run());
-    } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      log(`${what} FAILED: ${msg}`);
-      errors.push(`${what}: ${msg}`);
-      break;
+    for (const r of runners) {
+      if (r.failed) continue;
+      log(`${r.what}, run ${i + 1} of ${n}`);
+      try {
+        r.done.push(await r.run());
+      } catch (e) {
+        const msg = e instanceof Error ? e.message : String(e);
+        log(`${r.what} FAILED: ${msg}`);
+        errors.push(`${r.what}: ${msg}`);
+        r.failed = true;
+      }
     }
   }
-  return out;
 }
 
 async function measure(size: number, n: number, origin: string, browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<SizeResult> {
@@ -175,41 +189,30 @@ async function measure(size: number, n: number, origin: string, browser: Awaited
   // The receipts of every runner's throughput: tool + child receipts in the package (the CLI's
   // summary.receipts must say the same).
   const receipts = input.counts.toolReceipts + input.counts.childReceipts;
-  const nativeRaw = await repeat(
-    n,
-    `${label}: A native baseline`,
-    async () => {
-      const r = await runNative(input.pkg);
-      // It may find signatures invalid (it is naive), but it must have read every receipt.
-      if (r.receipts !== receipts) throw new Error(`the native baseline read ${r.receipts} receipts, the package holds ${receipts}`);
-      return r;
-    },
-    errors,
-  );
-  const cliRaw = await repeat(
-    n,
-    `${label}: B CLI`,
-    async () => {
-      const r = await runCli(input.pkg, input.kernelKeyHex);
-      if (r.receipts !== receipts) throw new Error(`the CLI counted ${r.receipts} receipts, the package holds ${receipts}`);
-      return r;
-    },
-    errors,
-  );
-  const pageRaw = await repeat(
-    n,
-    `${label}: C browser`,
-    async () => {
-      const r = await runBrowser(browser, { origin, pkg: input.pkg, key: input.kernelKeyHex, timeoutMs: 120_000 + size * 2 });
-      if (r.page.receipts !== receipts || r.page.verified !== receipts) {
-        throw new Error(
-          `the page verified ${r.page.verified} of ${r.page.receipts} receipts (failed ${r.page.failed}, unverified ${r.page.unverified}); the package holds ${receipts}`,
-        );
-      }
-      return r;
-    },
-    errors,
-  );
+  const a = runner(`${label}: A native baseline`, async () => {
+    const r = await runNative(input.pkg);
+    // It may find signatures invalid (it is naive), but it must have read every receipt.
+    if (r.receipts !== receipts) throw new Error(`the native baseline read ${r.receipts} receipts, the package holds ${receipts}`);
+    return r;
+  });
+  const b = runner(`${label}: B CLI`, async () => {
+    const r = await runCli(input.pkg, input.kernelKeyHex);
+    if (r.receipts !== receipts) throw new Error(`the CLI counted ${r.receipts} receipts, the package holds ${receipts}`);
+    return r;
+  });
+  const c = runner(`${label}: C browser`, async () => {
+    const r = await runBrowser(browser, { origin, pkg: input.pkg, key: input.kernelKeyHex, timeoutMs: 120_000 + size * 2 });
+    if (r.page.receipts !== receipts || r.page.verified !== receipts) {
+      throw new Error(
+        `the page verified ${r.page.verified} of ${r.page.receipts} receipts (failed ${r.page.failed}, unverified ${r.page.unverified}); the package holds ${receipts}`,
+      );
+    }
+    return r;
+  });
+  await interleave(n, [a, b, c] as Runner<unknown>[], errors);
+  const nativeRaw = a.done;
+  const cliRaw = b.done;
+  const pageRaw = c.done;
   const rate = (ms: number) => receipts / (ms / 1000);
   return {
     count: size,
@@ -265,8 +268,12 @@ m.load_after = os.loadavg().map((l) => Math.round(l * 100) / 100);
 const r = results.get(count)!;
 // A runner that failed has no runs: its numbers are NaN here, null in the JSON, "failed" in print.
 const maxOf = (xs: number[]) => (xs.length ? Math.max(...xs) : NaN);
+const minOf = (xs: number[]) => (xs.length ? Math.min(...xs) : NaN);
 const summarize = <T extends { receipts_per_s: number; peak_memory_mb: number }>(rs: T[]) => ({
   receipts_per_s: rs.length ? median(rs.map((x) => x.receipts_per_s)) : NaN,
+  // The spread of the runs: a median far from either end says the machine was not quiet.
+  receipts_per_s_min: minOf(rs.map((x) => x.receipts_per_s)),
+  receipts_per_s_max: maxOf(rs.map((x) => x.receipts_per_s)),
   peak_memory_mb: maxOf(rs.map((x) => x.peak_memory_mb)),
 });
 const native = { ...summarize(r.native), runs: r.native };
@@ -277,7 +284,21 @@ const page = {
   first_row_ms: r.browser.length ? median(r.browser.map((x) => x.first_row_ms)) : NaN,
   runs: r.browser,
 };
-const ratios = { cli_over_native: cli.receipts_per_s / native.receipts_per_s, browser_over_native: page.receipts_per_s / native.receipts_per_s };
+// Each round's own ratios (its B and C over its A, run back to back), then their median and range.
+const rounds = r.native.flatMap((a, i) => {
+  const b = r.cli[i];
+  const c = r.browser[i];
+  return b && c ? [{ cli_over_native: b.receipts_per_s / a.receipts_per_s, browser_over_native: c.receipts_per_s / a.receipts_per_s }] : [];
+});
+const ratios = {
+  cli_over_native: cli.receipts_per_s / native.receipts_per_s,
+  browser_over_native: page.receipts_per_s / native.receipts_per_s,
+  rounds,
+  cli_over_native_min: minOf(rounds.map((x) => x.cli_over_native)),
+  cli_over_native_max: maxOf(rounds.map((x) => x.cli_over_native)),
+  browser_over_native_min: minOf(rounds.map((x) => x.browser_over_native)),
+  browser_over_native_max: maxOf(rounds.map((x) => x.browser_over_native)),
+};
 const us = (rs: { receipts_per_s: number }[]) => (rs.length ? 1e6 / median(rs.map((x) => x.receipts_per_s)) : NaN);
 const scaling = scale.map((size) => {
   const s = results.get(size)!;
@@ -319,11 +340,12 @@ r.native.forEach((x, i) =>
 );
 const failedLine = (prefix: string) => r.errors.filter((e) => e.includes(prefix)).forEach((e) => say(`  FAILED    ${e}`));
 failedLine('A native');
-say(`  median          ${rps(native.receipts_per_s)}   peak ${mb(native.peak_memory_mb)}`);
+const spread = (x: { receipts_per_s_min: number; receipts_per_s_max: number }) => `(runs ${fmt(x.receipts_per_s_min)}–${fmt(x.receipts_per_s_max)})`;
+say(`  median          ${rps(native.receipts_per_s)}   peak ${mb(native.peak_memory_mb)}   ${spread(native)}`);
 say(`B CLI (receipt-audit verify --trust-key … --json; spawn → exit; peak = VmHWM)`);
 r.cli.forEach((x, i) => say(`  run ${i + 1}  ${secs(x.ms)} ${rps(x.receipts_per_s)}   peak ${mb(x.peak_memory_mb)}`));
 failedLine('B CLI');
-say(`  median          ${rps(cli.receipts_per_s)}   peak ${mb(cli.peak_memory_mb)}`);
+say(`  median          ${rps(cli.receipts_per_s)}   peak ${mb(cli.peak_memory_mb)}   ${spread(cli)}`);
 say(`C browser (/usr/bin/chromium headless; change event → log verified; peak = PSS of all Chromium processes)`);
 r.browser.forEach((x, i) =>
   say(
@@ -332,12 +354,18 @@ r.browser.forEach((x, i) =>
 );
 failedLine('C browser');
 say(
-  `  median          ${rps(page.receipts_per_s)}   peak ${mb(page.peak_memory_mb)}   first row ${fmt(page.first_row_ms)} ms   JS heap ${mb(page.js_heap_peak_mb)}`,
+  `  median          ${rps(page.receipts_per_s)}   peak ${mb(page.peak_memory_mb)}   first row ${fmt(page.first_row_ms)} ms   JS heap ${mb(page.js_heap_peak_mb)}   ${spread(page)}`,
 );
 say();
 say(
   `ratios    B/A ${ratios.cli_over_native.toFixed(2)}   C/A ${ratios.browser_over_native.toFixed(2)}   (receipts/s over receipts/s; > 1 = faster than the native baseline)`,
 );
+if (rounds.length > 1) {
+  const range = (lo: number, hi: number) => `${lo.toFixed(2)}–${hi.toFixed(2)}`;
+  say(
+    `          per round (A, B, C back to back): B/A ${range(ratios.cli_over_native_min, ratios.cli_over_native_max)}   C/A ${range(ratios.browser_over_native_min, ratios.browser_over_native_max)}`,
+  );
+}
 say();
 const others = scale.filter((s) => s !== count);
 say(`scaling   µs per receipt (1e6 / receipts/s)${others.length ? `; ${others.map(fmt).join(', ')} ran once each` : ''}`);
@@ -360,7 +388,7 @@ for (const s of scaling) {
 for (const s of scaling) if (s.count !== count) for (const e of s.errors) say(`  FAILED    ${e}`);
 say();
 say('notes');
-say(`  - Medians of ${runs} run${runs === 1 ? '' : 's'}; peak memory and JS heap are the largest of the runs; MB = 2^20 bytes.`);
+say(`  - Medians of ${runs} run${runs === 1 ? '' : 's'}, in rounds of A, B, C; peak memory and JS heap are the largest of the runs; MB = 2^20 bytes.`);
 say(`  - A is timed inside the script, so Node and tsx start-up (and its exit) are left out while B's spawn → exit includes them: this favours A.`);
 say(`  - C: the file input is on /, the rows on /receipts; the page goes there by its nav link in the task of the change event. First row =`);
 say(`    the first [data-receipt-id] row (shown once its record's own checks are done); JS heap = the page's and all its workers' (CDP`);
