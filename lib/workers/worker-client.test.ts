@@ -1,9 +1,11 @@
-// WorkerClient against real workers: Node worker_threads running a small script, wrapped in the
-// same WorkerLike shape a Web Worker has. Answers come back in whatever order the worker sends
-// them; an answer to an aborted or timed-out request must be dropped, and a worker that throws or
-// exits must fail every waiting request with an error that says so.
+// WorkerClient against real workers: Node worker_threads running a small script, wrapped by the
+// command line's adapter (bin/cli/node-worker.ts) in the WorkerLike shape a Web Worker has.
+// Answers come back in whatever order the worker sends them; an answer to an aborted or timed-out
+// request must be dropped, and a worker that throws or exits must fail every waiting request with
+// an error that says so.
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeWorker } from '../../bin/cli/node-worker';
 import { WorkerClient, WorkerClientError, type WorkerLike, isAborted } from './worker-client';
 
 type In = { id?: number; op: 'echo' | 'events' | 'crash' | 'exit' | 'wrong-id'; value?: string; delayMs?: number; count?: number };
@@ -27,20 +29,10 @@ afterEach(async () => {
   await Promise.all(threads.splice(0).map((t) => t.terminate()));
 });
 
-/** A worker thread as a WorkerLike: its `error` and a non-zero `exit` both reach `onerror`. */
 function spawn(): WorkerLike<In, Out> {
   const thread = new Worker(SCRIPT, { eval: true });
   threads.push(thread);
-  const like: WorkerLike<In, Out> = {
-    onmessage: null,
-    onerror: null,
-    postMessage: (m) => thread.postMessage(m),
-    terminate: () => void thread.terminate(),
-  };
-  thread.on('message', (data: Out) => like.onmessage?.({ data } as MessageEvent<Out>));
-  thread.on('error', (e) => like.onerror?.({ message: e.message } as ErrorEvent));
-  thread.on('exit', (code) => code !== 0 && like.onerror?.({ message: `it exited with code ${code}` } as ErrorEvent));
-  return like;
+  return nodeWorker(thread);
 }
 
 function client(options: { deadlineMs?: number; onEvent?: (m: Out) => void; onCrash?: (e: WorkerClientError, detail: string) => void } = {}) {
@@ -145,7 +137,7 @@ describe('WorkerClient', () => {
     c.post({ op: 'exit' });
     const e = await failureOf(waiting);
     expect(e.reason).toBe('crashed');
-    expect(e.message).toBe('the test worker stopped: it exited with code 3');
+    expect(e.message).toBe('the test worker stopped: it exited (code 3)');
   });
 
   it('close: waiting requests fail as closed, and no event is delivered afterwards', async () => {
