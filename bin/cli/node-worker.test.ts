@@ -108,7 +108,7 @@ describe('nodeWorker through the worker client', () => {
     const c = clientOf(worker, crashes);
     const e = await failureOf(c.request((id) => ({ op: 'throw', id })));
     await exited;
-    expect(e.message).toBe('the test thread stopped: thrown on purpose');
+    expect(e.detail).toBe('thrown on purpose');
     expect(crashes).toEqual(['the test thread stopped: thrown on purpose']);
   });
 
