@@ -9,8 +9,8 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type CheckerFactory, inlineChecker } from '../../lib/verify/record-checker';
-import { type WorkerLike, poolChecker } from '../../lib/workers/pool';
-import type { VerifyResponse } from '../../lib/workers/protocol';
+import { poolChecker } from '../../lib/workers/pool';
+import { nodeWorker } from './node-worker';
 import { UsageError } from './node-source';
 
 /**
@@ -33,7 +33,7 @@ export async function nodeChecker(inputBytes: number, workers: number | undefine
   const n = workers ?? (inputBytes >= POOL_FROM_BYTES && cores >= POOL_FROM_CORES ? cores : 0);
   if (n === 0) return inlineChecker();
   const entry = await threadEntry();
-  return poolChecker(() => spawnThread(entry), { workers: n });
+  return poolChecker(() => nodeWorker(new Worker(entry)), { workers: n });
 }
 
 function workersFromEnv(): number | undefined {
@@ -66,20 +66,4 @@ async function bundleThread(): Promise<URL> {
     // esbuild is missing or failed: the threads load the TypeScript through tsx, only slower.
   }
   return new URL('./verify-thread.mjs', import.meta.url);
-}
-
-/** A verify worker thread as the pool's WorkerLike. */
-function spawnThread(entry: URL): WorkerLike {
-  const thread = new Worker(entry);
-  const worker: WorkerLike = {
-    onmessage: null,
-    onerror: null,
-    postMessage: (m) => thread.postMessage(m),
-    terminate: () => void thread.terminate(),
-  };
-  thread.on('message', (data: VerifyResponse) => worker.onmessage?.({ data } as MessageEvent<VerifyResponse>));
-  thread.on('error', (err) => worker.onerror?.({ message: err.message } as ErrorEvent));
-  // The pool ignores this once it terminated its workers itself.
-  thread.on('exit', (code) => worker.onerror?.({ message: `it exited (code ${code})` } as ErrorEvent));
-  return worker;
 }

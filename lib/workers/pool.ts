@@ -3,13 +3,16 @@
 // for checking and memory stays flat), and each batch's output is delivered to
 // the orchestrator, which numbered the records in reading order, so the report
 // does not depend on which worker answers first. Takes a worker factory: the
-// page's Web Workers, the command line's worker threads, or a test's.
+// page's Web Workers, the command line's worker threads, or a test's. Each
+// worker is behind a WorkerClient: a batch is a request with the client's id,
+// a worker's death is the client's crash and fails the whole pool, and close()
+// closes the clients.
 import type { RecordBytes } from '../verify/log-sink';
 import type { CheckerContext, CheckerFactory, RecordChecker } from '../verify/record-checker';
 import type { RecordOrigin } from '../verify/record-verifier';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
-import { batchToWire, outputFromWire } from './wire';
-import type { WorkerLike as AnyWorkerLike } from './worker-client';
+import { type WireBatch, batchToWire, outputFromWire } from './wire';
+import { type WorkerLike as AnyWorkerLike, WorkerClient, WorkerClientError } from './worker-client';
 
 /** A verify worker as the pool sees it: the worker client's shape, typed by the verify protocol. */
 export type WorkerLike = AnyWorkerLike<VerifyRequest, VerifyResponse>;
@@ -31,23 +34,24 @@ export function poolChecker(spawn: () => WorkerLike, options: PoolOptions): Chec
 }
 
 interface Slot {
-  worker: WorkerLike;
+  client: WorkerClient<VerifyRequest, VerifyResponse>;
+  /** Batches sent to it and not yet settled. */
   busy: number;
 }
+
+/** A verify worker's death, as people (and the browser tests) know it. */
+const workerFailed = (detail: string) => new Error(`a verify worker failed: ${detail || 'its script did not load'}`);
 
 export class VerifyPool implements RecordChecker {
   private readonly slots: Slot[];
   private readonly batchSize: number;
   private readonly perWorker: number;
-  private readonly waiting = new Map<number, { slot: Slot; records: number }>();
   private readonly wakers: (() => void)[] = [];
   private batch: RecordTask[] = [];
   /** The file the batch's records with a byte range are in, and where the first of them starts. */
   private batchBlob: Blob | null = null;
   private batchFrom = 0;
-  private nextBatchId = 0;
   private failure: Error | null = null;
-  private terminated = false;
   recordsChecked = 0;
 
   constructor(
@@ -57,21 +61,19 @@ export class VerifyPool implements RecordChecker {
   ) {
     this.batchSize = options.batchSize ?? 256;
     this.perWorker = options.perWorker ?? 2;
+    // Families are code, not data: a worker takes the ones named from those its entry holds.
+    const families = context.families.map((f) => f.name);
     this.slots = Array.from({ length: Math.max(1, options.workers) }, () => {
-      const worker = spawn();
-      const slot: Slot = { worker, busy: 0 };
-      worker.onmessage = (e) => this.onResult(slot, e.data);
-      worker.onerror = (e) => {
-        // Handled here: unhandled, a worker's error would also surface as an uncaught error of
-        // the log worker. A worker terminated while still loading its code reports a failed
-        // script load; after terminate() that is expected, not a failure.
-        e.preventDefault?.();
-        if (!this.terminated) this.fail(new Error(`a verify worker failed: ${e.message || 'its script did not load'}`));
-      };
-      // Families are code, not data: a worker takes the ones named from those its entry holds.
-      const families = context.families.map((f) => f.name);
-      worker.postMessage({ type: 'init', trust: [...context.trust.keys], views: context.views, families });
-      return slot;
+      // A worker's death fails the whole pool, whether batches wait on it or not. One terminated
+      // by close() while still loading its code reports a failed script load: the client, closed,
+      // ignores it.
+      const client = new WorkerClient<VerifyRequest, VerifyResponse>(spawn(), {
+        name: 'a verify worker',
+        idOf: (m) => m.id,
+        onCrash: (_, detail) => this.fail(workerFailed(detail)),
+      });
+      client.post({ type: 'init', trust: [...context.trust.keys], views: context.views, families });
+      return { client, busy: 0 };
     });
   }
 
@@ -103,15 +105,13 @@ export class VerifyPool implements RecordChecker {
   /** Sends what is left and waits for every batch. */
   async drain(): Promise<void> {
     await this.dispatch();
-    while (this.waiting.size > 0) await this.nextWake();
+    while (!this.failure && this.slots.some((s) => s.busy > 0)) await this.nextWake();
     if (this.failure) throw this.failure;
   }
 
   close(): void {
-    if (this.terminated) return;
-    this.terminated = true;
-    for (const s of this.slots) s.worker.terminate();
     this.fail(new Error('cancelled'));
+    for (const s of this.slots) s.client.close();
   }
 
   private async dispatch(): Promise<void> {
@@ -126,32 +126,44 @@ export class VerifyPool implements RecordChecker {
       if (this.failure) throw this.failure;
       slot = this.leastBusy();
     }
-    const id = this.nextBatchId++;
+    this.send(slot, batchToWire(records, blob), records.length);
+  }
+
+  private send(slot: Slot, wire: WireBatch, records: number): void {
     slot.busy++;
-    this.waiting.set(id, { slot, records: records.length });
-    slot.worker.postMessage({ type: 'batch', id, records: batchToWire(records, blob) });
+    slot.client
+      .request((id) => ({ type: 'batch', id, records: wire }))
+      .then(
+        (answer) => this.answered(slot, answer, records),
+        (error: unknown) => this.unanswered(slot, error),
+      );
   }
 
   private leastBusy(): Slot {
     return this.slots.reduce((a, b) => (b.busy < a.busy ? b : a));
   }
 
-  private onResult(slot: Slot, msg: VerifyResponse): void {
-    const sent = this.waiting.get(msg.id);
-    if (!sent) return;
-    this.waiting.delete(msg.id);
+  /** A batch's answer. Once the pool failed (or was closed), nothing more is delivered. */
+  private answered(slot: Slot, msg: VerifyResponse, records: number): void {
     slot.busy--;
-    if (msg.type === 'error') this.fail(new Error(`verifying a batch failed: ${msg.message}`));
-    else {
-      this.recordsChecked += sent.records;
-      this.context.deliver(outputFromWire(msg.output));
+    if (!this.failure) {
+      if (msg.type === 'error') this.fail(new Error(`verifying a batch failed: ${msg.message}`));
+      else {
+        this.recordsChecked += records;
+        this.context.deliver(outputFromWire(msg.output));
+      }
     }
     this.wake();
   }
 
+  /** A batch that will never be answered: its worker died (the pool fails, naming it), or close(). */
+  private unanswered(slot: Slot, error: unknown): void {
+    slot.busy--;
+    this.fail(error instanceof WorkerClientError && error.reason === 'crashed' ? workerFailed(error.detail) : (error as Error));
+  }
+
   private fail(err: Error): void {
     this.failure ??= err;
-    this.waiting.clear();
     this.wake();
   }
 

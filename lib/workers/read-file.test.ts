@@ -141,4 +141,34 @@ describe('reading a file in a reader worker', () => {
     expect((err as Error).message).toBe('the file could not be read');
     expect(seen.terminated).toBe(true);
   });
+
+  it.each([
+    ['out of memory', 'the file reader failed: out of memory'],
+    ['', 'the file reader failed: its script did not load'],
+  ])('a reader that dies (error event %j) ends the read with an Error saying so, after the events it sent', async (detail, message) => {
+    const many = new TextEncoder().encode(`${lines.join('\n')}\n`.repeat(50));
+    const seen = { terminated: false, ahead: 0, maxAhead: 0 };
+    let reader: ReadWorker | null = null;
+    const run = readInWorker(
+      () => (reader = inProcessReader(seen)),
+      new Blob([many]),
+      'receipts.ndjson',
+      jobs[0]!,
+      () => {},
+    );
+    for (let i = 0; i < 100; i++) expect((await run.next()).done).toBe(false);
+    // The browser's error event on the worker object, as a dying reader worker fires it.
+    const event = { message: detail, prevented: false, preventDefault: () => void (event.prevented = true) };
+    reader!.onerror?.(event as unknown as ErrorEvent);
+    expect(event.prevented).toBe(true);
+    let after = 0;
+    const err = await (async () => {
+      for (;;) if (!(await run.next()).done) after++;
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).name).toBe('Error');
+    expect((err as Error).message).toBe(message);
+    expect(after).toBeGreaterThan(0); // the rest of the batches already received came first
+    expect(seen.terminated).toBe(true);
+  });
 });

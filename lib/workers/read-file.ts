@@ -5,12 +5,15 @@
 // tiny, so its chunks are collected soon, and all of its memory goes when it
 // ends. It runs `readRecords` (splitting, UTF-8 checks, hashing: the same code
 // as everywhere else) and sends the record events back in compact batches,
-// a few batches ahead at most. Pure: the worker side and the log worker's side
-// both take their message port, so tests run them on structured clones.
+// a few batches ahead at most. The log worker's side is a WorkerClient: the
+// read is one request, answered in parts (the batches), then `done` or
+// `error`. Pure: the worker side takes its message port and the log worker's
+// side its worker, so tests run them on structured clones.
 import { sha256Ready } from '../crypto/sha256';
 import { type FileBytes, type ReadJob, readRecords } from '../sources/package';
 import type { RecordEvent } from '../sources/records';
 import { chunksOf } from './chunks';
+import { WorkerClient, WorkerClientError, type WorkerLike } from './worker-client';
 
 /** Record events as columns: a kind, line and byte range each (NaN: none), and the texts (a record's, or an error's message). */
 export interface WireEvents {
@@ -22,10 +25,13 @@ export interface WireEvents {
   texts: string[];
 }
 
-export type ReadRequest = { type: 'read'; blob: Blob; name: string; job: ReadJob } | { type: 'ack' };
+/** `id`: the client's request id, which every answer carries. `ack`: a batch of events was taken. */
+export type ReadRequest = { type: 'read'; id: number; blob: Blob; name: string; job: ReadJob } | { type: 'ack' };
 export type ReadResponse =
   /** `bytes`: read since the last message (for the progress bar). */
-  { type: 'events'; events: WireEvents; bytes: number } | { type: 'done'; result: FileBytes; bytes: number } | { type: 'error'; name: string; message: string };
+  | { type: 'events'; id: number; events: WireEvents; bytes: number }
+  | { type: 'done'; id: number; result: FileBytes; bytes: number }
+  | { type: 'error'; id: number; name: string; message: string };
 
 export interface ReadPort<Out, In> {
   postMessage(message: Out, transfer?: Transferable[]): void;
@@ -33,10 +39,7 @@ export interface ReadPort<Out, In> {
 }
 
 /** The log worker's handle on a reader worker (a Worker, or an in-process stand-in). */
-export interface ReadWorker extends ReadPort<ReadRequest, ReadResponse> {
-  terminate(): void;
-  onerror: ((e: ErrorEvent) => void) | null;
-}
+export type ReadWorker = WorkerLike<ReadRequest, ReadResponse>;
 
 export function eventsToWire(events: readonly RecordEvent[]): WireEvents {
   const n = events.length;
@@ -95,16 +98,16 @@ export function serveRead(port: ReadPort<ReadResponse, ReadRequest>): void {
     }
     void read(m).catch((err: unknown) => {
       const e = err instanceof Error ? err : new Error(String(err));
-      port.postMessage({ type: 'error', name: e.name, message: e.message });
+      port.postMessage({ type: 'error', id: m.id, name: e.name, message: e.message });
     });
   };
-  const read = async ({ blob, name, job }: Extract<ReadRequest, { type: 'read' }>) => {
+  const read = async ({ id, blob, name, job }: Extract<ReadRequest, { type: 'read' }>) => {
     await sha256Ready();
     let bytes = 0;
     let events: RecordEvent[] = [];
     const send = async () => {
       const w = eventsToWire(events);
-      port.postMessage({ type: 'events', events: w, bytes }, transferOf(w));
+      port.postMessage({ type: 'events', id, events: w, bytes }, transferOf(w));
       events = [];
       bytes = 0;
       unacked++;
@@ -117,7 +120,7 @@ export function serveRead(port: ReadPort<ReadResponse, ReadRequest>): void {
       const next = await run.next();
       if (next.done) {
         if (events.length > 0) await send();
-        port.postMessage({ type: 'done', result: next.value, bytes });
+        port.postMessage({ type: 'done', id, result: next.value, bytes });
         return;
       }
       events.push(next.value);
@@ -138,31 +141,34 @@ export async function* readInWorker(
   job: ReadJob,
   count: (bytes: number) => void,
 ): AsyncGenerator<RecordEvent, FileBytes> {
-  const reader = spawn();
-  const inbox: ReadResponse[] = [];
+  const reader = new WorkerClient<ReadRequest, ReadResponse>(spawn(), { name: 'the file reader', idOf: (m) => m.id, isPart: (m) => m.type === 'events' });
+  // The batches and the last answer (or why there is none), in the order they came.
+  const inbox: (ReadResponse | Error)[] = [];
   let wake: (() => void) | null = null;
-  reader.onmessage = (e) => {
-    inbox.push(e.data);
+  const take = (m: ReadResponse | Error) => {
+    inbox.push(m);
     wake?.();
   };
-  reader.onerror = (e) => {
-    e.preventDefault?.();
-    inbox.push({ type: 'error', name: 'Error', message: `the file reader failed: ${e.message || 'its script did not load'}` });
-    wake?.();
-  };
-  reader.postMessage({ type: 'read', blob, name, job });
+  reader.request((id) => ({ type: 'read', id, blob, name, job }), { onPart: take }).then(take, (e: unknown) => take(readerFailure(e)));
   try {
     for (;;) {
       while (inbox.length === 0) await new Promise<void>((r) => (wake = r));
       wake = null;
       const m = inbox.shift()!;
+      if (m instanceof Error) throw m;
       if (m.type === 'error') throw Object.assign(new Error(m.message), { name: m.name });
       count(m.bytes);
       if (m.type === 'done') return m.result;
-      reader.postMessage({ type: 'ack' });
+      reader.post({ type: 'ack' });
       yield* eventsFromWire(m.events);
     }
   } finally {
-    reader.terminate();
+    reader.close();
   }
+}
+
+/** Why a read got no answer: the reader's death in the words people know, or what the client said. */
+function readerFailure(e: unknown): Error {
+  if (e instanceof WorkerClientError && e.reason === 'crashed') return new Error(`the file reader failed: ${e.detail || 'its script did not load'}`);
+  return e instanceof Error ? e : new Error(String(e));
 }

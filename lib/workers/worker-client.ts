@@ -2,8 +2,10 @@
 // request gets an id its answer must carry; it can be cancelled with an AbortSignal and fails
 // after a deadline; an answer to a request no longer waited for (aborted, timed out, or sent to a
 // worker since closed) is dropped, never delivered to a newer one. Messages that answer no request
-// (a log's progress and rows) go to `onEvent`, in order, until the client is closed. When the
-// worker dies, every waiting request fails with a WorkerClientError that names the worker.
+// (a log's progress and rows) go to `onEvent`, in order, until the client is closed. A request
+// may be answered by several messages (a file reader's batches of records): its parts go to its
+// `onPart` in order, and its last message resolves it. When the worker dies, every waiting
+// request fails with a WorkerClientError that names the worker.
 //
 // Framework-free and typed by the worker's protocol (`In` what the page sends, `Out` what the
 // worker posts). It never constructs a worker: the caller passes one (a Web Worker, whose
@@ -24,6 +26,8 @@ export class WorkerClientError extends Error {
   constructor(
     readonly reason: WorkerFailure,
     message: string,
+    /** `crashed`: the worker's own message ('' when it gave none), for callers that word the failure themselves. */
+    readonly detail = '',
   ) {
     super(message);
     this.name = 'WorkerClientError';
@@ -40,6 +44,11 @@ export interface WorkerClientOptions<Out> {
   name: string;
   /** The request id an answer carries; undefined for a message that answers no request. */
   idOf: (message: Out) => number | undefined;
+  /**
+   * Whether an answer is one part of several (it goes to its request's `onPart`, and the request
+   * waits on for a message that is not a part). Without it, a request's first answer is its last.
+   */
+  isPart?: (message: Out) => boolean;
   /** Messages that answer no request, in the order the worker sent them. Never called once closed or crashed. */
   onEvent?: (message: Out) => void;
   /** The worker died, after every waiting request failed. `detail`: the worker's own message ('' when it gave none). */
@@ -48,16 +57,19 @@ export interface WorkerClientOptions<Out> {
   deadlineMs?: number;
 }
 
-export interface RequestOptions {
+export interface RequestOptions<Out = unknown> {
   signal?: AbortSignal;
   /** Fails the request when no answer came within this many ms (overrides the client's). */
   deadlineMs?: number;
   transfer?: Transferable[];
+  /** The request's parts (see `isPart`), in order, as they come; the deadline is the whole request's. */
+  onPart?: (part: Out) => void;
 }
 
 interface Waiter<Out> {
   resolve: (answer: Out) => void;
   fail: (error: WorkerClientError) => void;
+  onPart: ((part: Out) => void) | undefined;
 }
 
 export class WorkerClient<In, Out> {
@@ -73,7 +85,10 @@ export class WorkerClient<In, Out> {
     private readonly options: WorkerClientOptions<Out>,
   ) {
     worker.onmessage = (e) => this.receive(e.data);
-    worker.onerror = (e) => this.crash(typeof e?.message === 'string' ? e.message : '');
+    worker.onerror = (e) => {
+      handled(e);
+      this.crash(typeof e?.message === 'string' ? e.message : '');
+    };
   }
 
   /** Requests still waiting for their answer. */
@@ -94,7 +109,7 @@ export class WorkerClient<In, Out> {
   }
 
   /** Sends `build(id)` and resolves with the worker's message that carries `id`. */
-  request(build: (id: number) => In, options: RequestOptions = {}): Promise<Out> {
+  request(build: (id: number) => In, options: RequestOptions<Out> = {}): Promise<Out> {
     if (this.ended) return Promise.reject(this.ended);
     const { signal } = options;
     if (signal?.aborted) return Promise.reject(this.aborted());
@@ -127,6 +142,7 @@ export class WorkerClient<In, Out> {
           done();
           reject(error);
         },
+        onPart: options.onPart,
       });
       try {
         this.post(build(id), options.transfer);
@@ -153,13 +169,15 @@ export class WorkerClient<In, Out> {
       return;
     }
     const waiter = this.waiting.get(id);
-    if (waiter) waiter.resolve(message);
+    if (!waiter) this.dropped++;
+    else if (!this.options.isPart?.(message)) waiter.resolve(message);
+    else if (waiter.onPart) waiter.onPart(message);
     else this.dropped++;
   }
 
   private crash(detail: string): void {
     if (this.ended) return;
-    const error = new WorkerClientError('crashed', `${this.options.name} stopped: ${detail || 'it failed to start or crashed'}`);
+    const error = new WorkerClientError('crashed', `${this.options.name} stopped: ${detail || 'it failed to start or crashed'}`, detail);
     this.end(error);
     this.worker.terminate();
     this.options.onCrash?.(error, detail);
@@ -168,7 +186,9 @@ export class WorkerClient<In, Out> {
   private end(error: WorkerClientError): void {
     this.ended = error;
     this.worker.onmessage = null;
-    this.worker.onerror = null;
+    // Still handled: a worker terminated while it loads its script reports a failed load, which is
+    // no news once the client ended, and must not surface as the owner's uncaught error either.
+    this.worker.onerror = handled;
     for (const waiter of [...this.waiting.values()]) waiter.fail(error);
     this.waiting.clear();
   }
@@ -176,6 +196,15 @@ export class WorkerClient<In, Out> {
   private aborted(): WorkerClientError {
     return new WorkerClientError('aborted', `the request to ${this.options.name} was cancelled`);
   }
+}
+
+/**
+ * A worker's error event is the client's to report: unhandled, it would also surface as an
+ * uncaught error of the thread that owns the worker (for a worker started by a worker, the log
+ * worker's, which would then look dead to the page). Node's adapter has no preventDefault.
+ */
+function handled(e: ErrorEvent | null | undefined): void {
+  e?.preventDefault?.();
 }
 
 function formatMs(ms: number): string {
