@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoStore } from '../../tools/demo/generate';
 import { isRowError, openChioStore } from '../sources/sqlite-store';
 import { TrustStore } from '../trust/trust-store';
-import { RecordVerifier, emptyOutput } from '../verify/record-verifier';
+import { RecordVerifier } from '../verify/record-verifier';
+import { emptyOutput } from '../verify/record-output';
 import { RowStore } from './row-store';
 
 let rows: RowStore;

@@ -6,7 +6,8 @@
 import type { TrustStore } from '../trust/trust-store';
 import type { AuditedFamily } from '../verdict/family';
 import type { RecordBytes } from './log-sink';
-import { type RecordOrigin, type RecordOutput, RecordVerifier, emptyOutput } from './record-verifier';
+import { RecordVerifier } from './record-verifier';
+import { type RecordOrigin, type RecordOutput, emptyOutput } from './record-output';
 
 /** What the orchestrator gives a checker: one trust store, whether rows are wanted, the families, and where outputs go. */
 export interface CheckerContext {

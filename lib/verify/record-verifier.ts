@@ -17,63 +17,19 @@ import { verifyChioSignature } from '../crypto/chio-signature';
 import { sha256Hex } from '../crypto/sha256';
 import { type JsonValue, isJsonNumber, isJsonObject } from '../json/value';
 import type { TrustStore } from '../trust/trust-store';
-import { type BundleClaims, readBundleClaims } from './bundle-claims';
+import { readBundleClaims } from './bundle-claims';
 import { type CheckResult, pass, skipped } from '../verdict/check';
-import type { AuditedFamily, DialectItem } from '../verdict/family';
-import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry, TransparencyEntry } from './entries';
+import type { AuditedFamily } from '../verdict/family';
+import type { CheckpointEntry, LineageEntry, ReceiptEntry, TransparencyEntry } from './entries';
 import { checkEnvelope, combineResults, envelopeClaims } from './envelope-checks';
 import type { Envelope } from './envelope-intake';
-import { type LogItem, type RecordRole, intakeRecord } from './intake';
+import { type LogItem, intakeRecord } from './intake';
+import { type RecordOrigin, type RecordOutput, own } from './record-output';
 import { addFailure, checkTokenSignature, judgeLineageRow } from './lineage';
 import { type Problem, type ProblemLocation, makeProblem } from '../verdict/problems';
 import { checkParameterHash, checkReceiptId, checkReceiptSignature, checkSemantics, signatureFailure } from './receipt-checks';
 import { receiptView } from './receipt-view';
-import type { ReceiptView } from '../verdict/receipt-view';
 import { semanticsCode } from './receipt-semantics';
-
-/** Where one record came from. */
-export interface RecordOrigin {
-  /** Display path of the file (relative to its package), or `store.sqlite3#table`. */
-  file: string;
-  /** 1-based line (or row) where the record starts. */
-  line: number;
-  role: RecordRole;
-  /** Seq space: one per source (package, store, or the loose files given together). */
-  space: string;
-  /** For store rows: the row's seq, when the record itself has no wrapper. */
-  seq?: bigint;
-  /** The position checkpoints cover (store: claim log entry_seq). Defaults to the wrapper seq of tool receipts. */
-  logSeq?: bigint;
-  /** A row of the local SQLite store's `capability_lineage`, where `legacy_projection` is allowed (format §16.9). */
-  localStore?: boolean;
-}
-
-/** What one or more records produced, for LogAssembler. */
-export interface RecordOutput {
-  receipts: ReceiptEntry[];
-  /** Display fields per receipt, when the verifier was asked for them (the browser's explorer). */
-  views: ReceiptView[];
-  checkpoints: CheckpointEntry[];
-  proofs: ProofEntry[];
-  transparency: TransparencyEntry[];
-  /** Capability-lineage rows with their `lineage` check (contract part 2 §5.3.1). */
-  lineage: LineageEntry[];
-  /** Records of other runtimes' families (ZeroClaw, CodeWhale), audited once the whole log is in (lib/verdict/family.ts). */
-  dialect: DialectItem[];
-  /** Export bundles' own claims (uncheckpointedReceipts, query), judged once proofs are matched (bundle-claims.ts). */
-  bundles: BundleClaims[];
-  problems: Problem[];
-  /**
-   * Set by packHashes: the one buffer every hash above is a view of. Once the
-   * output is taken in (LogAssembler copies what it keeps), the log worker frees
-   * it at once rather than leaving it to the garbage collector.
-   */
-  hashes?: ArrayBuffer;
-}
-
-export function emptyOutput(): RecordOutput {
-  return { receipts: [], views: [], checkpoints: [], proofs: [], transparency: [], lineage: [], dialect: [], bundles: [], problems: [] };
-}
 
 /** The fields of a consistency record that hold paths of hashes. */
 const PATH_FIELDS = new Set(['chain_proof_hashes', 'from_leaf_inclusion', 'to_leaf_inclusion']);
@@ -84,9 +40,6 @@ const PATH_FIELDS = new Set(['chain_proof_hashes', 'from_leaf_inclusion', 'to_le
  * digest, an identity or a short object.
  */
 const MAX_TRANSPARENCY_FIELD = 64 * 1024;
-
-/** Items of one record get orders `order`, `order + 1`, … (a record expands to at most this many). */
-export const ORDER_STRIDE = 1_000_000;
 
 /** A receipt's kernel-lane and anchor-lane leaf hashes, in one 64-byte array (ReceiptEntry.leafHashes). */
 function leafHashPair(full: Uint8Array, anchor: Uint8Array): Uint8Array {
@@ -344,19 +297,6 @@ export class RecordVerifier {
   }
 }
 
-/**
- * Once a batch's checks are done: marks the views of receipts a check of the
- * record itself failed, so the page shows them failed while the log is still
- * being read.
- */
-export function markFailedViews(out: RecordOutput): void {
-  if (out.views.length === 0) return;
-  // Paired by order: the log assembler may have taken envelope receipts' views out already.
-  const failed = new Set<number>();
-  for (const r of out.receipts) if (Object.values(r.checks).some((c) => c?.status === 'fail')) failed.add(r.order);
-  for (const v of out.views) if (failed.has(v.order)) v.failedEarly = true;
-}
-
 interface Located {
   file: string;
   line: number;
@@ -432,13 +372,4 @@ function shapeProblem(issues: { path: string; message: string }[], origin: Recor
   const where: ProblemLocation = { file: origin.file, line: origin.line };
   if (receiptId !== undefined) where.receipt_id = receiptId;
   out.problems.push(makeProblem('parse_error', text, where));
-}
-
-/**
- * A copy of `s` that holds no reference to the text it was parsed from. V8 keeps a substring of
- * 13 or more characters as a slice of its parent, so an id kept in an entry would keep the whole
- * record's text alive (about 2 KB a receipt, in-process in the CLI).
- */
-export function own(s: string): string {
-  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }

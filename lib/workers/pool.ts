@@ -6,7 +6,7 @@
 // page's Web Workers, the command line's worker threads, or a test's.
 import type { RecordBytes } from '../verify/log-sink';
 import type { CheckerContext, CheckerFactory, RecordChecker } from '../verify/record-checker';
-import type { RecordOrigin } from '../verify/record-verifier';
+import type { RecordOrigin } from '../verify/record-output';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import { batchToWire, outputFromWire } from './wire';
 import type { WorkerLike as AnyWorkerLike } from './worker-client';

@@ -6,7 +6,8 @@
 import { sha256Ready } from '../crypto/sha256';
 import { TrustStore } from '../trust/trust-store';
 import type { AuditedFamily } from '../verdict/family';
-import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
+import { RecordVerifier } from '../verify/record-verifier';
+import { emptyOutput, markFailedViews } from '../verify/record-output';
 import { packHashes } from '../verify/pack-hashes';
 import type { VerifyRequest, VerifyResponse } from './protocol';
 import { type WireBatch, type WireOutput, batchFromWire, outputToWire } from './wire';

@@ -11,7 +11,8 @@ import { splitRecords } from '../sources/records';
 import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { packHashes } from '../verify/pack-hashes';
-import { ORDER_STRIDE, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from '../verify/record-verifier';
+import { RecordVerifier } from '../verify/record-verifier';
+import { ORDER_STRIDE, emptyOutput, markFailedViews, type RecordOutput } from '../verify/record-output';
 import type { RecordTask } from './protocol';
 import { batchFromWire, batchToWire, fromColumns, outputFromWire, outputToWire, toColumns } from './wire';
 

@@ -8,7 +8,8 @@ import { splitRecords } from '../../lib/sources/records';
 import { PACKAGE_FILES, roleForFileName } from '../../lib/sources/package';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogAssembler } from '../../lib/verify/log-assembler';
-import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../../lib/verify/record-verifier';
+import { RecordVerifier } from '../../lib/verify/record-verifier';
+import { ORDER_STRIDE, emptyOutput } from '../../lib/verify/record-output';
 import type { VerificationReport } from '../../lib/verdict/report';
 import { testdataPath } from './testdata';
 

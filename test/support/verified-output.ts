@@ -6,7 +6,8 @@ import { nodeDir } from '../../bin/cli/node-source';
 import { loadPackage } from '../../lib/sources/package';
 import { TrustStore } from '../../lib/trust/trust-store';
 import type { LogSink } from '../../lib/verify/log-sink';
-import { ORDER_STRIDE, RecordVerifier, type RecordOutput, emptyOutput } from '../../lib/verify/record-verifier';
+import { RecordVerifier } from '../../lib/verify/record-verifier';
+import { ORDER_STRIDE, type RecordOutput, emptyOutput } from '../../lib/verify/record-output';
 
 /** A real package's records checked, every check settled, as one verify worker's output. */
 export async function verifiedOutput(dir: string): Promise<RecordOutput> {
