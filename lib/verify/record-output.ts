@@ -1,6 +1,7 @@
 // What the per-record half of verification (contract §5) produces for the
 // whole-log half: where a record came from (`RecordOrigin`) and what its items
-// gave (`RecordOutput`), shared by RecordVerifier, the workers' wire form and
+// gave (`RecordOutput`), shared by RecordVerifier, the families that check
+// records one by one (checked-family.ts), the workers' wire form and
 // LogAssembler. Structured-clone safe: plain objects, bigint, Uint8Array.
 import type { DialectItem } from '../verdict/family';
 import type { Problem } from '../verdict/problems';

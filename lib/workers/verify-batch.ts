@@ -6,7 +6,8 @@
 import { sha256Ready } from '../crypto/sha256';
 import { TrustStore } from '../trust/trust-store';
 import type { AuditedFamily } from '../verdict/family';
-import { RecordVerifier } from '../verify/record-verifier';
+import { recordVerifier } from '../verify/record-checker';
+import type { RecordVerifier } from '../verify/record-verifier';
 import { emptyOutput, markFailedViews } from '../verify/record-output';
 import { packHashes } from '../verify/pack-hashes';
 import type { VerifyRequest, VerifyResponse } from './protocol';
@@ -34,7 +35,7 @@ export function verifyWorker(post: (m: VerifyResponse) => void, known: readonly 
     if (msg.type === 'init') {
       const trust = TrustStore.create(msg.trust);
       const families = (msg.families ?? []).flatMap((name) => known.filter((f) => f.name === name));
-      verifier = new RecordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: msg.views !== false, families });
+      verifier = recordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: msg.views !== false, families });
       return;
     }
     try {
