@@ -3,7 +3,7 @@
 // inclusion proof, a child or HTTP receipt, else a tool receipt when it has a
 // tool receipt's fields. Records named by their `schema` (transparency records)
 // are told apart before this, by lib/verify/intake.ts. Chio's records are then
-// decoded and checked one by one as they arrive (lib/verify/record-verifier.ts).
+// decoded and checked one by one as they arrive (lib/verify/chio-records.ts).
 import type { JsonObject } from '../json/value';
 import type { ReceiptFamily } from '../verdict/family';
 import { looksLikeCheckpoint, looksLikeInclusionProof } from './checkpoint';

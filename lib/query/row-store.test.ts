@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoStore } from '../../tools/demo/generate';
 import { isRowError, openChioStore } from '../sources/sqlite-store';
 import { TrustStore } from '../trust/trust-store';
-import { RecordVerifier, emptyOutput } from '../verify/record-verifier';
+import { recordVerifier } from '../verify/record-checker';
+import { emptyOutput } from '../verify/record-output';
 import { RowStore } from './row-store';
 
 let rows: RowStore;
@@ -18,7 +19,7 @@ beforeAll(async () => {
   const { storePath } = await generateDemoStore({ count: 400, out });
   const opened = openChioStore(await initSqlJs(), new Uint8Array(readFileSync(storePath)));
   if (!opened.ok) throw new Error(opened.message);
-  const verifier = new RecordVerifier(TrustStore.empty(), { views: true });
+  const verifier = recordVerifier(TrustStore.empty(), { views: true });
   const output = emptyOutput();
   let order = 0;
   const pending: Promise<void>[] = [];

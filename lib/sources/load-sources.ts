@@ -7,7 +7,7 @@
 // Node's adapter is bin/cli/node-platform.ts, the browser's ../workers/browser-platform.ts.
 import type { SqlJsStatic } from 'sql.js';
 import type { LogSink, RecordBytes } from '../verify/log-sink';
-import type { RecordOrigin } from '../verify/record-verifier';
+import type { RecordOrigin } from '../verify/record-output';
 import { makeProblem } from '../verdict/problems';
 import { type FleetPage, loadFleetPage } from './fleet-page';
 import type { LineageCollector } from './lineage';

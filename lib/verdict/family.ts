@@ -3,7 +3,8 @@
 // (lib/verify) reaches a family only through it and imports point down: the
 // families depend on this room, never on lib/verify. Every family recognises its
 // records by shape (`recognise`). Chio's records are then decoded and checked
-// one by one as they stream in (lib/verify's RecordVerifier, in workers); the
+// one by one as they stream in (lib/verify/checked-family.ts's `CheckedFamily`,
+// declared there because it writes that room's entries; in workers); the
 // other families' records are set aside and each family audits its own once
 // the whole log is in (`AuditedFamily.audit`: a ZeroClaw reply's claims need
 // every tool result of the log), into report receipts, explorer rows, facts

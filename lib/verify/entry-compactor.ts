@@ -12,7 +12,7 @@
 import { type CheckResult, resultKey } from '../verdict/check';
 import type { CheckpointEntry, LineageEntry, ProofEntry, ReceiptEntry } from './entries';
 import { mapProofHashes } from './pack-hashes';
-import { own } from './record-verifier';
+import { own } from './record-output';
 
 /** Leaf hashes per shared buffer (each 32 bytes). */
 const SLAB_HASHES = 32_768;

@@ -8,7 +8,8 @@ import { canonicalBytes } from '../json/canonicalize';
 import { MAX_PROOF_LEVELS } from '../merkle';
 import { LogAssembler } from './log-assembler';
 import { MAX_PROBLEM_MESSAGE, makeProblem } from '../verdict/problems';
-import { RecordVerifier, emptyOutput } from './record-verifier';
+import { recordVerifier } from './record-checker';
+import { emptyOutput } from './record-output';
 import type { VerificationReport } from '../verdict/report';
 import { TrustStore } from '../trust/trust-store';
 import { pinnedVerifier } from '../../test/support/verify-records';
@@ -86,7 +87,7 @@ describe('proofs with absurd path lengths', () => {
       chain_proof_hashes: hashes(10_000),
     };
     const out = emptyOutput();
-    new RecordVerifier(TrustStore.empty()).verify(JSON.stringify(record), { file: 'c.ndjson', line: 3, role: 'auto', space: 's' }, 0, out);
+    recordVerifier(TrustStore.empty()).verify(JSON.stringify(record), { file: 'c.ndjson', line: 3, role: 'auto', space: 's' }, 0, out);
     const [t] = out.transparency;
     expect(t!.fields.chain_proof_hashes).toBeUndefined();
     expect(t!.refused).toBe('chain_proof_hashes has 10000 entries; a chain of 2^64 checkpoints needs at most 64');
@@ -103,7 +104,7 @@ describe('proofs with absurd path lengths', () => {
   it('a witness record with a 100 KB field is refused without keeping the field', () => {
     const out = emptyOutput();
     const witness = { schema: 'chio.checkpoint_witness.v1', checkpoint_seq: 1, junk: 'x'.repeat(100_000) };
-    new RecordVerifier(TrustStore.empty()).verify(JSON.stringify(witness), { file: 'w.ndjson', line: 1, role: 'auto', space: 's' }, 0, out);
+    recordVerifier(TrustStore.empty()).verify(JSON.stringify(witness), { file: 'w.ndjson', line: 1, role: 'auto', space: 's' }, 0, out);
     expect(out.transparency[0]!.fields.junk).toBeUndefined();
     expect(out.transparency[0]!.refused).toMatch(/^its field "junk" is 100002 characters long/);
   });
@@ -228,7 +229,7 @@ describe('what is kept of each record', () => {
   it('a checkpoint is kept as its typed fields: not its parsed body, signature or text', () => {
     const { lines } = honestLog();
     const out = emptyOutput();
-    new RecordVerifier(TrustStore.empty()).verify(lines[0]!, { file: 'c.ndjson', line: 1, role: 'auto', space: 's' }, 0, out);
+    recordVerifier(TrustStore.empty()).verify(lines[0]!, { file: 'c.ndjson', line: 1, role: 'auto', space: 's' }, 0, out);
     const cp = out.checkpoints[0]!.cp;
     expect(Object.keys(cp)).not.toContain('body');
     expect(Object.keys(cp)).not.toContain('signature');

@@ -21,7 +21,7 @@ import { type PackageClaims, evaluatePackageClaims } from './package-claims';
 import type { AuditedFamily, DialectAudit, DialectItem, DialectOptions } from '../verdict/family';
 import { ProblemCap } from '../verdict/problem-cap';
 import { type Problem, type ProblemLocation, isDroppedRecord, makeProblem } from '../verdict/problems';
-import type { RecordOutput } from './record-verifier';
+import type { RecordOutput } from './record-output';
 import type { ReceiptView } from '../verdict/receipt-view';
 import { buildReport, checkpointVerdict } from './report';
 import type { PackageReport, ReportReceipt, VerificationReport } from '../verdict/report';

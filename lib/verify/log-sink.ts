@@ -2,7 +2,7 @@
 // orchestrator, implements it whichever way its records are checked (inline or
 // in workers), so packages, files and stores are read by the same code everywhere.
 import type { Problem } from '../verdict/problems';
-import type { RecordOrigin } from './record-verifier';
+import type { RecordOrigin } from './record-output';
 import type { PackageClaims } from './package-claims';
 import type { PackageReport } from '../verdict/report';
 

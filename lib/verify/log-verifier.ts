@@ -14,9 +14,9 @@ import type { RememberedBatch } from './inclusion';
 import { LogAssembler } from './log-assembler';
 import type { LoadedPackage, LogSink, RecordBytes } from './log-sink';
 import { type CheckerFactory, type RecordChecker, inlineChecker } from './record-checker';
-import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, markFailedViews } from './record-verifier';
+import { ORDER_STRIDE, type RecordOrigin, type RecordOutput, markFailedViews } from './record-output';
 
-export type { RecordOrigin } from './record-verifier';
+export type { RecordOrigin } from './record-output';
 
 export interface LogVerifierOptions {
   /** The pinned keys: with none, no receipt is `verified` (contract part 2 §11). */

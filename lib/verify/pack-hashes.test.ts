@@ -7,7 +7,7 @@ import { testdataPath } from '../../test/support/testdata';
 import { verifiedOutput } from '../../test/support/verified-output';
 import { LogAssembler } from './log-assembler';
 import { packHashes } from './pack-hashes';
-import { type RecordOutput, emptyOutput } from './record-verifier';
+import { type RecordOutput, emptyOutput } from './record-output';
 import { reportToJson } from './report-json';
 
 function hashesOf(out: RecordOutput): Uint8Array[] {

@@ -6,7 +6,7 @@
 // Packed into one buffer, each batch's hashes travel, and die, as one, once
 // the log worker has taken the batch in (EntryCompactor copies what it keeps).
 import type { ProofEntry } from './entries';
-import type { RecordOutput } from './record-verifier';
+import type { RecordOutput } from './record-output';
 
 type Rehash = (h: Uint8Array) => Uint8Array;
 

@@ -12,7 +12,8 @@ import { TrustStore } from '../trust/trust-store';
 import { roleForFileName, PACKAGE_FILES } from '../sources/package';
 import { LogAssembler } from './log-assembler';
 import { LogVerifier } from './log-verifier';
-import { ORDER_STRIDE, type RecordOrigin, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from './record-verifier';
+import { recordVerifier } from './record-checker';
+import { ORDER_STRIDE, type RecordOrigin, emptyOutput, markFailedViews, type RecordOutput } from './record-output';
 import { reportToJson } from './report-json';
 import { outputFromWire, outputToWire } from '../workers/wire';
 import { capabilityToken, keyFromSeed, lineageRowOf } from '../../test/support/forge';
@@ -60,7 +61,7 @@ describe('parallel verification equals single-thread verification', () => {
     for (const r of records) await single.addRecord(r.text, r.origin);
     const expected = reportToJson(await single.finish());
 
-    const workers = [0, 1, 2].map(() => new RecordVerifier(trust()));
+    const workers = [0, 1, 2].map(() => recordVerifier(trust()));
     const batches: RecordOutput[] = [];
     for (let start = 0; start < records.length; start += 37) {
       const worker = workers[(start / 37) % workers.length]!;
@@ -98,7 +99,7 @@ describe('lineage rows cross the worker boundary intact', () => {
     expect(report.lineage!.map((l) => l.verdict)).toEqual(['verified', 'failed', 'failed', 'verified']);
     const expected = reportToJson(report);
 
-    const workers = [0, 1, 2].map(() => new RecordVerifier(trust()));
+    const workers = [0, 1, 2].map(() => recordVerifier(trust()));
     const batches: RecordOutput[] = [];
     for (let start = 0; start < records.length; start += 3) {
       const out = emptyOutput();
@@ -115,7 +116,7 @@ describe('lineage rows cross the worker boundary intact', () => {
 describe('rows marked failed while the log is still read', () => {
   it.each(['tampered-field', 'tampered-signature'])('%s: exactly the receipts whose own checks fail, all failed in the final report', async (name) => {
     const records = await recordsOf(testdataPath(`corpus/${name}`));
-    const worker = new RecordVerifier(trust(), { views: true });
+    const worker = recordVerifier(trust(), { views: true });
     const early = new Set<string>();
     const all: RecordOutput[] = [];
     for (let start = 0; start < records.length; start += 50) {

@@ -6,7 +6,9 @@
 import type { TrustStore } from '../trust/trust-store';
 import type { AuditedFamily } from '../verdict/family';
 import type { RecordBytes } from './log-sink';
-import { type RecordOrigin, type RecordOutput, RecordVerifier, emptyOutput } from './record-verifier';
+import { chioRecords } from './chio-records';
+import { RecordVerifier } from './record-verifier';
+import { type RecordOrigin, type RecordOutput, emptyOutput } from './record-output';
 
 /** What the orchestrator gives a checker: one trust store, whether rows are wanted, the families, and where outputs go. */
 export interface CheckerContext {
@@ -38,6 +40,14 @@ export interface RecordChecker {
   readonly broken: boolean;
 }
 
+/**
+ * The record verifier every checker runs, in this thread or in a worker: Chio's records checked as
+ * they arrive (its checked family, chosen here and nowhere else), other families' set aside.
+ */
+export function recordVerifier(trust: TrustStore, options: { views?: boolean; families?: readonly AuditedFamily[] } = {}): RecordVerifier {
+  return new RecordVerifier(chioRecords({ trust, views: options.views ?? false }), options.families);
+}
+
 /** How the orchestrator makes its checker, once it knows the context. */
 export type CheckerFactory = (context: CheckerContext) => RecordChecker;
 
@@ -57,7 +67,7 @@ class InlineChecker implements RecordChecker {
     private readonly context: CheckerContext,
     private readonly maxInFlight: number,
   ) {
-    this.records = new RecordVerifier(context.trust, { views: context.views, families: context.families });
+    this.records = recordVerifier(context.trust, { views: context.views, families: context.families });
   }
 
   get broken(): boolean {

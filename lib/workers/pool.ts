@@ -9,7 +9,7 @@
 // closes the clients.
 import type { RecordBytes } from '../verify/log-sink';
 import type { CheckerContext, CheckerFactory, RecordChecker } from '../verify/record-checker';
-import type { RecordOrigin } from '../verify/record-verifier';
+import type { RecordOrigin } from '../verify/record-output';
 import type { RecordTask, VerifyRequest, VerifyResponse } from './protocol';
 import { type WireBatch, batchToWire, outputFromWire } from './wire';
 import { type WorkerLike as AnyWorkerLike, WorkerClient, WorkerClientError } from './worker-client';

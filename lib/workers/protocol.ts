@@ -1,7 +1,7 @@
 // Messages between the page, the log worker (reads sources, assembles the log)
 // and the verify workers (check records). Everything here survives a
 // structured clone: plain objects, bigint, Uint8Array, File.
-import type { RecordOrigin } from '../verify/record-verifier';
+import type { RecordOrigin } from '../verify/record-output';
 import type { RowDelta } from '../query/row-store';
 import type { VerificationReport } from '../verdict/report';
 import type { ReceiptColumns } from '../verify/receipt-columns';

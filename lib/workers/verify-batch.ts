@@ -6,7 +6,9 @@
 import { sha256Ready } from '../crypto/sha256';
 import { TrustStore } from '../trust/trust-store';
 import type { AuditedFamily } from '../verdict/family';
-import { RecordVerifier, emptyOutput, markFailedViews } from '../verify/record-verifier';
+import { recordVerifier } from '../verify/record-checker';
+import type { RecordVerifier } from '../verify/record-verifier';
+import { emptyOutput, markFailedViews } from '../verify/record-output';
 import { packHashes } from '../verify/pack-hashes';
 import type { VerifyRequest, VerifyResponse } from './protocol';
 import { type WireBatch, type WireOutput, batchFromWire, outputToWire } from './wire';
@@ -33,7 +35,7 @@ export function verifyWorker(post: (m: VerifyResponse) => void, known: readonly 
     if (msg.type === 'init') {
       const trust = TrustStore.create(msg.trust);
       const families = (msg.families ?? []).flatMap((name) => known.filter((f) => f.name === name));
-      verifier = new RecordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: msg.views !== false, families });
+      verifier = recordVerifier(trust.ok ? trust.store : TrustStore.empty(), { views: msg.views !== false, families });
       return;
     }
     try {

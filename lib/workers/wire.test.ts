@@ -11,7 +11,8 @@ import { splitRecords } from '../sources/records';
 import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { packHashes } from '../verify/pack-hashes';
-import { ORDER_STRIDE, RecordVerifier, emptyOutput, markFailedViews, type RecordOutput } from '../verify/record-verifier';
+import { recordVerifier } from '../verify/record-checker';
+import { ORDER_STRIDE, emptyOutput, markFailedViews, type RecordOutput } from '../verify/record-output';
 import type { RecordTask } from './protocol';
 import { batchFromWire, batchToWire, fromColumns, outputFromWire, outputToWire, toColumns } from './wire';
 
@@ -37,7 +38,7 @@ async function tasksOf(dir: string): Promise<RecordTask[]> {
 }
 
 async function outputOf(tasks: RecordTask[]): Promise<RecordOutput> {
-  const verifier = new RecordVerifier(TrustStore.empty(), { views: true });
+  const verifier = recordVerifier(TrustStore.empty(), { views: true });
   const out = emptyOutput();
   await Promise.all(tasks.flatMap((t) => verifier.verify(t.text, t.origin, t.order, out)));
   markFailedViews(out);

@@ -14,7 +14,7 @@
 import { decodeRecord } from '../sources/records';
 import { type CheckResult, resultKey } from '../verdict/check';
 import type { ReceiptEntry } from '../verify/entries';
-import type { RecordOrigin, RecordOutput } from '../verify/record-verifier';
+import type { RecordOrigin, RecordOutput } from '../verify/record-output';
 import type { ReceiptView } from '../verdict/receipt-view';
 import type { RecordTask } from './protocol';
 

@@ -8,14 +8,15 @@ import { splitRecords } from '../../lib/sources/records';
 import { PACKAGE_FILES, roleForFileName } from '../../lib/sources/package';
 import { TrustStore } from '../../lib/trust/trust-store';
 import { LogAssembler } from '../../lib/verify/log-assembler';
-import { ORDER_STRIDE, RecordVerifier, emptyOutput } from '../../lib/verify/record-verifier';
+import { recordVerifier } from '../../lib/verify/record-checker';
+import { ORDER_STRIDE, emptyOutput } from '../../lib/verify/record-output';
 import type { VerificationReport } from '../../lib/verdict/report';
 import { testdataPath } from './testdata';
 
 /** A corpus case through the browser's per-record path, with views, into a RowStore. */
 export async function storeOf(name: string): Promise<{ store: RowStore; report: VerificationReport; raw: Record<string, unknown>[] }> {
   const dir = testdataPath(`corpus/${name}`);
-  const verifier = new RecordVerifier(TrustStore.empty(), { views: true, families: DIALECT_FAMILIES });
+  const verifier = recordVerifier(TrustStore.empty(), { views: true, families: DIALECT_FAMILIES });
   const out = emptyOutput();
   const pending: Promise<void>[] = [];
   const raw: Record<string, unknown>[] = [];

@@ -6,11 +6,12 @@ import { nodeDir } from '../../bin/cli/node-source';
 import { loadPackage } from '../../lib/sources/package';
 import { TrustStore } from '../../lib/trust/trust-store';
 import type { LogSink } from '../../lib/verify/log-sink';
-import { ORDER_STRIDE, RecordVerifier, type RecordOutput, emptyOutput } from '../../lib/verify/record-verifier';
+import { recordVerifier } from '../../lib/verify/record-checker';
+import { ORDER_STRIDE, type RecordOutput, emptyOutput } from '../../lib/verify/record-output';
 
 /** A real package's records checked, every check settled, as one verify worker's output. */
 export async function verifiedOutput(dir: string): Promise<RecordOutput> {
-  const verifier = new RecordVerifier(TrustStore.empty(), { families: DIALECT_FAMILIES });
+  const verifier = recordVerifier(TrustStore.empty(), { families: DIALECT_FAMILIES });
   const out = emptyOutput();
   const pending: Promise<void>[] = [];
   let order = 0;
