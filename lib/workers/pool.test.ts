@@ -13,7 +13,7 @@ import { testdataPath } from '../../test/support/testdata';
 import { TrustStore } from '../trust/trust-store';
 import { LogVerifier } from '../verify/log-verifier';
 import type { RecordChecker } from '../verify/record-checker';
-import { ORDER_STRIDE, type RecordOutput } from '../verify/record-verifier';
+import { ORDER_STRIDE, type RecordOutput } from '../verify/record-output';
 import { reportToJson } from '../verify/report-json';
 import { inProcessWorker } from '../../test/support/in-process-worker';
 import { type WorkerLike, poolChecker } from './pool';
