@@ -10,19 +10,11 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useReplaceQuery } from '../../data/use-replace-query';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { type ExplorerFilter, explorerUrl } from '../../../lib/query/explorer-filter';
-import {
-  type DagChoice,
-  type DagGraph,
-  type DagIndex,
-  type DagParams,
-  type LineageGraph,
-  dagGraph,
-  dagParamsFrom,
-  dagParamsTo,
-  dagSearch,
-  dagSessions,
-  lineageGraph,
-} from '../../../lib/readers/dag';
+import { type DagChoice, type DagGraph, dagGraph } from '../../../lib/readers/dag';
+import { type DagParams, dagParamsFrom, dagParamsTo } from '../../../lib/readers/dag-params';
+import { dagSearch } from '../../../lib/readers/dag-search';
+import { type DagIndex, dagSessions } from '../../../lib/readers/dag-sessions';
+import { type LineageGraph, lineageGraph } from '../../../lib/readers/lineage-graph';
 import type { LineageSet } from '../../../lib/sources/lineage';
 import { lineageVerdicts, linkStatus } from '../../../lib/readers/lineage-status';
 import type { ReportLineage } from '../../../lib/verdict/report';
