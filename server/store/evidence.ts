@@ -31,7 +31,7 @@ import { compactJson } from '../../lib/json/pretty';
 import { type JsonObject, isJsonObject } from '../../lib/json/value';
 import { leafHash } from '../../lib/merkle';
 import { type EvidenceQuery, exportChildScope } from '../../lib/query/evidence-query';
-import type { ClaimLogRow, CheckpointRow, ReceiptRow } from '../../lib/sources/sqlite-store';
+import type { ClaimLogRow, CheckpointRow, ReceiptRow } from '../../lib/sources/sqlite-rows';
 import { type CoverageOrder, coverageOrder, COVERAGE_TRIALS } from '../../lib/sources/store';
 import type { CheckpointEntry } from '../../lib/verify/entries';
 import { expectedPublication, expectedWitness } from '../../lib/verify/transparency';

@@ -2,7 +2,7 @@
 // filter over its tool receipts, and the shapes StoreEvidence (./evidence.ts) hands to the export
 // (./export.ts): the plan, a checked tool receipt, a checkpoint's batch.
 import type { EvidenceQuery } from '../../lib/query/evidence-query';
-import type { CheckpointRow } from '../../lib/sources/sqlite-store';
+import type { CheckpointRow } from '../../lib/sources/sqlite-rows';
 import type { CoverageOrder } from '../../lib/sources/store';
 import type { ChildReceiptScope } from '../../lib/verify/package-query';
 import type { CheckedRow } from '../stored-row';
