@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { TAMPER_CLASSES, buildBaseLog, judge, makeVariants, verifyInProcess, writeVariant, type BaseLog, type JudgedReport } from '../test/support/adversary';
+import { TAMPER_CLASSES, buildBaseLog, makeVariants, type BaseLog } from '../test/support/adversary';
+import { verifyInProcess, writeVariant } from '../test/support/adversary-cli';
+import { type JudgedReport, judge } from '../test/support/adversary-judge';
 import { planSample, type SamplePlan } from '../test/support/adversary-sample';
 import { PACKAGE_PROBLEM_CODES } from '../lib/verdict/problems';
 import { pinKey } from './helpers';

@@ -19,9 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDemoStore, serveApp } from './bench-app';
 import { launchBrowser, packageFiles, runBrowser } from './bench/browser';
-import { runMeasured } from './bench/child';
+import { type NativeRun, runCli, runNative } from './bench/child-runners';
 import { type BenchInput, ensureBenchInput } from './bench/input';
-import type { BaselineResult } from './bench/native-baseline';
 import { DEMO_SEED_DEFAULT } from '../tools/demo/generate';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -93,15 +92,6 @@ function machine() {
 
 // ---- the runners --------------------------------------------------------------------------
 
-interface NativeRun {
-  ms: number;
-  receipts_per_s: number;
-  peak_memory_mb: number;
-  receipts: number;
-  signatures_valid: number;
-  checkpoints: number;
-  roots_matching: number;
-}
 interface CliRun {
   ms: number;
   receipts_per_s: number;
@@ -123,32 +113,6 @@ interface SizeResult {
   cli: CliRun[];
   browser: PageRun[];
   errors: string[];
-}
-
-async function runNative(pkg: string): Promise<Omit<NativeRun, 'receipts_per_s'>> {
-  const r = await runMeasured(process.execPath, ['--import', 'tsx', 'scripts/bench/native-baseline.ts', pkg, '--json']);
-  if (r.code !== 0) throw new Error(`the native baseline exited ${r.code}:\n${r.stdout.slice(0, 2000)}`);
-  const b = JSON.parse(r.stdout) as BaselineResult;
-  return {
-    ms: b.ms,
-    peak_memory_mb: b.peakRssMb,
-    receipts: b.receipts,
-    signatures_valid: b.signaturesValid,
-    checkpoints: b.checkpoints,
-    roots_matching: b.rootsMatching,
-  };
-}
-
-async function runCli(pkg: string, key: string): Promise<{ ms: number; peak_memory_mb: number; receipts: number }> {
-  // Only the start is kept: the summary comes second, and a million receipts' report is ~0.5 GB.
-  const r = await runMeasured(process.execPath, ['bin/receipt-audit.mjs', 'verify', pkg, '--trust-key', key, '--json'], { keepStdout: 4096 });
-  const m = /"summary":\s*(\{[^}]*\})/.exec(r.stdout);
-  if (!m) throw new Error(`receipt-audit exited ${r.code} without a summary:\n${r.stdout.slice(0, 2000)}`);
-  const s = JSON.parse(m[1]!) as { receipts: number; verified: number; failed: number; unverified: number };
-  if (s.verified !== s.receipts || r.code !== 0)
-    throw new Error(`receipt-audit verified ${s.verified} of ${s.receipts} receipts (failed ${s.failed}, unverified ${s.unverified}, exit ${r.code})`);
-  if (r.peakRssMb === null) throw new Error('receipt-audit exited before its memory could be read');
-  return { ms: r.ms, peak_memory_mb: r.peakRssMb, receipts: s.receipts };
 }
 
 /** One runner at one size: what it runs, and its runs so far (a failure stops it at this size and is kept, not thrown). */

@@ -8,7 +8,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import type { ProblemGroup, ProblemLinker } from '../../lib/overview/problem-groups';
 import type { Problem } from '../../lib/verdict/problems';
-import { refocusAnchor } from './checkpoint-timeline';
+import { refocusAnchor } from './failed-checkpoints';
 import { SafeText } from '../ui/safe-text';
 
 /** Groups up to this size start open. */

@@ -3,7 +3,9 @@
 // exactly what a store fed the same receipts directly holds.
 import { describe, expect, it } from 'vitest';
 import type { ReceiptView } from '../verdict/receipt-view';
-import { STRING_COLUMNS, RowEncoder, RowStore, deltaTransfer } from './row-store';
+import { STRING_COLUMNS } from './row-columns';
+import { RowEncoder, deltaTransfer } from './row-encoder';
+import { RowStore } from './row-store';
 
 const view = (k: number): ReceiptView => ({
   order: k * 1_000_000,

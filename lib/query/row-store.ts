@@ -4,70 +4,18 @@
 // encodes the receipts' display fields (RowEncoder: codes assigned there, with
 // the dictionaries' maps) and sends the new rows as a RowDelta of typed arrays
 // it gives away; the page's RowStore only copies them in. Rows arrive in any
-// order and get their verdicts when the log is assembled. Pure.
+// order and get their verdicts when the log is assembled. Pure. The columns and row states are in
+// ./row-columns.ts (re-exported here for the many files that read them), the encoder in
+// ./row-encoder.ts.
 import { PROBLEM_CODES, type ProblemCode } from '../verdict/problems';
 import type { ReceiptView } from '../verdict/receipt-view';
-import { type ReportReceipt, type VerificationReport, isIntactUnpinned } from '../verdict/report';
+import type { VerificationReport } from '../verdict/report';
 import { radixSortRows } from './radix-sort';
+import { STRING_COLUMNS, type RowVerdict, type StringColumn, VERDICTS, rowVerdictOf } from './row-columns';
+import { type RowDelta, RowEncoder } from './row-encoder';
 import { TextIndex } from './text-index';
 
-/** Columns held as dictionary codes (0 = absent). */
-export const STRING_COLUMNS = [
-  'id',
-  'type',
-  'generation',
-  'toolServer',
-  'toolName',
-  'decision',
-  'guard',
-  'reason',
-  'capabilityId',
-  'policyHash',
-  'trustLevel',
-  'receiptKind',
-  'tenant',
-  'currency',
-  'settlement',
-  'sessionId',
-  'requestId',
-  'parentRequestId',
-  'parentReceiptId',
-  'operationKind',
-  'kernelKey',
-  'file',
-  'cost',
-  'attemptedCost',
-  'seq',
-  'rootBudgetHolder',
-  'grantIndex',
-  'budgetTotal',
-  'budgetRemaining',
-  'paymentReference',
-  'oracle',
-  'guards',
-  'guardFailed',
-  'boundaryClass',
-  'source',
-] as const;
-export type StringColumn = (typeof STRING_COLUMNS)[number];
-
-/**
- * A row's state. `unpinned`: the report's `unverified` for a Chio receipt that nothing failed and
- * that a pinned key would make `verified` (contract part 2 §11): its own state, never shown in
- * the words or the colour of `verified`.
- */
-export const VERDICTS = ['pending', 'verified', 'failed', 'unverified', 'unpinned'] as const;
-export type RowVerdict = (typeof VERDICTS)[number];
-/** What the page calls each state. */
-export const VERDICT_LABEL: Record<RowVerdict, string> = {
-  pending: 'pending',
-  verified: 'verified',
-  failed: 'failed',
-  unverified: 'unverified',
-  unpinned: 'intact, signer not pinned',
-};
-/** The row state of a report receipt. */
-export const rowVerdictOf = (r: ReportReceipt): RowVerdict => (isIntactUnpinned(r) ? 'unpinned' : r.verdict);
+export { STRING_COLUMNS, type RowVerdict, type StringColumn, VERDICTS, VERDICT_LABEL, rowVerdictOf } from './row-columns';
 
 /** Beyond this many values, a lookup scans the values instead of building a map of them. */
 const LOOKUP_MAP_MAX = 100_000;
@@ -100,87 +48,6 @@ export class Dictionary {
   /** Prepares up to `maxValues` more values for search (idle time); true once all are ready. */
   warmSearch(maxValues: number): boolean {
     return this.text.warm(this.values, maxValues);
-  }
-}
-
-/** New rows for a RowStore: columns for rows `from`…`from + count - 1` and each dictionary's new values. */
-export interface RowDelta {
-  from: number;
-  count: number;
-  order: Float64Array;
-  time: Float64Array;
-  cost: BigUint64Array;
-  hasCost: Uint8Array;
-  /** Verdict codes known already (a receipt whose own checks failed), else 0 (pending). */
-  verdict: Uint8Array;
-  line: Uint32Array;
-  codes: Record<StringColumn, Uint32Array>;
-  /** Values first seen in these rows, in code order, continuing each dictionary. */
-  values: Record<StringColumn, string[]>;
-}
-
-/** The typed arrays a delta can give away in postMessage (none of them is kept by the sender). */
-export function deltaTransfer(d: RowDelta): ArrayBuffer[] {
-  return [d.order, d.time, d.cost, d.hasCost, d.verdict, d.line, ...STRING_COLUMNS.map((c) => d.codes[c])].map((a) => a.buffer as ArrayBuffer);
-}
-
-/**
- * Encodes receipts' display fields into RowDeltas (in the log worker): assigns
- * dictionary codes, holding a map per column, and keeps no rows once taken.
- */
-export class RowEncoder {
-  private rows = 0;
-  private readonly maps = Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Map<string, number>([['', 0]])])) as Record<StringColumn, Map<string, number>>;
-  private pending: ReceiptView[] = [];
-
-  add(views: readonly ReceiptView[]): void {
-    for (const v of views) this.pending.push(v);
-  }
-
-  /** The rows added since the last take, or null if none. */
-  take(): RowDelta | null {
-    const views = this.pending;
-    if (views.length === 0) return null;
-    this.pending = [];
-    const n = views.length;
-    const d: RowDelta = {
-      from: this.rows,
-      count: n,
-      order: new Float64Array(n),
-      time: new Float64Array(n),
-      cost: new BigUint64Array(n),
-      hasCost: new Uint8Array(n),
-      verdict: new Uint8Array(n),
-      line: new Uint32Array(n),
-      codes: Object.fromEntries(STRING_COLUMNS.map((c) => [c, new Uint32Array(n)])) as Record<StringColumn, Uint32Array>,
-      values: Object.fromEntries(STRING_COLUMNS.map((c) => [c, []])) as unknown as Record<StringColumn, string[]>,
-    };
-    const failed = VERDICTS.indexOf('failed');
-    views.forEach((v, i) => {
-      d.order[i] = v.order;
-      d.time[i] = v.time ?? NaN;
-      d.line[i] = v.line;
-      // A check of the record itself failed: the verdict is already final (the log cannot mend it).
-      if (v.failedEarly) d.verdict[i] = failed;
-      if (v.cost !== undefined && /^\d+$/.test(v.cost) && BigInt(v.cost) < 2n ** 64n) {
-        d.cost[i] = BigInt(v.cost);
-        d.hasCost[i] = 1;
-      }
-      for (const c of STRING_COLUMNS) {
-        const value = v[c as keyof ReceiptView] as string | null | undefined;
-        if (value === undefined || value === null) continue; // absent (a null kernel key too), never a value of its column
-        const map = this.maps[c];
-        let code = map.get(value);
-        if (code === undefined) {
-          code = map.size;
-          map.set(value, code);
-          d.values[c].push(value);
-        }
-        d.codes[c][i] = code;
-      }
-    });
-    this.rows += n;
-    return d;
   }
 }
 

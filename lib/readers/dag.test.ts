@@ -14,7 +14,10 @@ import { verifiedLog } from '../../test/support/reader-log';
 import { readTestdataJson, readTestdataText, testdataPath } from '../../test/support/testdata';
 import type { ReceiptView } from '../verdict/receipt-view';
 import type { VerificationReport } from '../verdict/report';
-import { NODE_CEILING, dagGraph, dagSearch, dagSessions, lineageGraph } from './dag';
+import { NODE_CEILING, dagGraph } from './dag';
+import { dagSearch } from './dag-search';
+import { dagSessions } from './dag-sessions';
+import { lineageGraph } from './lineage-graph';
 
 interface RawChild {
   id: string;
@@ -287,7 +290,7 @@ describe('hostile links', () => {
 
 describe('DAG URL state', () => {
   it('round-trips and drops what it cannot use', async () => {
-    const { dagParamsFrom, dagParamsTo } = await import('./dag');
+    const { dagParamsFrom, dagParamsTo } = await import('./dag-params');
     const s = { session: 'sess a&b', all: false, q: 'file_read', focus: 'r:1', fold: ['q:s/x', 'r:2'], top: true };
     expect(dagParamsFrom(new URLSearchParams(dagParamsTo(s).toString()))).toEqual(s);
     expect(dagParamsFrom(new URLSearchParams(`session=${'x'.repeat(600)}&q=%20%20&fold=a&fold=a&all=2`))).toEqual({ all: false, fold: ['a'], top: false });

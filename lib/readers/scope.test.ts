@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { RowStore } from '../query/row-store';
 import type { ReceiptView } from '../verdict/receipt-view';
-import { dagGraph, dagSearch, dagSessions } from './dag';
+import { dagGraph } from './dag';
+import { dagSearch } from './dag-search';
+import { dagSessions } from './dag-sessions';
 import { verifiedScope } from './scope';
 
 const view = (order: number, id: string): ReceiptView => ({

@@ -11,7 +11,7 @@ import { testdataPath } from '../../test/support/testdata';
 import { LogVerifier } from '../verify/log-verifier';
 import { LineageCollector } from './lineage';
 import { type LogInput, RefusedSource, type SourceKeeper, type SourcePlatform, loadSources } from './load-sources';
-import type { ChioStoreReader } from './sqlite-store';
+import type { ChioStoreReader } from './sqlite-rows';
 
 const platform: SourcePlatform = { sqliteLimit: 'page', sqlJs: () => initSqlJs() };
 const GOOD = testdataPath('corpus/good');

@@ -13,7 +13,8 @@ import { type FleetPage, loadFleetPage } from './fleet-page';
 import type { LineageCollector } from './lineage';
 import { type SourceDir, type SourceFile, loadFile, loadPackage } from './package';
 import { type MAX_SQLITE_BYTES, sqliteTooLarge } from './sqlite-size';
-import { type ChioStoreReader, openChioStore } from './sqlite-store';
+import { openChioStore } from './sqlite-store';
+import type { ChioStoreReader } from './sqlite-rows';
 import { loadStore } from './store';
 
 /** Gets the length of every chunk read (the page's progress bar). */

@@ -15,7 +15,7 @@ import type { BundleRole, ReceiptBundle } from './receipt-bundle';
 import { type ItemKind, type LogItem, type RecordRole, intakeRecord } from '../verify/intake';
 import { type SourceDir, type SourceFile, roleForFileName } from './package';
 import { splitRecords } from './records';
-import { type ChioStoreReader, type CheckpointRow, type ClaimLogRow, isRowError } from './sqlite-store';
+import { type ChioStoreReader, type CheckpointRow, type ClaimLogRow, isRowError } from './sqlite-rows';
 import { type CoverageOrder, batchLeaves, checkpointRecordText, coverageOrder, inclusionProofText } from './store';
 
 export interface BundleQuery {

@@ -10,7 +10,8 @@ import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
 import { jsonText } from '../../test/support/json-arbitraries';
 import { LogVerifier } from '../verify/log-verifier';
 import { loadFile } from './package';
-import { type RecordEvent, formatLimit, isUtf8, splitRecords } from './records';
+import { formatLimit, isUtf8 } from './record-bytes';
+import { type RecordEvent, splitRecords } from './records';
 import { SNIFF_BYTES, findBinary } from './text-sniff';
 
 const enc = new TextEncoder();

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoStore } from '../../tools/demo/generate';
 import { damagePage, leafPages, rootPage } from '../../test/support/sqlite-pages';
 import { LogVerifier } from '../verify/log-verifier';
-import { type ReceiptRow, type RowError, isRowError, openChioStore } from './sqlite-store';
+import { openChioStore } from './sqlite-store';
+import { type ReceiptRow, type RowError, isRowError } from './sqlite-rows';
 import { loadStore } from './store';
 
 const SQL: SqlJsStatic = await initSqlJs();

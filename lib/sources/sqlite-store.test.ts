@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isRowError, openChioStore, type ChioStoreReader, type RowError } from './sqlite-store';
+import { openChioStore } from './sqlite-store';
+import { isRowError, type ChioStoreReader, type RowError } from './sqlite-rows';
 import { CHIO_STORE_SCHEMA_SQL, createChioStore, type ChioStoreInput } from './sqlite-store-writer';
 
 const read = (rel: string) => new Uint8Array(readFileSync(new URL(`../testdata/chio/showcase/${rel}`, import.meta.url)));

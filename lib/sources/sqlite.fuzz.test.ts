@@ -10,7 +10,8 @@ import initSqlJs, { type SqlJsStatic } from 'sql.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
 import { reseal } from '../../test/support/sqlite-wal-reseal';
-import { type StoreOpenResult, isRowError, openChioStore } from './sqlite-store';
+import { openChioStore } from './sqlite-store';
+import { type StoreOpenResult, isRowError } from './sqlite-rows';
 import { applyWal } from './sqlite-wal';
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../testdata/chio/showcase/sqlite/${name}`, import.meta.url)));

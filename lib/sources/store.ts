@@ -16,7 +16,7 @@ import { parseHash } from '../chio/checkpoint';
 import { receiptLeafHash } from '../chio/leaf';
 import type { LogSink } from '../verify/log-sink';
 import { makeProblem } from '../verdict/problems';
-import { type CheckpointRow, type ChioStoreReader, type ClaimLogRow, type RowError, isRowError } from './sqlite-store';
+import { type CheckpointRow, type ChioStoreReader, type ClaimLogRow, type RowError, isRowError } from './sqlite-rows';
 
 export type CoverageOrder = 'claim-log' | 'tool-seq';
 

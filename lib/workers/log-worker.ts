@@ -6,7 +6,7 @@
 import { loadSources } from '../sources/load-sources';
 import { LineageCollector } from '../sources/lineage';
 import { RecordHost } from '../sources/record-host';
-import { RowEncoder, deltaTransfer } from '../query/row-store';
+import { RowEncoder, deltaTransfer } from '../query/row-encoder';
 import { LogVerifier } from '../verify/log-verifier';
 import { ReceiptColumnsEncoder, receiptTransfer } from '../verify/receipt-columns';
 import { verifiedCheckpoints } from '../verify/verified-checkpoints';

@@ -2,7 +2,7 @@
 // and the verify workers (check records). Everything here survives a
 // structured clone: plain objects, bigint, Uint8Array, File.
 import type { RecordOrigin } from '../verify/record-output';
-import type { RowDelta } from '../query/row-store';
+import type { RowDelta } from '../query/row-encoder';
 import type { VerificationReport } from '../verdict/report';
 import type { ReceiptColumns } from '../verify/receipt-columns';
 import type { VerifiedCheckpoint } from '../trust/verified-checkpoint';

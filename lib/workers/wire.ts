@@ -11,7 +11,7 @@
 // Check results of a batch are shared objects, which a clone writes once.
 // Decoding gives back objects with the same fields and values (a field that was
 // undefined is left out, which no reader tells apart). Pure.
-import { decodeRecord } from '../sources/records';
+import { decodeRecord } from '../sources/record-bytes';
 import { type CheckResult, resultKey } from '../verdict/check';
 import type { ReceiptEntry } from '../verify/entries';
 import type { RecordOrigin, RecordOutput } from '../verify/record-output';

@@ -7,7 +7,9 @@ import { type FleetIndex, type ReceiptBackend, type Result, fail, ok } from '../
 import { type ApiError, invalidParameter } from '../http';
 import { logServerError } from '../redact';
 import { type ClickHouse, ClickHouseError } from './clickhouse';
-import { fleetBundleText, fleetClient, fleetExport, fleetKernels, fleetPage, fleetSummary, kernelsOf } from './query';
+import { fleetBundleText, fleetExport, kernelsOf } from './fleet-export';
+import { fleetKernels, fleetSummary } from './fleet-figures';
+import { fleetClient, fleetPage } from './query';
 
 const NO_PACKAGE: ApiError = {
   status: 404,

@@ -15,16 +15,13 @@
 // - A bad record is rejected with its file and line (for a store: its table and seq), and
 //   everything else is ingested.
 // - One ingest at a time per cluster: fleet_seq continues from the cluster's max.
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { writeEvidencePackage } from '../store/export';
 import { ClickHouse, tsvField } from './clickhouse';
 import { schemaProblem } from './schema';
 import { col, list, sql, str, table, u64, type Sql } from './sql';
 import { ParsePool } from './parse-pool';
+import { firstSigner, groupBy, lineChunks, lineCount, lines } from './ingest-lines';
+import { type Source, sourceOf } from './ingest-source';
 import { type ChunkKeys, type ChunkKind, rejectReason } from './parse-worker';
 import { type PackageContext, type ParsedCheckpoint, Reject, checkpointOf, obj } from './records';
 
@@ -59,94 +56,6 @@ interface CheckpointRow extends ParsedCheckpoint {
   where: string;
 }
 
-interface Source {
-  /** The package folder (or the store file) as given. */
-  label: string;
-  /** Where a record of `file` at `line` is, for people. */
-  where(file: string, line: number, seq?: bigint): string;
-  dir: string;
-  cleanup?: () => void;
-}
-
-/**
- * The non-blank lines of a small file (checkpoints, lineage: a checkpoint per hundred receipts)
- * with their 1-based numbers. Receipts and proofs go through `lineChunks` to the workers instead.
- */
-async function* lines(file: string): AsyncGenerator<[line: string, n: number]> {
-  if (!existsSync(file)) return;
-  const text = await readFile(file, 'utf8');
-  let n = 0;
-  for (const raw of text.split('\n')) {
-    n++;
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() !== '') yield [line, n];
-  }
-}
-
-/** The `kernel_key` of a package's first tool receipt: the log of a package without checkpoints. */
-async function firstSigner(file: string): Promise<string | undefined> {
-  for await (const [line] of lines(file)) {
-    try {
-      const receipt = obj(obj(JSON.parse(line))?.receipt);
-      return typeof receipt?.kernel_key === 'string' ? receipt.kernel_key : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const out = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = out.get(k);
-    if (list) list.push(item);
-    else out.set(k, [item]);
-  }
-  return out;
-}
-
-/** Lines in a chunk of whole lines (the last may lack its newline at the end of a file). */
-function lineCount(bytes: Uint8Array): number {
-  let n = 0;
-  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) n++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? n + 1 : n;
-}
-
-/**
- * `file` as chunks of whole lines (about 4 MiB, more when a line is longer), each in an
- * ArrayBuffer of its own so it can be handed to a parse worker without a copy. Decoding and
- * splitting happen there: on this thread they were a third of an ingest.
- */
-async function* lineChunks(file: string): AsyncGenerator<Uint8Array> {
-  if (!existsSync(file)) return;
-  const fh = await open(file, 'r');
-  try {
-    const SIZE = 4 << 20;
-    let carry = Buffer.alloc(0);
-    for (;;) {
-      const buf = Buffer.from(new ArrayBuffer(carry.length + SIZE));
-      carry.copy(buf);
-      const { bytesRead } = await fh.read(buf, carry.length, SIZE, null);
-      const end = carry.length + bytesRead;
-      if (bytesRead === 0) {
-        if (end > 0) yield buf.subarray(0, end);
-        return;
-      }
-      const nl = buf.lastIndexOf(10, end - 1);
-      if (nl < 0) {
-        carry = Buffer.from(buf.subarray(0, end));
-        continue;
-      }
-      carry = Buffer.from(buf.subarray(nl + 1, end));
-      yield buf.subarray(0, nl + 1);
-    }
-  } finally {
-    await fh.close();
-  }
-}
-
 export class FleetIngest {
   private readonly report: IngestReport = { kernels: new Map(), rejected: [], receiptsRead: 0, seconds: 0 };
   private nextFleetSeq = 0n;
@@ -178,52 +87,12 @@ export class FleetIngest {
 
   /** Ingests one evidence-package folder or Chio SQLite store. */
   async add(input: string): Promise<void> {
-    const source = await this.sourceOf(input);
+    const source = await sourceOf(input);
     try {
       await this.addPackage(source);
     } finally {
       source.cleanup?.();
     }
-  }
-
-  private async sourceOf(input: string): Promise<Source> {
-    const st = statSync(input, { throwIfNoEntry: false });
-    if (!st) throw new Error(`${input}: no such file or folder`);
-    if (st.isDirectory()) {
-      if (!existsSync(path.join(input, 'receipts.ndjson')) && !existsSync(path.join(input, 'manifest.json')))
-        throw new Error(`${input}: not an evidence package (no receipts.ndjson or manifest.json)`);
-      return { label: input, dir: input, where: (file, line) => `${path.join(input, file)}:${line}` };
-    }
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'receipt-audit-ingest-'));
-    try {
-      const db = new Database(input, { readonly: true, fileMustExist: true });
-      try {
-        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-        if (!tables.includes('chio_tool_receipts')) throw new Error(`${input}: not a Chio receipt store (no chio_tool_receipts table)`);
-        // The same export the server offers as /v1/evidence/package: proofs rebuilt from each batch.
-        await writeEvidencePackage(db, input, path.join(dir, 'pkg'), {}, Math.floor(st.mtimeMs / 1000));
-      } finally {
-        db.close();
-      }
-    } catch (e) {
-      rmSync(dir, { recursive: true, force: true });
-      const why = e instanceof Error ? e.message : String(e);
-      throw new Error(why.startsWith(input) ? why : `${input}: not a readable Chio receipt store (${why})`);
-    }
-    const tableOf = (file: string) =>
-      file === 'child-receipts.ndjson'
-        ? 'chio_child_receipts'
-        : file === 'checkpoints.ndjson'
-          ? 'kernel_checkpoints'
-          : file === 'inclusion-proofs.ndjson'
-            ? 'inclusion proof of'
-            : 'chio_tool_receipts';
-    return {
-      label: input,
-      dir: path.join(dir, 'pkg'),
-      where: (file, line, seq) => `${input}: ${tableOf(file)} ${seq !== undefined ? `seq ${seq}` : `row ${line}`}`,
-      cleanup: () => rmSync(dir, { recursive: true, force: true }),
-    };
   }
 
   private async addPackage(src: Source): Promise<void> {

@@ -4,6 +4,8 @@
 // transparency records. Stored JSON is passed through as text, never
 // re-serialized, so u64 amounts survive. The server is not trusted: the page
 // re-verifies everything this produces.
+// Over 400 lines because StoreEvidence is one lazily read object whose methods share its
+// checkpoint index, current batch and chain leaves; its shapes and filter are in ./export-plan.ts.
 //
 // Policies (issue 20):
 // - Every checkpoint the store holds is exported, whatever the query and whatever happened to
@@ -29,12 +31,12 @@ import { compactJson } from '../../lib/json/pretty';
 import { type JsonObject, isJsonObject } from '../../lib/json/value';
 import { leafHash } from '../../lib/merkle';
 import { type EvidenceQuery, exportChildScope } from '../../lib/query/evidence-query';
-import type { ClaimLogRow, CheckpointRow, ReceiptRow } from '../../lib/sources/sqlite-store';
+import type { ClaimLogRow, CheckpointRow, ReceiptRow } from '../../lib/sources/sqlite-rows';
 import { type CoverageOrder, coverageOrder, COVERAGE_TRIALS } from '../../lib/sources/store';
 import type { CheckpointEntry } from '../../lib/verify/entries';
-import type { ChildReceiptScope } from '../../lib/verify/package-query';
 import { expectedPublication, expectedWitness } from '../../lib/verify/transparency';
 import { batchPaths } from './batch-proofs';
+import { type Batch, type ExportPlan, type ExportReceipt, toolFilter } from './export-plan';
 import type { StoreDb } from './db';
 import { type CheckedRow, type RowProblem, checkStoredRow } from '../stored-row';
 
@@ -49,61 +51,6 @@ function lineageLine(row: Record<string, unknown>): string {
     line += `,"signed_capability":${parsed.ok && isJsonObject(parsed.value) ? compactJson(parsed.value) : 'null'}`;
   }
   return `${line}}`;
-}
-
-export type ChildScope = ChildReceiptScope;
-
-/** WHERE clause (over table alias `t`) and parameters selecting the query's tool receipts. */
-function toolFilter(q: EvidenceQuery, withLineage: boolean): { where: string; params: (string | number)[] } {
-  const clauses: string[] = [];
-  const params: (string | number)[] = [];
-  if (q.capabilityId !== undefined) {
-    clauses.push('t.capability_id = ?');
-    params.push(q.capabilityId);
-  }
-  if (q.agentSubject !== undefined) {
-    const viaLineage = withLineage ? ' OR t.capability_id IN (SELECT capability_id FROM capability_lineage WHERE subject_key = ?)' : '';
-    clauses.push(`(t.subject_key = ?${viaLineage})`);
-    params.push(q.agentSubject, ...(viaLineage ? [q.agentSubject] : []));
-  }
-  if (q.since !== undefined) {
-    clauses.push('t.timestamp >= ?');
-    params.push(q.since);
-  }
-  if (q.until !== undefined) {
-    clauses.push('t.timestamp <= ?');
-    params.push(q.until);
-  }
-  if (q.tenant !== undefined) {
-    clauses.push('t.tenant_id = ?');
-    params.push(q.tenant);
-  }
-  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
-}
-
-export interface ExportPlan {
-  query: EvidenceQuery;
-  childScope: ChildScope;
-  /** How receipts are numbered: by tool seq, or by the claim log's entry_seq (its checkpoints cover that). */
-  order: CoverageOrder;
-  note?: string;
-}
-
-/** A tool receipt of the query: `seq` is its number in the export (tool seq, or entry_seq), `toolSeq` its row's. */
-export interface ExportReceipt {
-  seq: number;
-  toolSeq: number;
-  receiptId: string;
-  row: CheckedRow;
-}
-
-/** A checkpoint's batch as stored: its rows checked, and proofs when their leaves reproduce its root. */
-export interface Batch {
-  cp: CheckpointRow;
-  /** Checked rows by export seq (tool receipts; in claim-log order also children). */
-  rows: Map<number, CheckedRow>;
-  /** ReceiptInclusionProof JSON by export seq; null when the stored rows do not reproduce the root. */
-  proofs: Map<number, string> | null;
 }
 
 const leafOf = (value: JsonObject, kind: 'tool' | 'child'): Uint8Array | null => {

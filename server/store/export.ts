@@ -14,7 +14,8 @@ import { logIdFor } from '../../lib/chio/consistency-proof';
 import { type EvidenceQuery, exportedQuery } from '../../lib/query/evidence-query';
 import { MAX_RECORD_BYTES } from '../../lib/sources/records';
 import type { StoreDb } from './db';
-import { type Batch, type ChildScope, StoreEvidence } from './evidence';
+import { StoreEvidence } from './evidence';
+import type { Batch, ChildScope } from './export-plan';
 import { type RowProblem, rowProblemJson } from '../stored-row';
 
 export interface ExportCounts {

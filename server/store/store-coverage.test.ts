@@ -14,7 +14,8 @@ import { writeEvidencePackage } from './export';
 import { verifyPaths } from '../../bin/cli/main';
 import { generateDemoStore } from '../../tools/demo/generate';
 import { TrustStore } from '../../lib/trust/trust-store';
-import { isRowError, openChioStore } from '../../lib/sources/sqlite-store';
+import { openChioStore } from '../../lib/sources/sqlite-store';
+import { isRowError } from '../../lib/sources/sqlite-rows';
 
 let dir: string;
 let generated: Awaited<ReturnType<typeof generateDemoStore>>;

@@ -8,19 +8,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PACKAGE_PROBLEM_CODES } from '../../lib/verdict/problems';
-import {
-  TAMPER_CLASSES,
-  buildBaseLog,
-  judge,
-  makeVariants,
-  verifyArgs,
-  verifyInProcess,
-  writeVariant,
-  type BaseLog,
-  type JudgedReport,
-  type TamperClass,
-  type Variant,
-} from './adversary';
+import { TAMPER_CLASSES, buildBaseLog, makeVariants, type BaseLog, type TamperClass, type Variant } from './adversary';
+import { verifyArgs, verifyInProcess, writeVariant } from './adversary-cli';
+import { type JudgedReport, judge } from './adversary-judge';
 import { requiredCodes } from './adversary-sample';
 
 /** The classes adversarial.test.ts runs; adversarial-classes.test.ts runs every other one. */

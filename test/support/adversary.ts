@@ -8,18 +8,19 @@
 //   - its zone: untampered records a tamper may leave `unverified` (never `failed`), such as the
 //     receipts of a batch whose checkpoint was forged;
 //   - codes that must appear somewhere, and whether the log is `ok`.
-// `judge` compares a report with that. The invariant over everything: no target is `verified`
-// and no untampered receipt is `failed`.
+// `judge` (./adversary-judge.ts) compares a report with that. The invariant over everything: no
+// target is `verified` and no untampered receipt is `failed`. The command line runs a variant
+// through ./adversary-cli.ts.
 //
 // The attacker recomputes manifest.json after each change (hashes, sizes and counts), unless the
 // manifest itself is the tamper, so each variant tests the checks behind the manifest.
 // The kernel's own secret key is used only for kernel misbehaviour (a fork, a broken chain, a
 // wrong tree_size), which only the kernel can sign; everything an outsider can do uses other keys.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// Over 400 lines because the tamper classes are one table (MAKERS) over one Draft builder and
+// the helpers every class uses; split by class group, each file would import most of this one.
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../bin/cli/main';
 import { exportDemoPackage, generateDemoStore } from '../../tools/demo/generate';
 import { Prng } from '../../tools/demo/prng';
 import { demoKernelKey, demoKey, type DemoKey } from '../../tools/demo/sign';
@@ -1497,97 +1498,4 @@ const MAKERS: Record<TamperClass, Maker> = {
 export function makeVariants(base: BaseLog, seed: string, scale = 1, classes: readonly TamperClass[] = TAMPER_CLASSES): Variant[] {
   const n = Math.max(1, Math.round(80 * scale));
   return classes.flatMap((cls) => MAKERS[cls](base, new Prng(seed, cls), cls === 'signed-field' ? Math.round(1200 * scale) : n));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Judging a report
-
-export interface JudgedReport {
-  ok: boolean;
-  receipts: { id: string; verdict: string; file: string; line: number }[];
-  checkpoints: { checkpoint_seq: number | bigint; verdict: string; file: string; line: number }[];
-  lineage?: { capability_id: string; verdict: string; file: string; line: number }[];
-  problems: { code: string; file?: string; line?: number; receipt_id?: string; checkpoint_seq?: number | bigint }[];
-}
-
-export interface Judgement {
-  /** Tampered records reported `verified`, or untampered receipts reported `failed`: the invariant. */
-  invariant: string[];
-  /** Everything else that differs from the expectation (exact verdicts, codes). */
-  mismatches: string[];
-}
-
-const base = (f: string | undefined) => (f === undefined ? '' : f.split(/[\\/]/).pop()!);
-
-export function judge(v: Variant, report: JudgedReport): Judgement {
-  const invariant: string[] = [];
-  const mismatches: string[] = [];
-  const locOf = (x: { file: string; line: number }) => `${base(x.file)}:${x.line}`;
-  const codesAt = (loc: string, id?: string) =>
-    new Set(
-      report.problems
-        .filter((p) => (p.file !== undefined && p.line !== undefined && `${base(p.file)}:${p.line}` === loc) || (id !== undefined && p.receipt_id === id))
-        .map((p) => p.code),
-    );
-  const seen = new Set<string>();
-  const entries = [
-    ...report.receipts.map((r) => ({ kind: 'receipt', loc: locOf(r), verdict: r.verdict, id: r.id as string | undefined })),
-    ...report.checkpoints.map((c) => ({ kind: 'checkpoint', loc: locOf(c), verdict: c.verdict, id: undefined })),
-    ...(report.lineage ?? []).map((l) => ({ kind: 'lineage row', loc: locOf(l), verdict: l.verdict, id: undefined })),
-  ];
-  for (const e of entries) {
-    seen.add(e.loc);
-    const t = v.targets.get(e.loc);
-    if (t) {
-      if (e.verdict === 'verified' && t.verdict !== 'verified') invariant.push(`${e.kind} ${e.loc} is tampered but reported verified`);
-      if (e.verdict !== t.verdict) mismatches.push(`${e.kind} ${e.loc}: verdict ${e.verdict}, expected ${t.verdict}`);
-      const have = codesAt(e.loc, e.id);
-      for (const c of t.codes) if (!have.has(c)) mismatches.push(`${e.kind} ${e.loc}: no ${c} (has ${[...have].join(', ') || 'none'})`);
-    } else if (e.kind === 'receipt' || e.kind === 'lineage row') {
-      if (e.verdict === 'failed') invariant.push(`${e.kind} ${e.loc} is untampered but reported failed`);
-      else if (e.verdict !== 'verified' && (v.harmless || !v.zone.has(e.loc))) mismatches.push(`receipt ${e.loc}: ${e.verdict}, expected verified`);
-    } else if (e.verdict !== 'verified' && (v.harmless || !v.zone.has(e.loc))) mismatches.push(`checkpoint ${e.loc}: ${e.verdict}, expected verified`);
-  }
-  for (const [loc, t] of v.targets) {
-    if (seen.has(loc)) continue;
-    if (t.verdict !== 'absent') mismatches.push(`${loc}: not in the report, expected ${t.verdict}`);
-    else {
-      const have = codesAt(loc);
-      for (const c of t.codes) if (!have.has(c)) mismatches.push(`${loc}: rejected record has no ${c} (has ${[...have].join(', ') || 'none'})`);
-    }
-  }
-  const all = new Set(report.problems.map((p) => p.code));
-  for (const c of v.codes) if (!all.has(c)) mismatches.push(`no ${c} anywhere (has ${[...all].join(', ') || 'none'})`);
-  const okExpected = v.harmless ? true : v.ok;
-  if (okExpected !== undefined && report.ok !== okExpected) mismatches.push(`log ok is ${report.ok}, expected ${okExpected}`);
-  return { invariant, mismatches };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Running a variant through the command line
-
-/** Writes the variant's package files into `dir` (created if missing). */
-export function writeVariant(v: Variant, dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of Object.entries(v.files)) writeFileSync(path.join(dir, name), text);
-}
-
-/** The arguments of `receipt-audit verify <dir> --json --trust-key …`. */
-export const verifyArgs = (dir: string, keys: string[]): string[] => ['verify', dir, '--json', ...keys.flatMap((k) => ['--trust-key', k])];
-
-/**
- * `receipt-audit verify <dir> --json --trust-key …` through the command line's own `main`, in this
- * process (argument parsing, file reading, the JSON report). Exit status 2 (usage or unreadable
- * input) throws with what it wrote to stderr.
- */
-export async function verifyInProcess<R = JudgedReport>(dir: string, keys: string[]): Promise<{ status: number; report: R }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const chunks: Buffer[] = [];
-  const errs: Buffer[] = [];
-  out.on('data', (c: Buffer) => chunks.push(c));
-  err.on('data', (c: Buffer) => errs.push(c));
-  const status = await main(verifyArgs(dir, keys), out as unknown as typeof process.stdout, err as unknown as typeof process.stderr);
-  if (status === 2) throw new Error(`receipt-audit exited 2 on ${dir}: ${Buffer.concat(errs).toString()}`);
-  return { status, report: JSON.parse(Buffer.concat(chunks).toString()) as R };
 }

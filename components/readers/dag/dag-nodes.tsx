@@ -6,7 +6,8 @@
 import { Handle, type Node, type NodeProps, Position } from '@xyflow/react';
 import Link from 'next/link';
 import { createContext, memo, useContext } from 'react';
-import type { DagNode, LineageNode } from '../../../lib/readers/dag';
+import type { DagNode } from '../../../lib/readers/dag';
+import type { LineageNode } from '../../../lib/readers/lineage-graph';
 import { type LinkStatus, linkText } from '../../../lib/readers/lineage-status';
 import { formatTime } from '../../explorer/format';
 import { SafeText } from '../../ui/safe-text';

@@ -8,57 +8,28 @@ import type { Node, NodeMouseHandler, NodeTypes } from '@xyflow/react';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { useReplaceQuery } from '../../data/use-replace-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { type ExplorerFilter, explorerUrl } from '../../../lib/query/explorer-filter';
-import {
-  type DagChoice,
-  type DagGraph,
-  type DagIndex,
-  type DagParams,
-  type LineageGraph,
-  dagGraph,
-  dagParamsFrom,
-  dagParamsTo,
-  dagSearch,
-  dagSessions,
-  lineageGraph,
-} from '../../../lib/readers/dag';
-import type { LineageSet } from '../../../lib/sources/lineage';
-import { lineageVerdicts, linkStatus } from '../../../lib/readers/lineage-status';
-import type { ReportLineage } from '../../../lib/verdict/report';
+import { useCallback, useMemo } from 'react';
+import { type DagChoice, type DagGraph, dagGraph } from '../../../lib/readers/dag';
+import { type DagParams, dagParamsFrom, dagParamsTo } from '../../../lib/readers/dag-params';
+import { dagSearch } from '../../../lib/readers/dag-search';
+import { dagSessions } from '../../../lib/readers/dag-sessions';
 import { useSession } from '../../data/log-contexts';
 import { formatTime } from '../../explorer/format';
 import { ReaderShell, VerifiedNote, type ReaderData } from '../reader-shell';
 import { type CanvasEdge, type CanvasNode, GraphCanvas } from './graph-canvas';
-import {
-  CAPABILITY_SIZE,
-  type CapabilityData,
-  type DagNodeData,
-  CapabilityNodeView,
-  DagActions,
-  RECEIPT_SIZE,
-  REQUEST_SIZE,
-  ReceiptNodeView,
-  RequestNodeView,
-  shortId,
-} from './dag-nodes';
+import { type DagNodeData, DagActions, RECEIPT_SIZE, REQUEST_SIZE, ReceiptNodeView, RequestNodeView, shortId } from './dag-nodes';
 import './dag.css';
 import { SafeText } from '../../ui/safe-text';
 import { revealPlain } from '../../../lib/text/reveal';
-
-const fmt = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
-const SESSIONS_LISTED = 200;
+import { explorerHref, fmt, plural } from './dag-format';
+import { LineagePanel } from './lineage-panel';
+import { SessionPicker } from './session-picker';
 
 const DAG_NODE_TYPES: NodeTypes = { receipt: ReceiptNodeView, request: RequestNodeView };
-const LINEAGE_NODE_TYPES: NodeTypes = { capability: CapabilityNodeView };
 
 export function DagView() {
   return <ReaderShell>{(d) => <DagReader {...d} />}</ReaderShell>;
 }
-
-/** The explorer, filtered to some values. */
-const explorerHref = (values: ExplorerFilter['values']): string => explorerUrl({ values });
 
 function DagReader({ store, report, scope, label }: ReaderData) {
   const { session } = useSession();
@@ -136,157 +107,6 @@ function DagReader({ store, report, scope, label }: ReaderData) {
         </div>
       </div>
     </DagActions.Provider>
-  );
-}
-
-function SessionPicker({
-  index,
-  state,
-  setState,
-  search,
-  chosen,
-}: {
-  index: DagIndex;
-  state: DagParams;
-  setState: (s: DagParams) => void;
-  search: ReturnType<typeof dagSearch> | null;
-  chosen: string | null;
-}) {
-  const [text, setText] = useState(state.q ?? '');
-  useEffect(() => setText(state.q ?? ''), [state.q]);
-  const listed = search ? index.sessions.filter((s) => search.bySession.has(s.sessionId)) : index.sessions;
-  const total = index.child + index.tool;
-  const pick = (s: DagParams) => setState(s);
-  return (
-    <aside className="dag-side" aria-label="Sessions">
-      <form
-        className="dag-search"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const q = text.trim();
-          const next: DagParams = { ...state, fold: [] };
-          if (q) next.q = q;
-          else delete next.q;
-          delete next.focus;
-          pick(next);
-        }}
-      >
-        <label htmlFor="dag-q">Find a receipt, request, tool or session</label>
-        <div className="picker-row">
-          <input
-            id="dag-q"
-            type="search"
-            value={text}
-            onChange={(e) => setText(e.target.value)}
-            placeholder="receipt id, request id, file_read…"
-            data-testid="dag-search"
-          />
-          <button type="submit" className="button">
-            Find
-          </button>
-        </div>
-      </form>
-      {search && (
-        <div className="dag-hits" data-testid="dag-hits" data-total={search.total}>
-          <p>
-            {search.total === 0 ? (
-              <>
-                No receipt of any session matches “<SafeText text={state.q ?? ''} max={120} />
-                ”.
-              </>
-            ) : (
-              <>
-                {plural(search.total, 'receipt')} in {plural(search.bySession.size, 'session')} match “<SafeText text={state.q ?? ''} max={120} />”
-                {search.total > search.hits.length ? `; the first ${search.hits.length} are listed` : ''}. Pick one to see where it sits.
-              </>
-            )}{' '}
-            <button
-              type="button"
-              className="linkish"
-              onClick={() => {
-                const next = { ...state };
-                delete next.q;
-                pick(next);
-              }}
-            >
-              Clear
-            </button>
-          </p>
-          <ol className="dag-hit-list">
-            {search.hits.map((h) => (
-              <li key={`${h.session}/${h.receiptId}`}>
-                <button
-                  type="button"
-                  className={`dag-hit${state.focus === h.receiptId ? ' active' : ''}`}
-                  data-testid="dag-hit"
-                  onClick={() => pick({ ...state, all: false, session: h.session, focus: h.receiptId, fold: [], top: false })}
-                >
-                  <span>
-                    <SafeText text={h.label} max={60} expandable={false} />
-                  </span>
-                  <code>
-                    <SafeText text={shortId(h.receiptId, 8)} />
-                  </code>
-                  {h.verdict !== 'verified' && <span className={`dag-verdict v-${h.verdict}`}>{h.verdict}</span>}
-                </button>
-              </li>
-            ))}
-          </ol>
-        </div>
-      )}
-      <h2 className="dag-side-title">{search ? `Sessions with a match (${fmt(listed.length)})` : `Sessions (${fmt(index.sessions.length)})`}</h2>
-      <button
-        type="button"
-        className={`dag-session all${state.all ? ' active' : ''}`}
-        data-testid="dag-session-all"
-        aria-pressed={state.all}
-        onClick={() => {
-          const next: DagParams = { ...state, all: true, fold: [], top: false };
-          delete next.focus;
-          pick(next);
-        }}
-      >
-        <strong>All sessions</strong>
-        <span className="muted">{plural(total, 'verified receipt')}</span>
-      </button>
-      <ol className="dag-session-list" data-testid="dag-sessions" data-count={index.sessions.length}>
-        {listed.slice(0, SESSIONS_LISTED).map((s) => (
-          <li key={s.sessionId}>
-            <button
-              type="button"
-              className={`dag-session${!state.all && chosen === s.sessionId ? ' active' : ''}`}
-              data-testid="dag-session"
-              data-session={s.sessionId}
-              data-child={s.child}
-              data-tool={s.tool}
-              aria-pressed={!state.all && chosen === s.sessionId}
-              onClick={() => {
-                const next: DagParams = { ...state, all: false, session: s.sessionId, fold: [], top: false };
-                delete next.focus;
-                pick(next);
-              }}
-            >
-              <code>
-                <SafeText text={shortId(s.sessionId, 12)} />
-              </code>
-              <span>
-                {plural(s.child, 'request')}
-                {s.tool > 0 ? `, ${plural(s.tool, 'tool call')}` : ''}
-                {search?.bySession.get(s.sessionId) ? ` · ${fmt(search.bySession.get(s.sessionId)!)} match` : ''}
-              </span>
-              <span className="muted">{formatTime(s.firstTime)} UTC</span>
-              {s.notVerified > 0 && <span className="dag-verdict v-failed">{plural(s.notVerified, 'receipt')} not verified</span>}
-            </button>
-          </li>
-        ))}
-      </ol>
-      {listed.length > SESSIONS_LISTED && (
-        <p className="muted">
-          {fmt(listed.length - SESSIONS_LISTED)} more sessions are not listed: search for a session id, receipt or tool to narrow the list.
-        </p>
-      )}
-    </aside>
   );
 }
 
@@ -480,76 +300,5 @@ function Legend({ graph }: { graph: DagGraph }) {
         </li>
       )}
     </ul>
-  );
-}
-
-function LineagePanel({ graph, lineage, verdicts }: { graph: DagGraph; lineage: LineageSet | null; verdicts: readonly ReportLineage[] | undefined }) {
-  const router = useRouter();
-  const lg: LineageGraph | null = useMemo(() => (lineage ? lineageGraph(graph.capabilities, lineage.entries) : null), [graph, lineage]);
-  const byRow = useMemo(() => lineageVerdicts(verdicts), [verdicts]);
-  const nodes = useMemo<CanvasNode<CapabilityData>[]>(
-    () =>
-      lg
-        ? lg.nodes.map((n) => ({
-            id: n.capabilityId,
-            type: 'capability',
-            data: (n.row ? { ...n, status: linkStatus(n.row, byRow) } : n) as CapabilityData,
-            ...CAPABILITY_SIZE,
-          }))
-        : [],
-    [lg, byRow],
-  );
-  const edges = useMemo<CanvasEdge[]>(() => (lg ? lg.edges.map((e) => ({ ...e })) : []), [lg]);
-  const onNodeClick = useCallback<NodeMouseHandler<Node<CapabilityData>>>(
-    (_e, node) => router.push(explorerHref({ capabilityId: [node.data.capabilityId] })),
-    [router],
-  );
-  const used = graph.capabilities.size;
-  return (
-    <section
-      className="dag-lineage"
-      aria-label="Capability lineage"
-      data-testid="dag-lineage"
-      data-capabilities={used}
-      data-lineage-rows={lineage?.entries.length ?? 0}
-    >
-      <h2>Who granted the capabilities {graph.session === null ? 'these sessions' : 'this session'} used</h2>
-      <p className="muted">
-        From the capability lineage the log&apos;s package or store carries: which capability was delegated from which, to whom. A row that carries its
-        capability token, signed by the issuer, is checked against it: <strong>signed and verified</strong>, or <strong>failed</strong> with the reason. Any
-        other row is <strong>unsigned context</strong>, not evidence; an unsigned federation anchor only marks where a delegation crossed from another
-        federation. Click a capability to see its receipts in the explorer.
-      </p>
-      {used === 0 ? (
-        <p data-testid="dag-lineage-empty">
-          {graph.session === null ? 'No verified tool receipt of any session' : 'No verified tool receipt of this session'} names a capability (child receipts
-          do not carry one), so there is no delegation to show.
-        </p>
-      ) : !lineage || lineage.entries.length === 0 ? (
-        <p data-testid="dag-lineage-empty">
-          The tool receipts here use {plural(used, 'capability', 'capabilities')}, but the log carries no capability lineage (no{' '}
-          <code>capability-lineage.ndjson</code> or <code>capability_lineage</code> table), so who delegated them is not known from it.
-        </p>
-      ) : (
-        <>
-          {lg!.unknown.length > 0 && (
-            <p className="banner warn">
-              {plural(lg!.unknown.length, 'capability', 'capabilities')} used here {lg!.unknown.length === 1 ? 'has' : 'have'} no lineage row: drawn alone,
-              marked “no lineage row”.
-            </p>
-          )}
-          <GraphCanvas
-            nodes={nodes}
-            edges={edges}
-            nodeTypes={LINEAGE_NODE_TYPES}
-            onNodeClick={onNodeClick}
-            height="50vh"
-            label={`Capability delegation: ${plural(nodes.length, 'capability', 'capabilities')}`}
-            testId="lineage-canvas"
-          />
-          {lineage.skipped > 0 && <p className="muted">{plural(lineage.skipped, 'lineage row')} could not be read and are left out.</p>}
-        </>
-      )}
-    </section>
   );
 }
