@@ -1,0 +1,37 @@
+// The command line's Ed25519 engine: node:crypto (OpenSSL) behind lib/crypto's
+// injection point (lib/crypto/ed25519-backend.ts). A synchronous verify on a
+// cached KeyObject skips WebCrypto's promise and WebIDL glue and its hop to
+// libuv's thread pool; the strict rules of spec/verification.md §4 stay in
+// lib and run around it unchanged, and lib's probe (with its cofactor probe
+// vector) decides whether it is used, as for WebCrypto.
+import { Buffer } from 'node:buffer';
+import { type KeyObject, createPublicKey, verify } from 'node:crypto';
+import { BoundedCache } from '../../lib/crypto/bounded-cache';
+import { type Ed25519Backend, registerEd25519Backend } from '../../lib/crypto/ed25519';
+
+/** The DER SubjectPublicKeyInfo header of an Ed25519 key (RFC 8410), before the 32 key bytes. */
+const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/** Imported keys, bounded because keys come from the input (as WebCrypto's CryptoKeys are). */
+const keys = new BoundedCache<string, KeyObject>(4096);
+
+function keyObject(publicKey: Uint8Array, keyHex: string): KeyObject {
+  let key = keys.get(keyHex);
+  if (key === undefined) {
+    key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, publicKey]), format: 'der', type: 'spki' });
+    keys.set(keyHex, key);
+  }
+  return key;
+}
+
+/** node:crypto's Ed25519 as an engine (`node`): OpenSSL, cofactorless as the probe finds it. */
+export const nodeEd25519: Ed25519Backend = Object.freeze({
+  name: 'node',
+  verify: (publicKey: Uint8Array, keyHex: string, message: Uint8Array, signature: Uint8Array): boolean =>
+    verify(null, message, keyObject(publicKey, keyHex), signature),
+});
+
+/** Makes node:crypto the engine of this thread's `auto` verifications (idempotent). */
+export function registerNodeEd25519(): void {
+  registerEd25519Backend(nodeEd25519);
+}
