@@ -30,7 +30,7 @@ export const POOL_FROM_CORES = 2;
  * RECEIPT_AUDIT_WORKERS sets it for a run.
  */
 export async function nodeChecker(inputBytes: number, workers: number | undefined = workersFromEnv()): Promise<CheckerFactory> {
-  registerNodeEd25519(); // inline, and for what the main thread checks itself beside a pool
+  registerNodeEd25519('main'); // inline, and for what the main thread checks itself beside a pool
   const cores = os.availableParallelism();
   const n = workers ?? (inputBytes >= POOL_FROM_BYTES && cores >= POOL_FROM_CORES ? cores : 0);
   if (n === 0) return inlineChecker();

@@ -1,6 +1,6 @@
 // The command line's node:crypto Ed25519 engine against the same vectors and fuzz input as the
 // WebCrypto and noble engines (lib/crypto/ed25519*.test.ts): lib's probe finds it cofactorless,
-// and every verdict and reason is the same on all three engines.
+// and every verdict and reason is the same on all four engines.
 import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,14 +20,14 @@ import { T8, signWithTorsionR, signedCase } from '../../test/support/ed25519-for
 import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
 import { readTestdataText } from '../../test/support/testdata';
 import { nodeChecker } from './node-checker';
-import { nodeEd25519 } from './node-ed25519';
+import { nodeEd25519, nodeEd25519Pooled } from './node-ed25519';
 
-const ENGINES = [nodeEd25519, 'webcrypto', 'noble'] as const;
+const ENGINES = [nodeEd25519, nodeEd25519Pooled, 'webcrypto', 'noble'] as const;
 const nameOf = (e: (typeof ENGINES)[number]) => (typeof e === 'string' ? e : e.name);
 
 async function allEngines(key: Uint8Array, msg: Uint8Array, sig: Uint8Array): Promise<Ed25519Result> {
   const [node, ...others] = await Promise.all(ENGINES.map((engine) => verifyEd25519(key, msg, sig, { engine })));
-  for (const [i, r] of others.entries()) expect(node, `node and ${nameOf(ENGINES[i + 1]!)} disagree`).toEqual(r);
+  for (const [i, r] of others.entries()) expect(r, `node and ${nameOf(ENGINES[i + 1]!)} disagree`).toEqual(node);
   return node!;
 }
 
@@ -58,10 +58,10 @@ describe('the probe', () => {
     }
   });
 
-  it('the command line registers it: auto then runs on node', async () => {
+  it('the command line registers it: auto then runs on node-pool in the main thread', async () => {
     await nodeChecker(0, 0);
     try {
-      expect(await activeEd25519Engine()).toBe('node');
+      expect(await activeEd25519Engine()).toBe('node-pool');
     } finally {
       registerEd25519Backend(null);
     }
@@ -77,18 +77,20 @@ describe('every upstream vector (lib/testdata/ed25519)', () => {
   });
 
   for (const source of Object.keys(ED25519_EXPECTED_COUNTS) as (keyof typeof ED25519_EXPECTED_COUNTS)[]) {
-    it(`${source}: every vector gets its expected verdict on node`, () => {
-      const o = runs.node!.bySource.find((x) => x.source === source)!;
-      expect(o.failures, `${o.matched} of ${o.total} as expected\n${o.failures.join('\n')}`).toEqual([]);
-      expect(o.total).toBe(ED25519_EXPECTED_COUNTS[source]);
+    it(`${source}: every vector gets its expected verdict on node and node-pool`, () => {
+      for (const engine of ['node', 'node-pool']) {
+        const o = runs[engine]!.bySource.find((x) => x.source === source)!;
+        expect(o.failures, `${engine}: ${o.matched} of ${o.total} as expected\n${o.failures.join('\n')}`).toEqual([]);
+        expect(o.total).toBe(ED25519_EXPECTED_COUNTS[source]);
+      }
     });
   }
 
-  it('node, webcrypto and noble give the same verdict and reason on every vector', () => {
+  it('node, node-pool, webcrypto and noble give the same verdict and reason on every vector', () => {
     const failures: string[] = [];
     vectors.forEach((v, i) => {
-      const [node, webcrypto, noble] = ['node', 'webcrypto', 'noble'].map((e) => describeEd25519Result(runs[e]!.results[i]!));
-      if (node !== webcrypto || node !== noble) failures.push(`${v.source} ${v.label}: node ${node}, webcrypto ${webcrypto}, noble ${noble}`);
+      const got = ENGINES.map((e) => `${nameOf(e)} ${describeEd25519Result(runs[nameOf(e)]!.results[i]!)}`);
+      if (new Set(got.map((g) => g.slice(g.indexOf(' ')))).size !== 1) failures.push(`${v.source} ${v.label}: ${got.join(', ')}`);
     });
     expect(vectors.length).toBeGreaterThan(200);
     expect(failures, `${vectors.length - failures.length} of ${vectors.length} agree\n${failures.join('\n')}`).toEqual([]);
@@ -105,7 +107,7 @@ describe('the strict rules apply to node unchanged', () => {
   });
 
   it(
-    'fuzz: honest, mutated and forged signatures get the same result on all three engines',
+    'fuzz: honest, mutated and forged signatures get the same result on all four engines',
     async () => {
       await fc.assert(
         fc.asyncProperty(signedCase, async ({ key, msg, sig, how }) => {
@@ -119,7 +121,7 @@ describe('the strict rules apply to node unchanged', () => {
   );
 
   it(
-    'fuzz: any bytes, never a throw, the same result on all three engines',
+    'fuzz: any bytes, never a throw, the same result on all four engines',
     async () => {
       const bytes = (min: number, max: number) => fc.uint8Array({ minLength: min, maxLength: max });
       await fc.assert(

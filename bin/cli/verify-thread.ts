@@ -10,6 +10,6 @@ import { registerNodeEd25519 } from './node-ed25519';
 
 const port = parentPort;
 if (!port) throw new Error('verify-thread.ts runs as a worker thread');
-registerNodeEd25519(); // this thread's own copy of lib/crypto: Ed25519 on node:crypto, as on the main thread
+registerNodeEd25519('worker'); // this thread's own copy of lib/crypto: Ed25519 on node:crypto, as on the main thread
 const handle = verifyWorker((m) => port.postMessage(m), DIALECT_FAMILIES);
 port.on('message', (m: VerifyRequest) => void handle(m));
