@@ -3,13 +3,14 @@
 // pool), for inputs of POOL_FROM_BYTES and more when there is more than one
 // core. A thread runs verify-thread.ts, bundled in memory by esbuild (which tsx
 // brings) into one module: through tsx, loading its sixty-odd TypeScript files
-// took each thread seconds.
+// took each thread seconds. Either way Ed25519 runs on node:crypto (node-ed25519.ts).
 import { Buffer } from 'node:buffer';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type CheckerFactory, inlineChecker } from '../../lib/verify/record-checker';
 import { poolChecker } from '../../lib/workers/pool';
+import { registerNodeEd25519 } from './node-ed25519';
 import { nodeWorker } from './node-worker';
 import { UsageError } from './node-source';
 
@@ -29,6 +30,7 @@ export const POOL_FROM_CORES = 2;
  * RECEIPT_AUDIT_WORKERS sets it for a run.
  */
 export async function nodeChecker(inputBytes: number, workers: number | undefined = workersFromEnv()): Promise<CheckerFactory> {
+  registerNodeEd25519('main'); // inline, and for what the main thread checks itself beside a pool
   const cores = os.availableParallelism();
   const n = workers ?? (inputBytes >= POOL_FROM_BYTES && cores >= POOL_FROM_CORES ? cores : 0);
   if (n === 0) return inlineChecker();

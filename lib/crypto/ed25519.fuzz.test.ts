@@ -7,10 +7,9 @@
 import * as ed from '@noble/ed25519';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { concatBytes, utf8 } from '../bytes/hex';
+import { utf8 } from '../bytes/hex';
 import { type Ed25519Result, verifyEd25519 } from './ed25519';
-import { SMALL_ORDER_ENCODINGS } from './ed25519-precheck';
-import { L, T8, bigToLe32, leToBig, signForSmallOrderKey, signWithTorsionKey, signWithTorsionR } from '../../test/support/ed25519-forge';
+import { signedCase } from '../../test/support/ed25519-forge';
 import { fuzzParams, fuzzTimeout } from '../../test/support/fuzz';
 
 const ENGINES = ['webcrypto', 'noble'] as const;
@@ -65,50 +64,6 @@ describe('never throws on hostile bytes', () => {
     fuzzTimeout(),
   );
 });
-
-type Case = { key: Uint8Array; msg: Uint8Array; sig: Uint8Array; how: string };
-
-const torsion = fc.integer({ min: 1, max: 7 }).map((i) => T8.multiply(BigInt(i), false));
-const smallOrderEncoding = fc.constantFrom(...[...SMALL_ORDER_ENCODINGS].map((h) => ed.etc.hexToBytes(h)));
-const flip = (b: Uint8Array, bit: number) => {
-  const c = b.slice();
-  c[Math.floor(bit / 8) % c.length]! ^= 1 << (bit % 8);
-  return c;
-};
-
-const signedCase: fc.Arbitrary<Case> = fc
-  .tuple(bytes(32, 32), bytes(0, 80), fc.nat(1 << 12), fc.nat(7), torsion, smallOrderEncoding, bytes(32, 32))
-  .map(([seed, msg, bit, pick, t, small, noise]): Case => {
-    const key = ed.getPublicKey(seed);
-    const sig = ed.sign(msg, seed);
-    switch (pick) {
-      case 0:
-        return { key, msg, sig, how: 'honest' };
-      case 1:
-        return { key, msg, sig: flip(sig, bit), how: 'signature bit flipped' };
-      case 2:
-        return { key: flip(key, bit), msg, sig, how: 'key bit flipped' };
-      case 3:
-        return msg.length > 0 ? { key, msg: flip(msg, bit), sig, how: 'message bit flipped' } : { key, msg: utf8('x'), sig, how: 'other message' };
-      case 4: {
-        // S + L: the same point equation, a non-canonical scalar.
-        const s = leToBig(sig.subarray(32)) + L;
-        return { key, msg, sig: concatBytes(sig.subarray(0, 32), bigToLe32(s < 2n ** 256n ? s : s - L)), how: 'S + L' };
-      }
-      case 5: {
-        const forged = signWithTorsionR(seed, msg, t);
-        return { key: forged.publicKey, msg, sig: forged.signature, how: 'mixed-order R' };
-      }
-      case 6: {
-        const forged = signWithTorsionKey(seed, msg, t);
-        return { key: forged.publicKey, msg, sig: forged.signature, how: 'mixed-order key' };
-      }
-      default: {
-        const forged = signForSmallOrderKey(leToBig(noise), ed.Point.fromBytes(small));
-        return { key: forged.publicKey, msg, sig: forged.signature, how: 'small-order key' };
-      }
-    }
-  });
 
 describe('differential: verifyEd25519 vs @noble/ed25519 (zip215: false)', () => {
   it(

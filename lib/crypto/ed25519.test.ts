@@ -3,9 +3,9 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { concatBytes, fromHex, toHex, utf8 } from '../bytes/hex';
-import { activeEd25519Engine, classifyR, precheckEd25519, verifyEd25519 } from './ed25519';
+import { activeEd25519Engine, classifyR, ed25519Support, precheckEd25519, registerEd25519Backend, verifyEd25519, type Ed25519Backend } from './ed25519';
 import { SMALL_ORDER_ENCODINGS, decodeCanonicalPoint } from './ed25519-precheck';
-import { COFACTOR_PROBE } from './ed25519-webcrypto';
+import { COFACTOR_PROBE } from './ed25519-backend';
 import { T8, bigToLe32, signWithTorsionR } from '../../test/support/ed25519-forge';
 import { fuzzParams } from '../../test/support/fuzz';
 
@@ -41,10 +41,23 @@ describe('mixed-order R with a torsion-free key', () => {
     expect(await verifyEd25519(publicKey, message, signature, { engine })).toEqual({ valid: false, reason: 'r_not_in_prime_subgroup' });
   });
 
-  it('is the probe vector embedded in ed25519-webcrypto.ts', () => {
+  it('is the probe vector embedded in ed25519-backend.ts', () => {
     expect(toHex(publicKey)).toBe(COFACTOR_PROBE.publicKey);
     expect(toHex(message)).toBe(COFACTOR_PROBE.message);
     expect(toHex(signature)).toBe(COFACTOR_PROBE.signature);
+  });
+
+  it('an injected cofactored engine (noble) is probed as such and gets the explicit R check', async () => {
+    const cofactored: Ed25519Backend = { name: 'cofactored', verify: (key, _hex, msg, sig) => ed.verify(sig, msg, key, { zip215: false }) };
+    expect(await ed25519Support(cofactored)).toBe('cofactored');
+    expect(await verifyEd25519(publicKey, message, signature, { engine: cofactored })).toEqual({ valid: false, reason: 'r_not_in_prime_subgroup' });
+    registerEd25519Backend(cofactored);
+    try {
+      expect(await activeEd25519Engine()).toBe('cofactored');
+      expect(await verifyEd25519(publicKey, message, signature)).toEqual({ valid: false, reason: 'r_not_in_prime_subgroup' });
+    } finally {
+      registerEd25519Backend(null);
+    }
   });
 
   it('an honest signature by the same key passes on both engines', async () => {

@@ -1,24 +1,29 @@
 // Strict Ed25519 verification (RFC 8032 plus the rule set of
-// spec/verification.md §4) with identical verdicts on WebCrypto and on
-// @noble/ed25519, so every browser and Node agree (§1 principle 5).
+// spec/verification.md §4) with identical verdicts on every engine (WebCrypto,
+// an injected backend such as the command line's node:crypto, and
+// @noble/ed25519), so every browser and Node agree (§1 principle 5).
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
+import { type Ed25519Backend, type Ed25519Support, ed25519Support, registeredEd25519Backend } from './ed25519-backend';
 import { classifyR, precheckEd25519, type Ed25519RejectReason } from './ed25519-precheck';
-import { webCryptoEd25519Support, webCryptoVerifyEd25519 } from './ed25519-webcrypto';
+import { webCryptoEd25519 } from './ed25519-webcrypto';
 
 export type { Ed25519RejectReason } from './ed25519-precheck';
 export { classifyR, precheckEd25519 } from './ed25519-precheck';
-export { webCryptoEd25519Support, type WebCryptoEd25519Support } from './ed25519-webcrypto';
+export { webCryptoEd25519, webCryptoEd25519Support, type WebCryptoEd25519Support } from './ed25519-webcrypto';
+export { ed25519Support, registerEd25519Backend, type Ed25519Backend, type Ed25519Support } from './ed25519-backend';
 
 export type Ed25519Result = { valid: true } | { valid: false; reason: Ed25519RejectReason };
 
-export type Ed25519Engine = 'auto' | 'webcrypto' | 'noble';
+/** `auto`, a named built-in engine, or an injected one (ed25519-backend.ts). */
+export type Ed25519Engine = 'auto' | 'webcrypto' | 'noble' | Ed25519Backend;
 
 export interface VerifyEd25519Options {
   /**
-   * `auto` (default): WebCrypto when the probe finds a working `Ed25519`,
-   * else noble. `webcrypto` / `noble` force one engine (tests, benchmarks);
-   * forcing `webcrypto` where it is unavailable rejects with an Error.
+   * `auto` (default): the registered backend (registerEd25519Backend) when
+   * its probe finds it working, else WebCrypto when it does, else noble.
+   * `webcrypto`, `noble` or a backend object force one engine (tests,
+   * benchmarks); forcing one that is unavailable rejects with an Error.
    */
   engine?: Ed25519Engine;
 }
@@ -65,7 +70,8 @@ async function verifyNoble(publicKey: Uint8Array, message: Uint8Array, signature
   return ok ? VALID : reject('bad_signature');
 }
 
-async function verifyWebCrypto(
+async function verifyWithBackend(
+  backend: Ed25519Backend,
   publicKey: Uint8Array,
   keyHex: string,
   message: Uint8Array,
@@ -79,7 +85,7 @@ async function verifyWebCrypto(
   }
   let ok: boolean;
   try {
-    ok = await webCryptoVerifyEd25519(publicKey, keyHex, message, signature);
+    ok = await backend.verify(publicKey, keyHex, message, signature);
   } catch (error) {
     // The engine failed on a key/signature that passed the pre-checks; in
     // `auto` let noble decide rather than guess a verdict.
@@ -111,7 +117,7 @@ export async function verifyEd25519(
   assertBytes('message', message);
   assertBytes('signature', signature);
   const engine = options.engine ?? 'auto';
-  if (engine !== 'auto' && engine !== 'webcrypto' && engine !== 'noble') throw new TypeError(`unknown engine: ${String(engine)}`);
+  if (!isKnownEngine(engine)) throw new TypeError(`unknown engine: ${String(engine)}`);
 
   // Synchronous and engine-independent: a cached key verdict is in place
   // before the first await, so concurrent calls with a new key share it.
@@ -119,15 +125,39 @@ export async function verifyEd25519(
   if (!pre.ok) return reject(pre.reason);
 
   if (engine === 'noble') return verifyNoble(publicKey, message, signature);
-  const support = await webCryptoEd25519Support();
-  if (support === 'unavailable') {
-    if (engine === 'webcrypto') throw new Error('WebCrypto Ed25519 is not available in this engine');
-    return verifyNoble(publicKey, message, signature);
-  }
-  return verifyWebCrypto(publicKey, pre.keyHex, message, signature, support === 'cofactored', engine === 'auto');
+  const chosen = await chooseBackend(engine);
+  if (chosen === null) return verifyNoble(publicKey, message, signature);
+  return verifyWithBackend(chosen.backend, publicKey, pre.keyHex, message, signature, chosen.support === 'cofactored', engine === 'auto');
 }
 
-/** The engine `auto` uses here: `webcrypto` or `noble`. */
-export async function activeEd25519Engine(): Promise<'webcrypto' | 'noble'> {
-  return (await webCryptoEd25519Support()) === 'unavailable' ? 'noble' : 'webcrypto';
+function isKnownEngine(engine: unknown): engine is Ed25519Engine {
+  if (engine === 'auto' || engine === 'webcrypto' || engine === 'noble') return true;
+  const b = engine as Ed25519Backend | null;
+  return typeof b === 'object' && b !== null && typeof b.name === 'string' && typeof b.verify === 'function';
+}
+
+type Chosen = { backend: Ed25519Backend; support: Exclude<Ed25519Support, 'unavailable'> };
+
+/** The backend `engine` runs on with its probed kind, or null for noble; throws when a forced one is unavailable. */
+async function chooseBackend(engine: Exclude<Ed25519Engine, 'noble'>): Promise<Chosen | null> {
+  if (engine !== 'auto') {
+    const backend = engine === 'webcrypto' ? webCryptoEd25519 : engine;
+    const support = await ed25519Support(backend);
+    if (support === 'unavailable')
+      throw new Error(
+        backend === webCryptoEd25519 ? 'WebCrypto Ed25519 is not available in this engine' : `the ${backend.name} Ed25519 engine is not available here`,
+      );
+    return { backend, support };
+  }
+  const registered = registeredEd25519Backend();
+  for (const backend of registered ? [registered, webCryptoEd25519] : [webCryptoEd25519]) {
+    const support = await ed25519Support(backend);
+    if (support !== 'unavailable') return { backend, support };
+  }
+  return null;
+}
+
+/** The engine `auto` uses here: the registered backend's name, `webcrypto` or `noble`. */
+export async function activeEd25519Engine(): Promise<string> {
+  return (await chooseBackend('auto'))?.backend.name ?? 'noble';
 }

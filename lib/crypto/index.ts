@@ -17,10 +17,15 @@ export {
 } from './chio-signature';
 export {
   activeEd25519Engine,
+  ed25519Support,
   precheckEd25519,
+  registerEd25519Backend,
   verifyEd25519,
+  webCryptoEd25519,
   webCryptoEd25519Support,
+  type Ed25519Backend,
   type Ed25519Engine,
+  type Ed25519Support,
   type Ed25519RejectReason,
   type Ed25519Result,
   type VerifyEd25519Options,

@@ -4,7 +4,7 @@
 // SUPERCOP accept). Pure, so the Node tests and the browser self-test run the
 // very same check (contract §1.5: every engine must agree).
 import { fromHex, utf8 } from '../bytes/hex';
-import { type Ed25519Result, verifyEd25519 } from '../crypto/ed25519';
+import { type Ed25519Engine, type Ed25519Result, verifyEd25519 } from '../crypto/ed25519';
 
 export type Ed25519Source = 'rfc8032' | 'wycheproof' | 'speccheck' | 'zip215' | 'supercop';
 
@@ -103,7 +103,7 @@ export interface SourceOutcome {
 /** Runs every vector through `engine` (all in flight at once) and tallies "N of M" per source. */
 export async function runEd25519Suite(
   vectors: Ed25519Vector[],
-  engine: 'webcrypto' | 'noble',
+  engine: Exclude<Ed25519Engine, 'auto'>,
 ): Promise<{ results: Ed25519Result[]; bySource: SourceOutcome[] }> {
   const results = await Promise.all(vectors.map((v) => verifyEd25519(v.publicKey, v.message, v.signature, { engine })));
   const bySource = (Object.keys(ED25519_EXPECTED_COUNTS) as Ed25519Source[]).map((source) => {

@@ -3,7 +3,9 @@
 // small-order "torsion" component, and a small-order key.
 import * as ed from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { concatBytes } from '../../lib/bytes/hex';
+import fc from 'fast-check';
+import { concatBytes, utf8 } from '../../lib/bytes/hex';
+import { SMALL_ORDER_ENCODINGS } from '../../lib/crypto/ed25519-precheck';
 
 ed.hashes.sha512 = sha512;
 const { Point } = ed;
@@ -50,3 +52,60 @@ export function signForSmallOrderKey(s: bigint, t: ed.Point): { publicKey: Uint8
   const rBytes = sr === 0n ? Point.ZERO.toBytes() : Point.BASE.multiply(sr).toBytes();
   return { publicKey: t.toBytes(), signature: concatBytes(rBytes, bigToLe32(sr)) };
 }
+
+/** A structurally valid input (32-byte key, 64-byte signature) and how it was made. */
+export type Ed25519Case = { key: Uint8Array; msg: Uint8Array; sig: Uint8Array; how: string };
+
+const torsion = fc.integer({ min: 1, max: 7 }).map((i) => T8.multiply(BigInt(i), false));
+const smallOrderEncoding = fc.constantFrom(...[...SMALL_ORDER_ENCODINGS].map((h) => ed.etc.hexToBytes(h)));
+const flip = (b: Uint8Array, bit: number) => {
+  const c = b.slice();
+  c[Math.floor(bit / 8) % c.length]! ^= 1 << (bit % 8);
+  return c;
+};
+
+/**
+ * Honest signatures, bit flips of the signature, key or message, S + L, and the forgeries above
+ * (mixed-order R, mixed-order key, small-order key): the fuzz tests' differential input.
+ */
+export const signedCase: fc.Arbitrary<Ed25519Case> = fc
+  .tuple(
+    fc.uint8Array({ minLength: 32, maxLength: 32 }),
+    fc.uint8Array({ minLength: 0, maxLength: 80 }),
+    fc.nat(1 << 12),
+    fc.nat(7),
+    torsion,
+    smallOrderEncoding,
+    fc.uint8Array({ minLength: 32, maxLength: 32 }),
+  )
+  .map(([seed, msg, bit, pick, t, small, noise]): Ed25519Case => {
+    const key = ed.getPublicKey(seed);
+    const sig = ed.sign(msg, seed);
+    switch (pick) {
+      case 0:
+        return { key, msg, sig, how: 'honest' };
+      case 1:
+        return { key, msg, sig: flip(sig, bit), how: 'signature bit flipped' };
+      case 2:
+        return { key: flip(key, bit), msg, sig, how: 'key bit flipped' };
+      case 3:
+        return msg.length > 0 ? { key, msg: flip(msg, bit), sig, how: 'message bit flipped' } : { key, msg: utf8('x'), sig, how: 'other message' };
+      case 4: {
+        // S + L: the same point equation, a non-canonical scalar.
+        const s = leToBig(sig.subarray(32)) + L;
+        return { key, msg, sig: concatBytes(sig.subarray(0, 32), bigToLe32(s < 2n ** 256n ? s : s - L)), how: 'S + L' };
+      }
+      case 5: {
+        const forged = signWithTorsionR(seed, msg, t);
+        return { key: forged.publicKey, msg, sig: forged.signature, how: 'mixed-order R' };
+      }
+      case 6: {
+        const forged = signWithTorsionKey(seed, msg, t);
+        return { key: forged.publicKey, msg, sig: forged.signature, how: 'mixed-order key' };
+      }
+      default: {
+        const forged = signForSmallOrderKey(leToBig(noise), ed.Point.fromBytes(small));
+        return { key: forged.publicKey, msg, sig: forged.signature, how: 'small-order key' };
+      }
+    }
+  });
