@@ -130,6 +130,9 @@ test('dialect receipts load beside Chio ones: the runtime filter, and pages that
 });
 
 test('the key and the diff: entered on the page, the receipts are checked again, and the report is the CLI one', async ({ page }) => {
+  // The log is verified three times over (no key, a wrong key, the right key and the diff): it
+  // took 29 s of the default 30 on CI's 2 cores.
+  test.setTimeout(90_000);
   const { dir, names, diff } = workdir();
   await openFiles(
     page,
