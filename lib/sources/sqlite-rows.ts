@@ -31,6 +31,7 @@ export interface CheckpointRow {
   batchStartSeq: number;
   batchEndSeq: number;
   treeSize: number;
+  /** Hex without 0x, as Chio stores it (the statement_json has the 0x form). */
   merkleRoot: string;
   issuedAt: number;
   statementJson: string;

@@ -7,6 +7,7 @@
 // throws. raw_json / statement_json are stored exactly as given.
 import type { BindParams, Database, SqlJsStatic } from 'sql.js';
 import { CHIO_STORE_SCHEMA_SQL } from './chio-store-schema';
+import type { CheckpointRow } from './sqlite-rows';
 
 export { CHIO_STORE_SCHEMA_SQL };
 
@@ -52,18 +53,8 @@ export interface CapabilityLineageInput {
   signedCapabilityJson?: string | null;
 }
 
-export interface CheckpointInput {
-  checkpointSeq: number;
-  batchStartSeq: number;
-  batchEndSeq: number;
-  treeSize: number;
-  /** Hex without 0x, as Chio stores it (the statement_json has the 0x form). */
-  merkleRoot: string;
-  issuedAt: number;
-  statementJson: string;
-  signature: string;
-  kernelKey: string;
-}
+/** A `chio_checkpoints` row as written: the same columns the reader reads back. */
+export type CheckpointInput = CheckpointRow;
 export interface ChioStoreInput {
   toolReceipts: ToolReceiptInput[];
   childReceipts?: ChildReceiptInput[];
